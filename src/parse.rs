@@ -1,0 +1,1 @@
+//! Placeholder: the tolerant reply parser lands here.
