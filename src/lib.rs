@@ -2,5 +2,21 @@
 //!
 //! The core modules never touch the network, the clock or wasm types: the agent is a state
 //! machine that asks its driver to call the model or run a tool, and is fed the results.
+//!
+//! - [`parse`]: one model reply → an action, a final answer or format feedback.
+//! - [`tools`]: the registry, argument normalisation and the built-in tools.
+//! - [`prompt`]: the system prompt generated from the registry.
+//! - [`history`]: the messages of each request, append-only between block trims.
+//! - [`agent`]: the state machine, its guards and the trace.
+//! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
+//! - [`demo`]: a scripted model for offline use.
+//! - [`drive`]: a synchronous driver for native callers.
 
+pub mod agent;
+pub mod demo;
+pub mod drive;
+pub mod history;
+pub mod llm;
 pub mod parse;
+pub mod prompt;
+pub mod tools;

@@ -1,0 +1,665 @@
+//! The ReAct loop as a state machine that does no I/O.
+//!
+//! The agent says what it needs next ([`Next`]): call the model with these messages, run this
+//! tool with these arguments, or nothing more because the run is over. The driver (the
+//! browser, a test, the CLI) does that and feeds the result back. Every transition is
+//! recorded in the [`Trace`], which is all a page needs to render a run.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::history::{self, Layout, MessageStyle, Round};
+use crate::llm::{LlmError, ModelRequest, Usage};
+use crate::parse::{self, FormatError, ParseResult, Parsed};
+use crate::prompt::{self, PromptConfig};
+use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
+
+/// The version of the trace format; bump it when a saved trace would no longer load.
+pub const TRACE_VERSION: u32 = 1;
+
+/// Limits and layout of a run. Every field has the default a user would expect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AgentConfig {
+    /// Model calls before the run gives up.
+    pub max_steps: usize,
+    /// Consecutive unparseable replies before the run gives up.
+    pub max_format_errors: usize,
+    /// Repeats of an identical tool call (same tool, same normalised arguments) before the
+    /// run gives up; earlier repeats get the cached result and a nudge.
+    pub max_repeats: usize,
+    /// Observations longer than this many characters are cut with a visible marker.
+    pub observation_limit: usize,
+    /// Rounds kept in the history besides the system prompt and the question.
+    pub history_rounds: usize,
+    pub restate_question: bool,
+    pub style: MessageStyle,
+    /// Sent with every request; the loop also cuts a self-written observation itself.
+    pub stop: Vec<String>,
+    pub prompt: PromptConfig,
+    /// Replaces the generated system prompt entirely.
+    pub system_prompt: Option<String>,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            max_steps: 8,
+            max_format_errors: 3,
+            max_repeats: 3,
+            observation_limit: 500,
+            history_rounds: 6,
+            restate_question: false,
+            style: MessageStyle::Chat,
+            stop: vec!["Observation:".to_string()],
+            prompt: PromptConfig::default(),
+            system_prompt: None,
+        }
+    }
+}
+
+/// What the driver must do next.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Next {
+    CallModel { request: ModelRequest },
+    RunTool { call: ToolCall },
+    Done { outcome: Outcome },
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Outcome {
+    Answer { answer: String },
+    StepLimit { steps: usize, last_observation: Option<String> },
+    FormatErrors { count: usize },
+    RepeatedCalls { tool: String },
+    ModelError { error: LlmError },
+    Aborted,
+}
+
+impl Outcome {
+    pub fn finished(&self) -> bool {
+        matches!(self, Outcome::Answer { .. })
+    }
+
+    /// One sentence for a person.
+    pub fn describe(&self) -> String {
+        match self {
+            Outcome::Answer { answer } => format!("Final answer: {answer}"),
+            Outcome::StepLimit { steps, .. } => {
+                format!("Stopped without an answer: the step limit of {steps} was reached.")
+            }
+            Outcome::FormatErrors { count } => format!(
+                "Stopped: the model broke the reply format {count} times in a row."
+            ),
+            Outcome::RepeatedCalls { tool } => format!(
+                "Stopped: the model kept calling {tool} with the same arguments."
+            ),
+            Outcome::ModelError { error } => format!("Stopped by a model error: {error}"),
+            Outcome::Aborted => "Stopped by the user.".to_string(),
+        }
+    }
+}
+
+/// A guard that stepped in; the page marks these visibly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Guard {
+    /// The reply did not follow the format; the feedback went back as the observation.
+    FormatFeedback { error: FormatError, consecutive: usize },
+    /// The tool name or its arguments were wrong; the model was told how to fix them.
+    DispatchFailed { error: DispatchError },
+    /// The tool ran and failed; its error went back as the observation.
+    ToolFailed { error: ToolError },
+    /// The same call again: the earlier result was reused, with a nudge to answer.
+    RepeatedCall { tool: String, repeat: usize },
+    /// The model wrote its own "Observation:"; it was cut before anything else happened.
+    SelfObservationCut { dropped_chars: usize },
+    ObservationTruncated { from_chars: usize, to_chars: usize },
+    /// Old rounds were dropped from the messages to keep the prompt small.
+    HistoryTrimmed { dropped_rounds: usize, kept_rounds: usize },
+    StepLimit { steps: usize },
+    TooManyFormatErrors { count: usize },
+    TooManyRepeats { tool: String, repeats: usize },
+}
+
+impl Guard {
+    /// One sentence for a person reading the trace.
+    pub fn explain(&self) -> String {
+        match self {
+            Guard::FormatFeedback { error, consecutive } => format!(
+                "The reply broke the format ({error}); the model was told how to fix it (format error {consecutive} in a row)."
+            ),
+            Guard::DispatchFailed { error } => {
+                format!("The action could not be run ({error}); the model was told how to fix it.")
+            }
+            Guard::ToolFailed { error } => {
+                format!("The tool failed ({error}); the error went back to the model.")
+            }
+            Guard::RepeatedCall { tool, repeat } => format!(
+                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer."
+            ),
+            Guard::SelfObservationCut { dropped_chars } => format!(
+                "The model wrote its own Observation; {dropped_chars} characters from there on were cut."
+            ),
+            Guard::ObservationTruncated { from_chars, to_chars } => format!(
+                "The observation had {from_chars} characters; only the first {to_chars} were sent to the model."
+            ),
+            Guard::HistoryTrimmed { dropped_rounds, kept_rounds } => format!(
+                "{dropped_rounds} old rounds were dropped from the prompt; the newest {kept_rounds} were kept."
+            ),
+            Guard::StepLimit { steps } => {
+                format!("The step limit ({steps}) was reached without a final answer.")
+            }
+            Guard::TooManyFormatErrors { count } => {
+                format!("{count} format errors in a row: the run was stopped.")
+            }
+            Guard::TooManyRepeats { tool, repeats } => format!(
+                "{tool} was repeated {repeats} times with the same arguments: the run was stopped."
+            ),
+        }
+    }
+}
+
+/// The model's reply, as fed by the driver.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelReply {
+    pub text: String,
+    pub usage: Usage,
+    pub elapsed_ms: Option<f64>,
+    /// A person replaced the reply in the step debugger.
+    pub edited: bool,
+}
+
+/// A tool's result, as fed by the driver.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    pub output: Result<String, ToolError>,
+    pub elapsed_ms: Option<f64>,
+    pub edited: bool,
+}
+
+/// Where an observation came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObservationSource {
+    Tool,
+    ToolError,
+    /// Format feedback or a dispatch error written by the loop.
+    Feedback,
+    /// An identical earlier call's result.
+    Cached,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// Exactly what the model is sent after "Observation: ".
+    pub text: String,
+    pub source: ObservationSource,
+    /// Characters of the full result before truncation.
+    pub full_chars: usize,
+    pub elapsed_ms: Option<f64>,
+    pub edited: bool,
+}
+
+/// One model call and everything that followed from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// 1-based.
+    pub index: usize,
+    /// The exact request: messages and stop sequences.
+    pub request: ModelRequest,
+    pub reply: Option<ModelReply>,
+    pub parse: Option<ParseResult>,
+    pub call: Option<ToolCall>,
+    pub observation: Option<Observation>,
+    pub guards: Vec<Guard>,
+    pub error: Option<LlmError>,
+}
+
+/// The append-only record of a run; serialisable, and all a page needs to render it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub version: u32,
+    pub question: String,
+    pub system_prompt: String,
+    pub tools: Vec<ToolSpec>,
+    pub config: AgentConfig,
+    pub steps: Vec<Step>,
+    pub outcome: Option<Outcome>,
+}
+
+/// A loaded trace that cannot be used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TraceError {
+    NotJson { message: String },
+    NewerVersion { found: u32, supported: u32 },
+    Invalid { message: String },
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TraceError::NotJson { message } => write!(f, "This file is not JSON: {message}"),
+            TraceError::NewerVersion { found, supported } => write!(
+                f,
+                "This trace has format version {found}; this reactloop reads up to version {supported}. Update reactloop to open it."
+            ),
+            TraceError::Invalid { message } => {
+                write!(f, "This JSON is not a reactloop trace: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+impl Trace {
+    /// Loads a saved trace, checking its version first so a newer file gets a clear message.
+    pub fn from_json(text: &str) -> Result<Trace, TraceError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| TraceError::NotJson {
+                message: e.to_string(),
+            })?;
+        let version = value
+            .get("version")
+            .and_then(|v| v.as_u64())
+            .ok_or_else(|| TraceError::Invalid {
+                message: "the \"version\" field is missing".to_string(),
+            })?;
+        if version > u64::from(TRACE_VERSION) {
+            return Err(TraceError::NewerVersion {
+                found: u32::try_from(version).unwrap_or(u32::MAX),
+                supported: TRACE_VERSION,
+            });
+        }
+        serde_json::from_value(value).map_err(|e| TraceError::Invalid {
+            message: e.to_string(),
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    NeedModel,
+    NeedTool(ToolCall),
+    Done(Outcome),
+}
+
+/// Feeding the agent something it did not ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentError {
+    NotWaitingForModel,
+    NotWaitingForTool,
+    NothingToRetry,
+}
+
+impl std::fmt::Display for AgentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AgentError::NotWaitingForModel => "The agent is not waiting for a model reply now.",
+            AgentError::NotWaitingForTool => "The agent is not waiting for a tool result now.",
+            AgentError::NothingToRetry => "Only a run stopped by a model error can be retried.",
+        })
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// One ReAct run.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    registry: Registry,
+    trace: Trace,
+    rounds: Vec<Round>,
+    /// Index of the first round still sent to the model.
+    window_start: usize,
+    state: State,
+    format_errors: usize,
+    /// Normalised call → (earlier observation, repeats so far).
+    calls: HashMap<String, (String, usize)>,
+}
+
+impl Agent {
+    pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
+        let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
+        let system_prompt = config.system_prompt.clone().unwrap_or_else(|| {
+            prompt::system_prompt(&registry.specs(), &config.prompt)
+        });
+        let mut agent = Agent {
+            registry,
+            trace: Trace {
+                version: TRACE_VERSION,
+                question: question.trim().to_string(),
+                system_prompt,
+                tools,
+                config,
+                steps: Vec::new(),
+                outcome: None,
+            },
+            rounds: Vec::new(),
+            window_start: 0,
+            state: State::NeedModel,
+            format_errors: 0,
+            calls: HashMap::new(),
+        };
+        agent.open_step();
+        agent
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn next(&self) -> Next {
+        match &self.state {
+            State::NeedModel => Next::CallModel {
+                request: self.current().request.clone(),
+            },
+            State::NeedTool(call) => Next::RunTool { call: call.clone() },
+            State::Done(outcome) => Next::Done {
+                outcome: outcome.clone(),
+            },
+        }
+    }
+
+    /// Runs the pending tool when it is a built-in one; `None` when the driver must run it.
+    pub fn run_builtin(&self, host: &HostContext) -> Option<Result<String, ToolError>> {
+        match &self.state {
+            State::NeedTool(call) if call.builtin.is_some() => {
+                Some(self.registry.run_builtin(call, host))
+            }
+            _ => None,
+        }
+    }
+
+    pub fn feed_model(&mut self, reply: ModelReply) -> Result<(), AgentError> {
+        if self.state != State::NeedModel {
+            return Err(AgentError::NotWaitingForModel);
+        }
+        let parsed = parse::parse_reply(&reply.text);
+        let (kept, cut) = parse::cut_observation(&reply.text);
+        let kept = kept.trim_end().to_string();
+        let dropped_chars = reply.text.chars().count() - kept.chars().count();
+        let step = self.current_mut();
+        if cut {
+            step.guards.push(Guard::SelfObservationCut { dropped_chars });
+        }
+        step.reply = Some(reply);
+        step.parse = Some(parsed.clone());
+        match parsed.parsed {
+            Parsed::Final { answer } => {
+                self.format_errors = 0;
+                self.finish(Outcome::Answer { answer });
+            }
+            Parsed::Error { error } => {
+                self.format_errors += 1;
+                let consecutive = self.format_errors;
+                let feedback = error.feedback();
+                self.current_mut().guards.push(Guard::FormatFeedback {
+                    error,
+                    consecutive,
+                });
+                self.observe(kept, feedback, ObservationSource::Feedback, None, false);
+            }
+            Parsed::Action { tool, input } => {
+                self.format_errors = 0;
+                match self.registry.dispatch(&tool, &input) {
+                    Err(error) => {
+                        let text = error.observation();
+                        self.current_mut().guards.push(Guard::DispatchFailed { error });
+                        self.observe(kept, text, ObservationSource::Feedback, None, false);
+                    }
+                    Ok(call) => self.prepare_call(kept, call),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].
+    pub fn feed_model_error(&mut self, error: LlmError) -> Result<(), AgentError> {
+        if self.state != State::NeedModel {
+            return Err(AgentError::NotWaitingForModel);
+        }
+        self.current_mut().error = Some(error.clone());
+        self.finish(Outcome::ModelError { error });
+        Ok(())
+    }
+
+    /// After a model error: ask the model again with the same request.
+    pub fn retry(&mut self) -> Result<(), AgentError> {
+        if !matches!(self.state, State::Done(Outcome::ModelError { .. })) {
+            return Err(AgentError::NothingToRetry);
+        }
+        self.trace.outcome = None;
+        self.state = State::NeedModel;
+        self.open_step();
+        Ok(())
+    }
+
+    pub fn feed_tool(&mut self, result: ToolResult) -> Result<(), AgentError> {
+        let State::NeedTool(call) = &self.state else {
+            return Err(AgentError::NotWaitingForTool);
+        };
+        let key = call_key(call);
+        let reply = self.pending_reply();
+        let (text, source) = match result.output {
+            Ok(text) => (text, ObservationSource::Tool),
+            Err(error) => {
+                let text = error.observation();
+                self.current_mut().guards.push(Guard::ToolFailed { error });
+                (text, ObservationSource::ToolError)
+            }
+        };
+        let sent = self.observe(reply, text, source, result.elapsed_ms, result.edited);
+        self.calls.insert(key, (sent, 0));
+        Ok(())
+    }
+
+    /// Stops the run now; the trace so far is kept.
+    pub fn abort(&mut self) {
+        if !matches!(self.state, State::Done(_)) {
+            self.finish(Outcome::Aborted);
+        }
+    }
+
+    fn prepare_call(&mut self, kept: String, call: ToolCall) {
+        let key = call_key(&call);
+        self.current_mut().call = Some(call.clone());
+        let Some((earlier, repeats)) = self.calls.get_mut(&key) else {
+            self.state = State::NeedTool(call);
+            return;
+        };
+        *repeats += 1;
+        let (earlier, repeat) = (earlier.clone(), *repeats);
+        let max = self.trace.config.max_repeats;
+        if repeat >= max {
+            self.current_mut().guards.push(Guard::TooManyRepeats {
+                tool: call.tool.clone(),
+                repeats: repeat,
+            });
+            self.finish(Outcome::RepeatedCalls { tool: call.tool });
+            return;
+        }
+        self.current_mut().guards.push(Guard::RepeatedCall {
+            tool: call.tool.clone(),
+            repeat,
+        });
+        let text = format!(
+            "{earlier}\n(You already called {} with these arguments; this is the same result. Use it to give the final answer with Action: final_answer, or try something different.)",
+            call.tool
+        );
+        self.record_observation(kept, text, ObservationSource::Cached, None, false);
+    }
+
+    /// Truncates, records and answers with an observation; returns the text the model sees.
+    fn observe(
+        &mut self,
+        reply: String,
+        text: String,
+        source: ObservationSource,
+        elapsed_ms: Option<f64>,
+        edited: bool,
+    ) -> String {
+        let limit = self.trace.config.observation_limit;
+        let full_chars = text.chars().count();
+        let text = if full_chars > limit {
+            self.current_mut().guards.push(Guard::ObservationTruncated {
+                from_chars: full_chars,
+                to_chars: limit,
+            });
+            truncate_chars(&text, limit, full_chars)
+        } else {
+            text
+        };
+        self.record_observation(reply, text.clone(), source, elapsed_ms, edited);
+        text
+    }
+
+    fn record_observation(
+        &mut self,
+        reply: String,
+        text: String,
+        source: ObservationSource,
+        elapsed_ms: Option<f64>,
+        edited: bool,
+    ) {
+        let step = self.current_mut();
+        let full_chars = step
+            .guards
+            .iter()
+            .find_map(|g| match g {
+                Guard::ObservationTruncated { from_chars, .. } => Some(*from_chars),
+                _ => None,
+            })
+            .unwrap_or_else(|| text.chars().count());
+        step.observation = Some(Observation {
+            text: text.clone(),
+            source,
+            full_chars,
+            elapsed_ms,
+            edited,
+        });
+        self.rounds.push(Round {
+            reply,
+            observation: text.clone(),
+        });
+        let config = &self.trace.config;
+        // The counter resets on every parseable reply, so reaching the limit means this
+        // step was a format error too.
+        if self.format_errors >= config.max_format_errors {
+            let count = self.format_errors;
+            self.current_mut()
+                .guards
+                .push(Guard::TooManyFormatErrors { count });
+            self.finish(Outcome::FormatErrors { count });
+        } else if self.trace.steps.len() >= config.max_steps {
+            let steps = config.max_steps;
+            self.current_mut().guards.push(Guard::StepLimit { steps });
+            self.finish(Outcome::StepLimit {
+                steps,
+                last_observation: Some(text),
+            });
+        } else {
+            self.state = State::NeedModel;
+            self.open_step();
+        }
+    }
+
+    /// Starts the next step: trims the history when due and freezes the request.
+    fn open_step(&mut self) {
+        let config = &self.trace.config;
+        let trim = history::trim_start(self.window_start, self.rounds.len(), config.history_rounds);
+        if let Some(start) = trim {
+            let dropped = start - self.window_start;
+            self.window_start = start;
+            let kept_rounds = self.rounds.len() - start;
+            if let Some(last) = self.trace.steps.last_mut() {
+                last.guards.push(Guard::HistoryTrimmed {
+                    dropped_rounds: dropped,
+                    kept_rounds,
+                });
+            }
+        }
+        let layout = Layout {
+            style: config.style,
+            restate_question: config.restate_question,
+            lang: config.prompt.lang,
+        };
+        let messages = history::messages(
+            &self.trace.system_prompt,
+            &self.trace.question,
+            &self.rounds[self.window_start..],
+            self.window_start,
+            &layout,
+        );
+        let request = ModelRequest {
+            messages,
+            stop: config.stop.clone(),
+        };
+        let index = self.trace.steps.len() + 1;
+        self.trace.steps.push(Step {
+            index,
+            request,
+            reply: None,
+            parse: None,
+            call: None,
+            observation: None,
+            guards: Vec::new(),
+            error: None,
+        });
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.trace.outcome = Some(outcome.clone());
+        self.state = State::Done(outcome);
+    }
+
+    /// The reply of the step waiting for its tool, as kept in the history.
+    fn pending_reply(&self) -> String {
+        let text = self
+            .current()
+            .reply
+            .as_ref()
+            .map(|r| r.text.as_str())
+            .unwrap_or_default();
+        parse::cut_observation(text).0.trim_end().to_string()
+    }
+
+    fn current(&self) -> &Step {
+        // Invariant: `new` opens the first step, and steps are never removed.
+        &self.trace.steps[self.trace.steps.len() - 1]
+    }
+
+    fn current_mut(&mut self) -> &mut Step {
+        let last = self.trace.steps.len() - 1;
+        &mut self.trace.steps[last]
+    }
+}
+
+fn call_key(call: &ToolCall) -> String {
+    format!("{}\u{0}{}", call.tool, call.args)
+}
+
+/// Keeps the first `limit` characters and says how much was cut.
+pub fn truncate_chars(text: &str, limit: usize, total: usize) -> String {
+    let end = text
+        .char_indices()
+        .nth(limit)
+        .map_or(text.len(), |(i, _)| i);
+    format!(
+        "{}\n…[truncated: showing {limit} of {total} characters]",
+        &text[..end]
+    )
+}

@@ -1,0 +1,111 @@
+//! Native inspection tool: `reactloop parse`, `reactloop prompt [--lang en|zh]`,
+//! `reactloop demo [--lang en|zh] QUESTION`.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+use reactloop::agent::{Agent, AgentConfig, ModelReply};
+use reactloop::parse::{parse_reply, Parsed};
+use reactloop::prompt::{system_prompt, Lang, PromptConfig};
+use reactloop::tools::{default_documents, HostContext, Registry};
+use serde_json::{json, Value};
+
+const USAGE: &str = "usage:
+  reactloop parse                      JSON lines with a \"text\" field on stdin → one parse per line
+  reactloop prompt [--lang en|zh]      print the system prompt for the built-in tools
+  reactloop demo [--lang en|zh] QUESTION   run the demo model and print the trace as JSON";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("parse") => parse_lines(),
+        Some("prompt") => lang(&args[1..]).map(|lang| {
+            let registry = Registry::with_builtins(default_documents());
+            let config = PromptConfig {
+                lang,
+                ..PromptConfig::default()
+            };
+            println!("{}", system_prompt(&registry.specs(), &config));
+        }),
+        Some("demo") => demo(&args[1..]),
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn lang(args: &[String]) -> Result<Lang, String> {
+    match args {
+        [] => Ok(Lang::En),
+        [flag, value, ..] if flag == "--lang" => match value.as_str() {
+            "en" => Ok(Lang::En),
+            "zh" => Ok(Lang::Zh),
+            other => Err(format!("unknown language {other:?}: use en or zh")),
+        },
+        _ => Err(USAGE.to_string()),
+    }
+}
+
+fn parse_lines() -> Result<(), String> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for (n, line) in io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value =
+            serde_json::from_str(&line).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let text = value
+            .get("text")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("line {}: no \"text\" string field", n + 1))?;
+        let result = parse_reply(text);
+        let repairs: Vec<&str> = result.repairs.iter().map(|r| r.describe()).collect();
+        let row = match &result.parsed {
+            Parsed::Action { tool, input } => json!({"kind": "action", "tool": tool, "input": input,
+                "answer": null, "thought": result.thought, "repairs": repairs, "error": null}),
+            Parsed::Final { answer } => json!({"kind": "final", "tool": null, "input": null,
+                "answer": answer, "thought": result.thought, "repairs": repairs, "error": null}),
+            Parsed::Error { error } => json!({"kind": "error", "tool": null, "input": null,
+                "answer": null, "thought": result.thought, "repairs": repairs,
+                "error": error.feedback()}),
+        };
+        writeln!(out, "{row}").map_err(|e| format!("writing stdout: {e}"))?;
+    }
+    Ok(())
+}
+
+fn demo(args: &[String]) -> Result<(), String> {
+    let (lang, question) = match args {
+        [flag, _, rest @ ..] if flag == "--lang" => (lang(&args[..2])?, rest.join(" ")),
+        _ => (Lang::En, args.join(" ")),
+    };
+    if question.trim().is_empty() {
+        return Err(USAGE.to_string());
+    }
+    let mut config = AgentConfig::default();
+    config.prompt.lang = lang;
+    let mut agent = Agent::new(&question, Registry::with_builtins(default_documents()), config);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64);
+    let host = HostContext {
+        now_unix_ms: now,
+        utc_offset_minutes: 0,
+    };
+    reactloop::drive::run_to_end(&mut agent, &host, |request| {
+        Ok(ModelReply {
+            text: reactloop::demo::reply(request),
+            ..ModelReply::default()
+        })
+    });
+    let trace = serde_json::to_string_pretty(agent.trace()).map_err(|e| e.to_string())?;
+    println!("{trace}");
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! The demo model: a deterministic script, not a language model.
+//!
+//! It lets the page work offline from the first second and shows the loop doing real work:
+//! it really calls the calculator, search_docs and current_time and answers from their
+//! observations. Its arithmetic replies are deliberately messy (a capitalised tool name,
+//! single quotes, an `expr` key, a trailing comma) so learners see the parser repair them,
+//! and a Chinese arithmetic question starts with a reply that has no Action at all, so
+//! learners see format feedback correct the model.
+
+use regex_lite::Regex;
+
+use crate::llm::{ModelRequest, Role};
+
+/// Questions the demo model is scripted for; the page offers them as examples.
+pub const QUESTIONS: [&str; 5] = [
+    "What is 23 * 17 + 4?",
+    "What is RAG?",
+    "What time is it now?",
+    "计算 (2^10 - 24) / 8 的结果",
+    "什么是 MCP？",
+];
+
+/// After this many observations the demo model answers whatever it has.
+const MAX_OBSERVATIONS: usize = 3;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    Calculate,
+    Time,
+    Search,
+}
+
+/// The demo model's reply to a request, in the ReAct format.
+pub fn reply(request: &ModelRequest) -> String {
+    let conversation: String = request
+        .messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let question = conversation
+        .split_once("Question:")
+        .map_or("", |(_, rest)| rest.lines().next().unwrap_or(""))
+        .trim()
+        .to_string();
+    let observations: Vec<&str> = conversation
+        .split("Observation: ")
+        .skip(1)
+        .map(|o| o.split("\n(").next().unwrap_or(o).trim())
+        .collect();
+    let zh = question.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let expression = find_expression(&question);
+    let plan = match &expression {
+        Some(_) => Plan::Calculate,
+        None if asks_time(&question) => Plan::Time,
+        None => Plan::Search,
+    };
+    // The Chinese arithmetic script spends its first step on a format mistake.
+    let mistake = plan == Plan::Calculate && zh;
+    let acted = observations.len() > usize::from(mistake);
+    if acted || observations.len() >= MAX_OBSERVATIONS {
+        let last = observations.last().copied().unwrap_or("");
+        return final_answer(plan, zh, last);
+    }
+    match plan {
+        Plan::Calculate => {
+            let expr = expression.unwrap_or_default();
+            if mistake && observations.is_empty() {
+                format!("我需要先算出 {expr} 的值，然后再回答。")
+            } else if mistake {
+                format!(
+                    "Thought: 我应该按格式调用计算器。\nAction: calculator\nAction Input: {}",
+                    serde_json::json!({ "expression": expr })
+                )
+            } else {
+                format!(
+                    "Thought: I should use the calculator for {expr}.\nAction: Calculator\nAction Input: {{'expr': '{expr}',}}"
+                )
+            }
+        }
+        Plan::Time => {
+            let thought = if zh {
+                "我需要查询当前时间。"
+            } else {
+                "I need the current time."
+            };
+            format!("Thought: {thought}\nAction: current_time\nAction Input: {{}}")
+        }
+        Plan::Search => {
+            let thought = if zh {
+                "我应该在文档中搜索。"
+            } else {
+                "I should search the documents."
+            };
+            format!(
+                "Thought: {thought}\nAction: search_docs\nAction Input: {}",
+                serde_json::json!({ "query": question })
+            )
+        }
+    }
+}
+
+fn final_answer(plan: Plan, zh: bool, observation: &str) -> String {
+    let answer = match (plan, zh) {
+        (Plan::Calculate, false) => format!("The result is {observation}."),
+        (Plan::Calculate, true) => format!("结果是 {observation}。"),
+        (Plan::Time, false) => format!("It is now {observation}."),
+        (Plan::Time, true) => format!("现在是 {observation}。"),
+        (Plan::Search, _) => first_result(observation),
+    };
+    let thought = if zh {
+        "我现在知道最终答案了。"
+    } else {
+        "I now know the final answer."
+    };
+    format!("Thought: {thought}\nAction: final_answer\nAction Input: {answer}")
+}
+
+/// The text of the first search hit, without its "[1] Title:" label.
+fn first_result(observation: &str) -> String {
+    let first = observation.lines().next().unwrap_or(observation);
+    let text = match first.split_once("] ") {
+        Some((_, rest)) => rest.split_once(": ").map_or(rest, |(_, body)| body),
+        None => first,
+    };
+    text.trim().to_string()
+}
+
+fn asks_time(question: &str) -> bool {
+    let q = question.to_lowercase();
+    ["time", "date", "today", "时间", "几点", "日期", "今天"]
+        .iter()
+        .any(|w| q.contains(w))
+}
+
+/// The longest arithmetic-looking part of the question that has an operator in it.
+fn find_expression(question: &str) -> Option<String> {
+    let pattern =
+        Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]").ok()?;
+    pattern
+        .find_iter(question)
+        .map(|m| m.as_str().trim().to_string())
+        .filter(|s| s.chars().any(|c| "+-*/^%(".contains(c)))
+        .max_by_key(|s| s.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_arithmetic_in_a_question() {
+        let cases = [
+            ("What is 23 * 17 + 4?", Some("23 * 17 + 4")),
+            ("计算 (2^10 - 24) / 8 的结果", Some("(2^10 - 24) / 8")),
+            ("What is sqrt(16) + 1?", Some("sqrt(16) + 1")),
+            ("What is RAG?", None),
+            ("In 2024 what happened?", None),
+        ];
+        for (q, want) in cases {
+            assert_eq!(find_expression(q).as_deref(), want, "{q}");
+        }
+    }
+
+    #[test]
+    fn first_result_drops_the_label() {
+        assert_eq!(
+            first_result("[1] RAG: Retrieval-augmented generation.\n[2] Other: x"),
+            "Retrieval-augmented generation."
+        );
+        assert_eq!(first_result("No match."), "No match.");
+    }
+}

@@ -1,0 +1,39 @@
+//! A synchronous driver for native callers (tests, the CLI, benchmarks): it answers the
+//! agent's requests with a model function and runs built-in tools until the run is over.
+//! The browser has its own asynchronous driver in `wasm`.
+
+use crate::agent::{Agent, ModelReply, Next, Outcome, ToolResult};
+use crate::llm::{LlmError, ModelRequest};
+use crate::tools::{HostContext, ToolError};
+
+/// Runs the agent to the end. A tool the core cannot run (a host tool) fails with a message
+/// in the trace instead of stopping the run.
+pub fn run_to_end(
+    agent: &mut Agent,
+    host: &HostContext,
+    mut model: impl FnMut(&ModelRequest) -> Result<ModelReply, LlmError>,
+) -> Outcome {
+    loop {
+        // Each arm feeds exactly what `next` asked for, so feeding cannot fail.
+        let fed = match agent.next() {
+            Next::Done { outcome } => return outcome,
+            Next::CallModel { request } => match model(&request) {
+                Ok(reply) => agent.feed_model(reply),
+                Err(error) => agent.feed_model_error(error),
+            },
+            Next::RunTool { call } => {
+                let output = agent.run_builtin(host).unwrap_or_else(|| {
+                    Err(ToolError::External {
+                        message: format!("{} is not available in this driver", call.tool),
+                    })
+                });
+                agent.feed_tool(ToolResult {
+                    output,
+                    elapsed_ms: None,
+                    edited: false,
+                })
+            }
+        };
+        debug_assert!(fed.is_ok(), "{fed:?}");
+    }
+}

@@ -1,0 +1,175 @@
+//! The conversation sent to the model, built from the rounds so far.
+//!
+//! Servers reuse their prompt cache only when each request extends the previous one, so the
+//! messages are append-only between trims, and a trim drops a large block of old rounds at
+//! once instead of sliding the window by one round every step.
+
+use serde::{Deserialize, Serialize};
+
+use crate::llm::{Message, Role};
+use crate::prompt::Lang;
+
+/// How the rounds are laid out as chat messages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageStyle {
+    /// Each reply is an assistant message, each observation a user message.
+    #[default]
+    Chat,
+    /// One user message holds the question and the growing Thought/Action/Observation
+    /// scratchpad, as in the original ReAct prompts.
+    Scratchpad,
+}
+
+/// One model reply and the observation that answered it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    /// The reply as kept in the history (a self-written Observation already cut off).
+    pub reply: String,
+    /// The observation text as the model sees it (already truncated).
+    pub observation: String,
+}
+
+/// Settings that shape the messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    pub style: MessageStyle,
+    /// End every observation with a reminder of the question. Each reminder stays in place
+    /// once written, so requests remain append-only; the cost is tokens.
+    pub restate_question: bool,
+    pub lang: Lang,
+}
+
+/// Where the kept window starts after `total` rounds, given the current start and the
+/// window size. Returns the new start when a trim is due: when more than `window` rounds
+/// would be kept, only the newest `window / 2` (at least one) stay, so trims are rare.
+pub fn trim_start(start: usize, total: usize, window: usize) -> Option<usize> {
+    let window = window.max(1);
+    (total - start.min(total) > window).then(|| total - (window / 2).max(1))
+}
+
+/// The messages for the next request.
+pub fn messages(
+    system: &str,
+    question: &str,
+    rounds: &[Round],
+    omitted: usize,
+    layout: &Layout,
+) -> Vec<Message> {
+    let mut opening = format!("Question: {}", question.trim());
+    if omitted > 0 {
+        opening.push_str(&match layout.lang {
+            Lang::En => format!("\n(The first {omitted} steps were omitted to save space.)"),
+            Lang::Zh => format!("\n（为节省篇幅，前 {omitted} 步已省略。）"),
+        });
+    }
+    let observation = |r: &Round| {
+        let mut text = format!("Observation: {}", r.observation);
+        if layout.restate_question {
+            text.push_str(&match layout.lang {
+                Lang::En => format!("\n(Reminder, the question is: {})", question.trim()),
+                Lang::Zh => format!("\n（提醒：问题是：{}）", question.trim()),
+            });
+        }
+        text
+    };
+    let mut out = vec![msg(Role::System, system)];
+    match layout.style {
+        MessageStyle::Chat => {
+            out.push(msg(Role::User, &opening));
+            for r in rounds {
+                out.push(msg(Role::Assistant, &r.reply));
+                out.push(msg(Role::User, &observation(r)));
+            }
+        }
+        MessageStyle::Scratchpad => {
+            let mut pad = opening;
+            for r in rounds {
+                pad.push('\n');
+                pad.push_str(r.reply.trim_end());
+                pad.push('\n');
+                pad.push_str(&observation(r));
+            }
+            out.push(msg(Role::User, &pad));
+        }
+    }
+    out
+}
+
+fn msg(role: Role, content: &str) -> Message {
+    Message {
+        role,
+        content: content.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(i: usize) -> Round {
+        Round {
+            reply: format!("Thought: t{i}\nAction: calculator\nAction Input: {{\"expression\": \"{i}\"}}"),
+            observation: format!("{i}"),
+        }
+    }
+
+    fn layout(style: MessageStyle) -> Layout {
+        Layout {
+            style,
+            restate_question: false,
+            lang: Lang::En,
+        }
+    }
+
+    #[test]
+    fn trims_in_blocks_not_one_round_at_a_time() {
+        // window 6: nothing until a 7th round, then keep the newest 3
+        let cases = [
+            (0, 6, 6, None),
+            (0, 7, 6, Some(4)),
+            (4, 9, 6, None),
+            (4, 10, 6, None),
+            (4, 11, 6, Some(8)),
+            (0, 2, 1, Some(1)),
+            (0, 0, 0, None),
+        ];
+        for (start, total, window, want) in cases {
+            assert_eq!(trim_start(start, total, window), want, "{start} {total} {window}");
+        }
+    }
+
+    #[test]
+    fn chat_requests_are_append_only_between_trims() {
+        let l = layout(MessageStyle::Chat);
+        let rounds: Vec<Round> = (0..4).map(round).collect();
+        for n in 1..rounds.len() {
+            let before = messages("S", "Q", &rounds[..n], 0, &l);
+            let after = messages("S", "Q", &rounds[..n + 1], 0, &l);
+            assert_eq!(&after[..before.len()], &before[..]);
+        }
+    }
+
+    #[test]
+    fn scratchpad_grows_one_user_message_by_appending() {
+        let l = layout(MessageStyle::Scratchpad);
+        let rounds: Vec<Round> = (0..3).map(round).collect();
+        let a = messages("S", "Q", &rounds[..1], 0, &l);
+        let b = messages("S", "Q", &rounds[..2], 0, &l);
+        assert_eq!(a.len(), 2);
+        assert_eq!(b.len(), 2);
+        assert!(b[1].content.starts_with(&a[1].content));
+        assert!(b[1].content.contains("Observation: 1"));
+    }
+
+    #[test]
+    fn restated_question_and_omission_note_appear() {
+        let l = Layout {
+            restate_question: true,
+            ..layout(MessageStyle::Chat)
+        };
+        let m = messages("S", "What is 2+2?", &[round(5)], 3, &l);
+        assert!(m[1].content.contains("first 3 steps were omitted"));
+        assert!(m[3].content.ends_with("(Reminder, the question is: What is 2+2?)"));
+    }
+}
