@@ -1,0 +1,911 @@
+//! What can go wrong when calling the model, said so that a workshop attendee can fix it.
+//!
+//! `Display` states the problem in one or two sentences; [`LlmError::hint`] adds the concrete
+//! fix, which often needs the page's origin (only the driver knows it).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Tries of one request (the first one included) when its error [`LlmError::is_retryable`].
+pub const MAX_ATTEMPTS: u32 = 3;
+/// Upper bound of any wait between two tries, a server's Retry-After included.
+pub const MAX_RETRY_DELAY_MS: u32 = 8_000;
+const BASE_RETRY_DELAY_MS: u32 = 500;
+/// Characters of a reply body kept in errors: enough to recognise it, short enough for a trace.
+pub(crate) const EXCERPT_CHARS: usize = 200;
+/// Characters of a server's own error message kept in errors.
+const MESSAGE_CHARS: usize = 500;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LlmError {
+    /// `fetch` itself failed: no server, a refused origin (CORS), DNS, a dropped connection.
+    Network {
+        url: String,
+        detail: String,
+    },
+    /// An https page tried to call plain http on a host other than the local machine.
+    MixedContent {
+        page_origin: String,
+        url: String,
+    },
+    /// The server answered with a non-2xx status. `models` is filled in by the driver on 404
+    /// when it could list the server's models.
+    Http {
+        status: u16,
+        url: String,
+        body_excerpt: String,
+        server_message: Option<String>,
+        models: Option<Vec<String>>,
+    },
+    /// A 2xx reply (or a streamed event) that carries an `error` object instead of a completion.
+    Server {
+        message: String,
+    },
+    /// The reply is neither JSON nor an event stream (an HTML page, plain text, nothing).
+    NotJson {
+        excerpt: String,
+    },
+    /// The reply is JSON but lacks what an OpenAI-compatible server sends (`expected`).
+    UnexpectedReply {
+        expected: String,
+        excerpt: String,
+    },
+    Timeout {
+        ms: u32,
+    },
+    /// The user (or the driver) cancelled the request.
+    Aborted,
+    /// The event stream was malformed or broke off.
+    Stream {
+        message: String,
+    },
+    /// The model answered, but with no text.
+    EmptyReply,
+}
+
+impl LlmError {
+    /// Attaches the server's model list to a 404, so the message can name the right choices.
+    pub fn with_models(self, models: Vec<String>) -> Self {
+        match self {
+            Self::Http {
+                status,
+                url,
+                body_excerpt,
+                server_message,
+                ..
+            } => Self::Http {
+                status,
+                url,
+                body_excerpt,
+                server_message,
+                models: Some(models),
+            },
+            other => other,
+        }
+    }
+
+    /// Worth trying again after [`retry_delay_ms`]: only a rate limit (429) or a busy server
+    /// (503). A network failure is not: a stopped server or a refused origin stays so.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            Self::Http {
+                status: 429 | 503,
+                ..
+            }
+        )
+    }
+
+    /// The concrete fix, phrased for this page (`page_origin` like `https://me.github.io`).
+    pub fn hint(&self, page_origin: &str) -> Option<String> {
+        let origin = command_origin(page_origin);
+        match self {
+            Self::Network { url, .. } => {
+                let mut hint = format!(
+                    "Open {} in a new browser tab. If it does not load, start the model server \
+                     (for example `ollama serve`, or `llama-server -m MODEL.gguf --port 8080`) or \
+                     correct the base URL. If it loads there but not here, the server refuses \
+                     this page's origin {origin}: for Ollama restart it with \
+                     `OLLAMA_ORIGINS={origin} ollama serve`; for LM Studio run \
+                     `lms server start --cors`; llama.cpp's server allows every origin by default.",
+                    super::models_url(url)
+                );
+                if is_public_https(page_origin) && is_loopback_url(url) {
+                    hint.push_str(
+                        " Chrome may also block a public https page from calling localhost \
+                         (Private Network Access); then open this page from http://localhost.",
+                    );
+                }
+                Some(hint)
+            }
+            Self::MixedContent { .. } => Some(
+                "Open this page over http (for example from a local copy), put the model server \
+                 behind https, or forward its port to this computer (`ssh -L 11434:localhost:11434 \
+                 HOST`) and use http://localhost:11434/v1."
+                    .to_string(),
+            ),
+            Self::Http {
+                status,
+                server_message,
+                models,
+                ..
+            } => http_hint(
+                *status,
+                server_message.as_deref(),
+                models.as_deref(),
+                &origin,
+            ),
+            Self::Server { message } => context_hint(message),
+            Self::NotJson { .. } | Self::UnexpectedReply { .. } => Some(
+                "Check that the base URL points at the OpenAI-compatible API, which usually ends \
+                 in /v1 (Ollama: http://localhost:11434/v1, llama.cpp: http://localhost:8080/v1, \
+                 LM Studio: http://localhost:1234/v1)."
+                    .to_string(),
+            ),
+            Self::Timeout { ms } => Some(format!(
+                "Small machines can be slow: raise the timeout (now {}), lower max tokens, use a \
+                 smaller model, or turn on streaming to watch the reply arrive.",
+                seconds(*ms)
+            )),
+            Self::Aborted => None,
+            Self::Stream { .. } => {
+                Some("Turn streaming off in the settings and try again.".to_string())
+            }
+            Self::EmptyReply => Some(
+                "Raise max tokens, check that no stop sequence matches the start of the reply, \
+                 or try another model."
+                    .to_string(),
+            ),
+        }
+    }
+}
+
+impl fmt::Display for LlmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Network { url, detail } => {
+                write!(f, "Could not reach {url}")?;
+                if !detail.is_empty() {
+                    write!(f, " ({detail})")?;
+                }
+                write!(
+                    f,
+                    ". Browsers report a stopped server and a refused origin the same way, so \
+                     check both: is the model server running at that address, and does it allow \
+                     this page's origin? Ollama: `OLLAMA_ORIGINS=<origin> ollama serve`; LM \
+                     Studio: `lms server start --cors`; llama.cpp's server allows every origin \
+                     by default."
+                )
+            }
+            Self::MixedContent { page_origin, url } => write!(
+                f,
+                "This page was loaded over https ({page_origin}), so the browser blocks its \
+                 requests to the plain-http address {url} (mixed content); only localhost and \
+                 127.0.0.1 are exempt."
+            ),
+            Self::Http {
+                status,
+                url,
+                body_excerpt,
+                server_message,
+                models,
+            } => {
+                f.write_str(&http_summary(*status, url))?;
+                match (server_message, body_excerpt.is_empty()) {
+                    (Some(message), _) => write!(f, " The server says: {message}")?,
+                    (None, false) => write!(f, " The reply begins: «{body_excerpt}»")?,
+                    (None, true) => {}
+                }
+                match models.as_deref() {
+                    Some([]) => write!(f, " The server lists no models."),
+                    Some(names) => write!(f, " The server offers: {}.", names.join(", ")),
+                    None => Ok(()),
+                }
+            }
+            Self::Server { message } => write!(f, "The model server reported an error: {message}"),
+            Self::NotJson { excerpt } if excerpt.is_empty() => {
+                f.write_str("The server sent an empty reply instead of JSON.")
+            }
+            Self::NotJson { excerpt } => write!(
+                f,
+                "The server's reply is not JSON, so this address is probably not an \
+                 OpenAI-compatible API. It begins: «{excerpt}»"
+            ),
+            Self::UnexpectedReply { expected, excerpt } => write!(
+                f,
+                "The server answered with JSON, but not in the OpenAI-compatible format (it \
+                 lacks {expected}): «{excerpt}»"
+            ),
+            Self::Timeout { ms } => {
+                write!(f, "The model did not answer within {}.", seconds(*ms))
+            }
+            Self::Aborted => f.write_str("The request was cancelled."),
+            Self::Stream { message } => {
+                write!(
+                    f,
+                    "The streamed reply broke off or was malformed: {message}"
+                )
+            }
+            Self::EmptyReply => f.write_str("The model returned an empty reply."),
+        }
+    }
+}
+
+impl std::error::Error for LlmError {}
+
+/// Turns a non-2xx reply into an error, keeping the server's own message (OpenAI, Ollama,
+/// llama.cpp, vLLM and FastAPI/llama-cpp-python shapes) and an excerpt of the body.
+pub fn classify_http(status: u16, body: &str, url: &str) -> LlmError {
+    LlmError::Http {
+        status,
+        url: url.to_string(),
+        body_excerpt: excerpt(body),
+        server_message: server_message(body),
+        models: None,
+    }
+}
+
+/// Refuses what the browser would block anyway, but with a message that says why: an https
+/// page calling plain http on anything but this machine (`localhost`, `127.x.x.x`, `[::1]`).
+pub fn check_mixed_content(page_origin: &str, url: &str) -> Result<(), LlmError> {
+    let page_is_https = matches!(super::http_host(page_origin), Some((true, _)));
+    match super::http_host(url) {
+        Some((false, host)) if page_is_https && !is_loopback_host(&host) => {
+            Err(LlmError::MixedContent {
+                page_origin: page_origin.trim().to_string(),
+                url: url.trim().to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Wait before try number `attempt + 1`, where `attempt` counts the tries made so far (1 after
+/// the first failure). Honours a Retry-After in seconds; an HTTP-date or garbage falls back to
+/// exponential backoff (0.5 s, 1 s, 2 s, …). Never more than [`MAX_RETRY_DELAY_MS`].
+pub fn retry_delay_ms(attempt: u32, retry_after: Option<&str>) -> u32 {
+    let from_server = retry_after
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .map(|secs| secs.saturating_mul(1000));
+    let backoff = || {
+        let doublings = attempt.saturating_sub(1).min(16);
+        BASE_RETRY_DELAY_MS.saturating_mul(1 << doublings)
+    };
+    from_server.unwrap_or_else(backoff).min(MAX_RETRY_DELAY_MS)
+}
+
+/// The first [`EXCERPT_CHARS`] characters of a body, trimmed, with `…` when cut.
+pub(crate) fn excerpt(body: &str) -> String {
+    clip(body.trim_start_matches('\u{feff}').trim(), EXCERPT_CHARS)
+}
+
+/// `Some` when a JSON reply is an error report (`{"error": …}`) rather than a result.
+pub(crate) fn server_error(value: &Value) -> Option<LlmError> {
+    match value.get("error") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(LlmError::Server {
+            message: message_in(value).unwrap_or_else(|| "(no details given)".to_string()),
+        }),
+    }
+}
+
+/// An error payload from a stream (`event: error` or llama.cpp's `error:` line), which may be
+/// wrapped (`{"error": {...}}`), bare (`{"code": 400, "message": ...}`) or plain text.
+pub(crate) fn stream_error(payload: &str) -> LlmError {
+    let message = match serde_json::from_str::<Value>(payload) {
+        Ok(value) => message_in(&value),
+        Err(_) => Some(clip(payload.trim(), MESSAGE_CHARS)).filter(|m| !m.is_empty()),
+    };
+    LlmError::Server {
+        message: message.unwrap_or_else(|| "(no details given)".to_string()),
+    }
+}
+
+fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+fn server_message(body: &str) -> Option<String> {
+    let text = body.trim_start_matches('\u{feff}').trim();
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => message_in(&value),
+        // An HTML error page says nothing useful in a sentence; its excerpt is shown instead.
+        Err(_) if text.starts_with('<') => None,
+        // Plain text such as Ollama's "404 page not found".
+        Err(_) => Some(clip(text, MESSAGE_CHARS)).filter(|m| !m.is_empty()),
+    }
+}
+
+/// The message inside the error shapes servers use: `{"error": "…"}` (Ollama),
+/// `{"error": {"message": …}}` (OpenAI, llama.cpp), `{"message": …}` (vLLM, llama.cpp streams),
+/// `{"detail": "…" | [{"loc": …, "msg": …}]}` (FastAPI, so llama-cpp-python).
+fn message_in(value: &Value) -> Option<String> {
+    let found = match value.get("error") {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(inner @ Value::Object(_)) => Some(
+            inner
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| inner.to_string(), str::to_string),
+        ),
+        _ => None,
+    }
+    .or_else(|| {
+        value
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    })
+    .or_else(|| value.get("detail").and_then(detail_text));
+    found
+        .map(|m| clip(m.trim(), MESSAGE_CHARS))
+        .filter(|m| !m.is_empty())
+}
+
+fn detail_text(detail: &Value) -> Option<String> {
+    match detail {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().filter_map(validation_item).collect();
+            Some(parts.join("; ")).filter(|joined| !joined.is_empty())
+        }
+        _ => None,
+    }
+}
+
+/// One FastAPI validation complaint: `body.max_tokens: Input should be greater than 0`.
+fn validation_item(item: &Value) -> Option<String> {
+    let msg = item.get("msg").and_then(Value::as_str)?;
+    let location: Vec<String> = item
+        .get("loc")
+        .and_then(Value::as_array)
+        .map(|loc| {
+            loc.iter()
+                .map(|part| match part {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(if location.is_empty() {
+        msg.to_string()
+    } else {
+        format!("{}: {msg}", location.join("."))
+    })
+}
+
+fn http_summary(status: u16, url: &str) -> String {
+    match status {
+        400 => format!("The server at {url} rejected the request as invalid (HTTP 400)."),
+        401 => format!(
+            "The server at {url} requires an API key and did not accept the one sent (HTTP 401)."
+        ),
+        403 => format!(
+            "The server at {url} refused the request (HTTP 403 Forbidden): either the API key \
+             may not do this, or the server does not accept requests from this page's origin \
+             (Ollama answers a disallowed origin with 403 and an empty body)."
+        ),
+        404 => format!(
+            "Nothing was found at {url} (HTTP 404): either the base URL is wrong or the server \
+             does not know the model."
+        ),
+        429 => format!(
+            "The server at {url} is limiting how many requests it accepts (HTTP 429 Too Many \
+             Requests)."
+        ),
+        500 => format!("The server at {url} failed while answering (HTTP 500)."),
+        502 | 504 => format!(
+            "A proxy in front of the model server at {url} got no proper answer from it (HTTP \
+             {status})."
+        ),
+        503 => format!(
+            "The server at {url} is busy or still loading the model (HTTP 503 Service \
+             Unavailable)."
+        ),
+        501..=599 => format!("The server at {url} failed (HTTP {status})."),
+        _ => format!("The server at {url} answered with HTTP {status} instead of a reply."),
+    }
+}
+
+fn http_hint(
+    status: u16,
+    server_message: Option<&str>,
+    models: Option<&[String]>,
+    origin: &str,
+) -> Option<String> {
+    match status {
+        400 => server_message.and_then(context_hint).or_else(|| {
+            Some(
+                "Check the settings (model, max tokens, constrained output); the server's \
+                 message names what it rejects."
+                    .to_string(),
+            )
+        }),
+        401 => Some(
+            "Enter the server's API key in the settings; it is sent as \
+             `Authorization: Bearer <key>`."
+                .to_string(),
+        ),
+        403 => Some(format!(
+            "If the server is Ollama, restart it allowing this page: \
+             `OLLAMA_ORIGINS={origin} ollama serve`. Otherwise check that the API key may use \
+             this model."
+        )),
+        404 => {
+            let mut hint = "Check the base URL: OpenAI-compatible servers usually expect it to \
+                            end in /v1 (Ollama: http://localhost:11434/v1, llama.cpp: \
+                            http://localhost:8080/v1, LM Studio: http://localhost:1234/v1). \
+                            Then check the model name"
+                .to_string();
+            match models {
+                Some(names) if !names.is_empty() => {
+                    hint.push_str(&format!("; the server offers: {}.", names.join(", ")));
+                }
+                _ => hint.push('.'),
+            }
+            Some(hint)
+        }
+        429 => Some(format!(
+            "Wait a moment and try again; the request is retried automatically up to {} times.",
+            MAX_ATTEMPTS - 1
+        )),
+        503 => Some("Wait until the server has loaded the model, then try again.".to_string()),
+        500..=599 => server_message.and_then(context_hint).or_else(|| {
+            Some(
+                "Look at the server's console for the cause. If constrained output is on, try \
+                 another mode: llama-cpp-python rejects json_schema (use json_object), and not \
+                 every server supports grammar."
+                    .to_string(),
+            )
+        }),
+        _ => None,
+    }
+}
+
+/// Servers word it differently ("exceeds the available context size", "context length"), but
+/// all of them say "context" when the conversation no longer fits.
+fn context_hint(message: &str) -> Option<String> {
+    message.to_ascii_lowercase().contains("context").then(|| {
+        "The conversation no longer fits in the model's context window: start a new run, lower \
+         max tokens, or restart the server with a larger context (llama.cpp: `-c 8192`, \
+         llama-cpp-python: `--n_ctx 8192`)."
+            .to_string()
+    })
+}
+
+/// The origin to paste into `OLLAMA_ORIGINS`; a `file://` page has the origin `null`.
+fn command_origin(page_origin: &str) -> String {
+    match page_origin.trim().trim_end_matches('/') {
+        "" | "null" => "*".to_string(),
+        origin => origin.to_string(),
+    }
+}
+
+fn is_public_https(page_origin: &str) -> bool {
+    matches!(super::http_host(page_origin), Some((true, host)) if !is_loopback_host(&host))
+}
+
+fn is_loopback_url(url: &str) -> bool {
+    matches!(super::http_host(url), Some((_, host)) if is_loopback_host(&host))
+}
+
+/// The hosts browsers treat as this machine (and so exempt from mixed-content blocking).
+fn is_loopback_host(host: &str) -> bool {
+    let ipv4_loopback = || {
+        let parts: Vec<&str> = host.split('.').collect();
+        parts.len() == 4 && parts[0] == "127" && parts.iter().all(|p| p.parse::<u8>().is_ok())
+    };
+    host == "localhost" || host.ends_with(".localhost") || host == "::1" || ipv4_loopback()
+}
+
+fn seconds(ms: u32) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", f64::from(ms) / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const URL: &str = "http://localhost:11434/v1/chat/completions";
+    const PAGE: &str = "https://me.github.io";
+
+    #[test]
+    fn server_messages_are_found_in_every_error_shape() {
+        let cases: &[(&str, Option<&str>)] = &[
+            // OpenAI, llama.cpp, Ollama's /v1.
+            (
+                r#"{"error":{"message":"Invalid API key","type":"invalid_request_error"}}"#,
+                Some("Invalid API key"),
+            ),
+            (
+                r#"{"error":{"code":500,"message":"failed to load model","type":"server_error"}}"#,
+                Some("failed to load model"),
+            ),
+            // Ollama's native form.
+            (
+                r#"{"error":"model 'llama9' not found"}"#,
+                Some("model 'llama9' not found"),
+            ),
+            // An error object without a message is shown as it is.
+            (r#"{"error":{"code":7}}"#, Some(r#"{"code":7}"#)),
+            // vLLM.
+            (
+                r#"{"object":"error","message":"max_tokens is too large","code":400}"#,
+                Some("max_tokens is too large"),
+            ),
+            // FastAPI, so llama-cpp-python.
+            (r#"{"detail":"Not Found"}"#, Some("Not Found")),
+            (
+                r#"{"detail":[{"loc":["body","max_tokens"],"msg":"Input should be greater than 0"},{"loc":["body",3],"msg":"bad"}]}"#,
+                Some("body.max_tokens: Input should be greater than 0; body.3: bad"),
+            ),
+            (r#"{"detail":[{"msg":"no location"}]}"#, Some("no location")),
+            // Plain text (Ollama's unknown path), HTML, empty and unrelated JSON.
+            ("404 page not found\n", Some("404 page not found")),
+            ("<html><body>Bad Gateway</body></html>", None),
+            ("", None),
+            ("  ", None),
+            (r#"{"foo":1}"#, None),
+            (r#"{"error":null}"#, None),
+            (r#"{"error":"  "}"#, None),
+        ];
+        for (body, want) in cases {
+            assert_eq!(server_message(body).as_deref(), *want, "{body}");
+        }
+        let long = format!("{{\"error\":\"{}\"}}", "é".repeat(800));
+        let message = server_message(&long).unwrap();
+        assert_eq!(message.chars().count(), MESSAGE_CHARS + 1);
+        assert!(message.ends_with('…'));
+    }
+
+    #[test]
+    fn classify_http_keeps_status_message_and_excerpt() {
+        let body = format!("<html>{}</html>", "y".repeat(300));
+        let LlmError::Http {
+            status,
+            url,
+            body_excerpt,
+            server_message,
+            models,
+        } = classify_http(502, &body, URL)
+        else {
+            panic!("not an Http error");
+        };
+        assert_eq!((status, url.as_str()), (502, URL));
+        assert_eq!(body_excerpt.chars().count(), EXCERPT_CHARS + 1);
+        assert!(body_excerpt.starts_with("<html>yyy") && body_excerpt.ends_with('…'));
+        assert_eq!((server_message, models), (None, None));
+    }
+
+    /// (status, body, words the message must contain, words the hint must contain)
+    #[test]
+    fn each_status_gets_its_own_explanation_and_fix() {
+        let cases: &[(u16, &str, &[&str], &[&str])] = &[
+            (
+                400,
+                r#"{"error":{"message":"the request exceeds the available context size"}}"#,
+                &["invalid (HTTP 400)", "The server says: the request exceeds"],
+                &["context window", "-c 8192"],
+            ),
+            (400, "", &["HTTP 400"], &["Check the settings"]),
+            (
+                401,
+                r#"{"error":{"message":"Incorrect API key provided"}}"#,
+                &["API key", "HTTP 401", "Incorrect API key provided"],
+                &["Authorization: Bearer <key>"],
+            ),
+            (
+                403,
+                "",
+                &[
+                    "HTTP 403",
+                    "origin",
+                    "Ollama answers a disallowed origin with 403",
+                ],
+                &["OLLAMA_ORIGINS=https://me.github.io ollama serve"],
+            ),
+            (
+                404,
+                "404 page not found",
+                &[
+                    "HTTP 404",
+                    "base URL is wrong",
+                    "model",
+                    "404 page not found",
+                ],
+                &["/v1", "http://localhost:11434/v1"],
+            ),
+            (
+                429,
+                "",
+                &["HTTP 429"],
+                &["retried automatically up to 2 times"],
+            ),
+            (
+                500,
+                r#"{"error":{"code":500,"message":"llama_decode failed"}}"#,
+                &["failed while answering (HTTP 500)", "llama_decode failed"],
+                &["server's console", "json_object"],
+            ),
+            (
+                502,
+                "<html>bad gateway</html>",
+                &["proxy", "HTTP 502", "«<html>bad gateway</html>»"],
+                &["server's console"],
+            ),
+            (
+                503,
+                "",
+                &["still loading the model", "HTTP 503"],
+                &["loaded the model"],
+            ),
+            (507, "", &["failed (HTTP 507)"], &["server's console"]),
+            (418, "I'm a teapot", &["HTTP 418", "I'm a teapot"], &[]),
+        ];
+        for (status, body, in_message, in_hint) in cases {
+            let err = classify_http(*status, body, URL);
+            let message = err.to_string();
+            assert!(message.contains(URL), "{message}");
+            for word in *in_message {
+                assert!(
+                    message.contains(word),
+                    "{status}: {word:?} not in {message:?}"
+                );
+            }
+            let hint = err.hint(PAGE);
+            for word in *in_hint {
+                let hint = hint.as_deref().unwrap_or_default();
+                assert!(hint.contains(word), "{status}: {word:?} not in {hint:?}");
+            }
+            assert_eq!(hint.is_none(), in_hint.is_empty(), "{status}: {hint:?}");
+        }
+    }
+
+    #[test]
+    fn a_404_names_the_models_the_driver_found() {
+        let err = classify_http(404, r#"{"error":"model \"llama9\" not found"}"#, URL)
+            .with_models(vec!["qwen2.5-coder:0.5b".into(), "smollm2".into()]);
+        assert!(err
+            .to_string()
+            .ends_with("The server offers: qwen2.5-coder:0.5b, smollm2."));
+        assert!(err
+            .hint(PAGE)
+            .unwrap()
+            .ends_with("the server offers: qwen2.5-coder:0.5b, smollm2."));
+        let none = classify_http(404, "", URL).with_models(vec![]);
+        assert!(none.to_string().ends_with("The server lists no models."));
+        assert_eq!(LlmError::Aborted.with_models(vec![]), LlmError::Aborted);
+    }
+
+    #[test]
+    fn network_errors_say_what_to_check_and_how_to_fix_it() {
+        let err = LlmError::Network {
+            url: URL.into(),
+            detail: "TypeError: Failed to fetch".into(),
+        };
+        let message = err.to_string();
+        for word in [
+            URL,
+            "(TypeError: Failed to fetch)",
+            "running",
+            "origin",
+            "OLLAMA_ORIGINS=<origin> ollama serve",
+            "lms server start --cors",
+            "llama.cpp's server allows every origin",
+        ] {
+            assert!(message.contains(word), "{word:?} not in {message}");
+        }
+        let hint = err.hint(PAGE).unwrap();
+        assert!(
+            hint.contains("Open http://localhost:11434/v1/models"),
+            "{hint}"
+        );
+        assert!(hint.contains("OLLAMA_ORIGINS=https://me.github.io ollama serve"));
+        assert!(hint.contains("Private Network Access"), "{hint}");
+        // A local page is not subject to Private Network Access; `file://` has origin "null".
+        let local = err.hint("http://localhost:8000").unwrap();
+        assert!(!local.contains("Private Network Access"));
+        assert!(err
+            .hint("null")
+            .unwrap()
+            .contains("OLLAMA_ORIGINS=* ollama serve"));
+        let bare = LlmError::Network {
+            url: URL.into(),
+            detail: String::new(),
+        };
+        assert!(bare
+            .to_string()
+            .starts_with(&format!("Could not reach {URL}. ")));
+    }
+
+    #[test]
+    fn every_other_variant_has_a_sentence() {
+        let cases: &[(LlmError, &str, Option<&str>)] = &[
+            (
+                LlmError::MixedContent {
+                    page_origin: PAGE.into(),
+                    url: "http://192.168.1.5:11434/v1".into(),
+                },
+                "blocks its requests to the plain-http address http://192.168.1.5:11434/v1",
+                Some("ssh -L"),
+            ),
+            (
+                LlmError::Server {
+                    message: "prompt is too long for the context".into(),
+                },
+                "The model server reported an error: prompt is too long",
+                Some("context window"),
+            ),
+            (
+                LlmError::Server {
+                    message: "boom".into(),
+                },
+                "reported an error: boom",
+                None,
+            ),
+            (
+                LlmError::NotJson {
+                    excerpt: "<html>".into(),
+                },
+                "not JSON",
+                Some("/v1"),
+            ),
+            (
+                LlmError::NotJson {
+                    excerpt: String::new(),
+                },
+                "empty reply instead of JSON",
+                Some("/v1"),
+            ),
+            (
+                LlmError::UnexpectedReply {
+                    expected: "a `choices` list".into(),
+                    excerpt: "{}".into(),
+                },
+                "lacks a `choices` list",
+                Some("/v1"),
+            ),
+            (
+                LlmError::Timeout { ms: 60_000 },
+                "within 60 s",
+                Some("raise the timeout (now 60 s)"),
+            ),
+            (
+                LlmError::Timeout { ms: 1_500 },
+                "within 1.5 s",
+                Some("1.5 s"),
+            ),
+            (LlmError::Aborted, "cancelled", None),
+            (
+                LlmError::Stream {
+                    message: "cut".into(),
+                },
+                "malformed: cut",
+                Some("streaming off"),
+            ),
+            (LlmError::EmptyReply, "empty reply", Some("max tokens")),
+        ];
+        for (err, in_message, in_hint) in cases {
+            assert!(err.to_string().contains(in_message), "{err}");
+            match (err.hint(PAGE), in_hint) {
+                (Some(hint), Some(word)) => assert!(hint.contains(word), "{hint}"),
+                (None, None) => {}
+                (hint, _) => panic!("{err}: unexpected hint {hint:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn only_rate_limits_and_busy_servers_are_retried() {
+        for status in [400, 401, 403, 404, 500, 502, 504] {
+            assert!(!classify_http(status, "", URL).is_retryable(), "{status}");
+        }
+        for status in [429, 503] {
+            assert!(classify_http(status, "", URL).is_retryable(), "{status}");
+        }
+        let network = LlmError::Network {
+            url: URL.into(),
+            detail: String::new(),
+        };
+        for err in [network, LlmError::Timeout { ms: 1 }, LlmError::EmptyReply] {
+            assert!(!err.is_retryable(), "{err}");
+        }
+    }
+
+    #[test]
+    fn retry_delays_back_off_honour_retry_after_and_stay_bounded() {
+        let cases: &[(u32, Option<&str>, u32)] = &[
+            (0, None, 500),
+            (1, None, 500),
+            (2, None, 1_000),
+            (3, None, 2_000),
+            (4, None, 4_000),
+            (5, None, 8_000),
+            (6, None, MAX_RETRY_DELAY_MS),
+            (u32::MAX, None, MAX_RETRY_DELAY_MS),
+            (1, Some("2"), 2_000),
+            (3, Some(" 0 "), 0),
+            (1, Some("120"), MAX_RETRY_DELAY_MS),
+            (1, Some("4294967295"), MAX_RETRY_DELAY_MS),
+            (2, Some("Wed, 21 Oct 2015 07:28:00 GMT"), 1_000),
+            (2, Some("-1"), 1_000),
+            (2, Some(""), 1_000),
+        ];
+        for (attempt, retry_after, want) in cases {
+            assert_eq!(
+                retry_delay_ms(*attempt, *retry_after),
+                *want,
+                "{attempt} {retry_after:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn mixed_content_is_refused_only_from_https_to_remote_http() {
+        let cases: &[(&str, &str, bool)] = &[
+            (PAGE, "http://192.168.1.5:11434/v1", false),
+            (PAGE, "HTTP://Example.com/v1", false),
+            (PAGE, "http://localhost.example.com/v1", false),
+            (PAGE, "http://127.example.com/v1", false),
+            (PAGE, "http://0.0.0.0:8080/v1", false),
+            (PAGE, "http://localhost:11434/v1", true),
+            (PAGE, "http://LOCALHOST/v1", true),
+            (PAGE, "http://ollama.localhost/v1", true),
+            (PAGE, "http://127.0.0.1:8080/v1", true),
+            (PAGE, "http://127.1.2.3/v1", true),
+            (PAGE, "http://[::1]:8080/v1", true),
+            (PAGE, "http://user:pw@localhost:8080/v1", true),
+            (PAGE, "https://api.openai.com/v1", true),
+            ("http://localhost:8000", "http://192.168.1.5:11434/v1", true),
+            ("null", "http://192.168.1.5:11434/v1", true),
+            ("", "http://192.168.1.5/v1", true),
+        ];
+        for (page, url, allowed) in cases {
+            let result = check_mixed_content(page, url);
+            assert_eq!(result.is_ok(), *allowed, "{page} -> {url}");
+            if let Err(err) = result {
+                assert_eq!(
+                    err,
+                    LlmError::MixedContent {
+                        page_origin: page.to_string(),
+                        url: url.to_string(),
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn errors_round_trip_through_json_with_a_type_tag() {
+        let errors = vec![
+            LlmError::Network {
+                url: URL.into(),
+                detail: "x".into(),
+            },
+            classify_http(404, "{\"error\":\"nope\"}", URL).with_models(vec!["m".into()]),
+            LlmError::Timeout { ms: 5 },
+            LlmError::Aborted,
+            LlmError::EmptyReply,
+        ];
+        for err in errors {
+            let text = serde_json::to_string(&err).unwrap();
+            assert!(text.starts_with("{\"type\":\""), "{text}");
+            assert_eq!(serde_json::from_str::<LlmError>(&text).unwrap(), err);
+        }
+        assert_eq!(
+            serde_json::to_value(LlmError::Aborted).unwrap(),
+            serde_json::json!({"type": "aborted"})
+        );
+    }
+}

@@ -1,0 +1,1012 @@
+//! The model client's pure half: settings, request bodies, reply parsing, the event-stream
+//! decoder and the errors. The wasm driver does the `fetch` and feeds the results in here, so
+//! everything below is tested natively.
+//!
+//! Targets OpenAI-compatible servers: llama.cpp's `llama-server`, llama-cpp-python, Ollama
+//! (`/v1`), LM Studio, vLLM and OpenAI itself.
+
+mod error;
+mod sse;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+pub use error::{
+    check_mixed_content, classify_http, retry_delay_ms, LlmError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
+};
+pub use sse::{SseDecoder, StreamEvent};
+
+pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
+/// OpenAI's upper bound; llama.cpp accepts more, but beyond 2 the text is noise.
+pub const MAX_TEMPERATURE: f64 = 2.0;
+/// The action that ends the loop; always allowed by the constrained modes.
+const FINAL_ANSWER: &str = "final_answer";
+const CHAT_PATH: &str = "/chat/completions";
+const MODELS_PATH: &str = "/models";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+impl Role {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::System => "system",
+            Self::User => "user",
+            Self::Assistant => "assistant",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+}
+
+/// What the agent core asks the model for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelRequest {
+    pub messages: Vec<Message>,
+    pub stop: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: Option<u32>,
+    pub completion_tokens: Option<u32>,
+}
+
+/// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`), like
+/// [`Role`], since it is a setting picked from a list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Constrained {
+    #[default]
+    Off,
+    /// `response_format: {"type": "json_object", "schema": …}`: llama-cpp-python's form
+    /// (it answers `json_schema` with HTTP 500).
+    JsonObject,
+    /// `response_format: {"type": "json_schema", …}`: OpenAI, Ollama, vLLM, newer llama.cpp.
+    JsonSchema,
+    /// A GBNF `grammar` field forcing the text format: llama.cpp and llama-cpp-python only.
+    Grammar,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientConfig {
+    /// Up to and including `/v1`, e.g. `http://localhost:11434/v1`.
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub model: String,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub stream: bool,
+    pub seed: Option<u64>,
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u32,
+    #[serde(default)]
+    pub constrained: Constrained,
+}
+
+fn default_timeout_ms() -> u32 {
+    DEFAULT_TIMEOUT_MS
+}
+
+impl ClientConfig {
+    /// Server defaults for everything else: no key, no sampling overrides, no streaming.
+    pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            api_key: None,
+            model: model.into(),
+            temperature: None,
+            max_tokens: None,
+            stream: false,
+            seed: None,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            constrained: Constrained::Off,
+        }
+    }
+
+    /// Catches the mistakes that would otherwise surface as a baffling network error.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let url = self.base_url.trim();
+        if url.is_empty() {
+            return Err(ConfigError::EmptyBaseUrl);
+        }
+        let Some((_, host)) = http_host(url) else {
+            return Err(ConfigError::BadScheme { url: url.into() });
+        };
+        if url.chars().any(char::is_whitespace) {
+            return Err(ConfigError::UrlHasWhitespace { url: url.into() });
+        }
+        if url.contains(['?', '#']) {
+            return Err(ConfigError::UrlHasQuery { url: url.into() });
+        }
+        if host.is_empty() {
+            return Err(ConfigError::MissingHost { url: url.into() });
+        }
+        if self.model.trim().is_empty() {
+            return Err(ConfigError::EmptyModel);
+        }
+        if let Some(t) = self.temperature {
+            // `contains` is false for NaN, so NaN is refused too.
+            if !(0.0..=MAX_TEMPERATURE).contains(&t) {
+                return Err(ConfigError::BadTemperature {
+                    value: t.to_string(),
+                });
+            }
+        }
+        if self.max_tokens == Some(0) {
+            return Err(ConfigError::ZeroMaxTokens);
+        }
+        if self.timeout_ms == 0 {
+            return Err(ConfigError::ZeroTimeout);
+        }
+        // `fetch` throws on such a header value, which the driver would report as a network
+        // error.
+        if let Some(key) = &self.api_key {
+            if key.trim().chars().any(|c| !(' '..='~').contains(&c)) {
+                return Err(ConfigError::BadApiKey);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ConfigError {
+    EmptyBaseUrl,
+    BadScheme {
+        url: String,
+    },
+    UrlHasWhitespace {
+        url: String,
+    },
+    UrlHasQuery {
+        url: String,
+    },
+    MissingHost {
+        url: String,
+    },
+    EmptyModel,
+    /// The value as text: NaN would not survive a JSON round trip as a number.
+    BadTemperature {
+        value: String,
+    },
+    ZeroMaxTokens,
+    ZeroTimeout,
+    BadApiKey,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::EmptyBaseUrl => f.write_str(
+                "Enter the server's base URL, for example http://localhost:11434/v1 (Ollama) or \
+                 http://localhost:8080/v1 (llama.cpp).",
+            ),
+            Self::BadScheme { url } => {
+                write!(
+                    f,
+                    "The base URL \"{url}\" must start with http:// or https://."
+                )
+            }
+            Self::UrlHasWhitespace { url } => {
+                write!(f, "The base URL \"{url}\" contains a space; remove it.")
+            }
+            Self::UrlHasQuery { url } => write!(
+                f,
+                "The base URL \"{url}\" must not contain ? or #; give only the address, up to \
+                 /v1."
+            ),
+            Self::MissingHost { url } => write!(
+                f,
+                "The base URL \"{url}\" has no server name after http:// or https://."
+            ),
+            Self::EmptyModel => f.write_str(
+                "Enter a model name: Ollama needs one it has pulled (e.g. qwen2.5-coder:0.5b); \
+                 llama.cpp accepts any name.",
+            ),
+            Self::BadTemperature { value } => write!(
+                f,
+                "The temperature must be a number from 0 to {MAX_TEMPERATURE}, not {value}."
+            ),
+            Self::ZeroMaxTokens => f.write_str(
+                "Max tokens must be at least 1 (or left empty for the server's default).",
+            ),
+            Self::ZeroTimeout => f.write_str("The timeout must be more than 0 ms."),
+            Self::BadApiKey => f.write_str(
+                "The API key contains a line break or a non-ASCII character, which cannot be sent \
+                 in an HTTP header; paste it again.",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// `{base}/chat/completions`; a base that already ends so is kept as it is.
+pub fn chat_url(base: &str) -> String {
+    let base = trim_base(base);
+    if base.ends_with(CHAT_PATH) {
+        base.to_string()
+    } else {
+        format!("{base}{CHAT_PATH}")
+    }
+}
+
+/// `{base}/models`, also from a base given as the full chat-completions URL.
+pub fn models_url(base: &str) -> String {
+    let base = trim_base(base);
+    let root = base.strip_suffix(CHAT_PATH).unwrap_or(base);
+    format!("{root}{MODELS_PATH}")
+}
+
+fn trim_base(base: &str) -> &str {
+    base.trim().trim_end_matches('/')
+}
+
+/// `("Authorization", "Bearer KEY")` for a non-blank key. A pasted `Bearer ` prefix is dropped
+/// rather than doubled.
+pub fn auth_header(cfg: &ClientConfig) -> Option<(String, String)> {
+    let key = cfg.api_key.as_deref()?.trim();
+    let key = match key.get(..6).zip(key.get(6..)) {
+        Some((word, rest))
+            if word.eq_ignore_ascii_case("bearer")
+                && (rest.is_empty() || rest.starts_with(char::is_whitespace)) =>
+        {
+            rest.trim_start()
+        }
+        _ => key,
+    };
+    (!key.is_empty()).then(|| ("Authorization".to_string(), format!("Bearer {key}")))
+}
+
+/// The JSON body of a chat-completions request. Unset options are left out, so each server
+/// applies its own default.
+pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) -> Value {
+    let messages: Vec<Value> = req
+        .messages
+        .iter()
+        .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
+        .collect();
+    let mut body = Map::new();
+    body.insert("model".into(), json!(cfg.model.trim()));
+    body.insert("messages".into(), Value::Array(messages));
+    body.insert("stream".into(), json!(cfg.stream));
+    if cfg.stream {
+        // Without it OpenAI sends no token counts in a stream. llama.cpp, Ollama and vLLM
+        // support it; llama-cpp-python ignores unknown fields.
+        body.insert("stream_options".into(), json!({"include_usage": true}));
+    }
+    if let Some(t) = cfg.temperature {
+        body.insert("temperature".into(), json!(t));
+    }
+    if let Some(n) = cfg.max_tokens {
+        body.insert("max_tokens".into(), json!(n));
+    }
+    // The agent core, which knows the mode, picks the stops; they go out unchanged in every
+    // mode. A stop like "\nObservation:" cannot cut a constrained JSON reply short: a raw
+    // newline only occurs between JSON tokens, where a word cannot follow.
+    if !req.stop.is_empty() {
+        body.insert("stop".into(), json!(req.stop));
+    }
+    if let Some(seed) = cfg.seed {
+        body.insert("seed".into(), json!(seed));
+    }
+    match cfg.constrained {
+        Constrained::Off => {}
+        Constrained::JsonObject => {
+            body.insert(
+                "response_format".into(),
+                json!({"type": "json_object", "schema": react_schema(tool_names)}),
+            );
+        }
+        Constrained::JsonSchema => {
+            body.insert(
+                "response_format".into(),
+                json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "react_step", "schema": react_schema(tool_names)},
+                }),
+            );
+        }
+        Constrained::Grammar => {
+            body.insert("grammar".into(), json!(react_grammar(tool_names)));
+        }
+    }
+    Value::Object(body)
+}
+
+/// The schema of one ReAct step as JSON: `{thought, action, action_input}`. Servers generate
+/// the properties in the order listed, so `thought` comes first (this needs serde_json's
+/// `preserve_order`). `action_input` lists every type: llama.cpp reads an empty schema `{}`
+/// as "any object", which would forbid a plain string input.
+pub fn react_schema(tool_names: &[String]) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "thought": {"type": "string"},
+            "action": {"type": "string", "enum": action_names(tool_names)},
+            "action_input": {"type": ["string", "number", "boolean", "object", "array", "null"]},
+        },
+        "required": ["thought", "action", "action_input"],
+        "additionalProperties": false,
+    })
+}
+
+/// A GBNF grammar for llama.cpp forcing
+/// `Thought: <line>\nAction: <tool|final_answer>\nAction Input: <line>`.
+///
+/// Each free text is one line with no length bound: bounded repetitions (`{1,150}`) make
+/// llama.cpp very slow. After the input line the only way on is the end of the reply, so the
+/// model stops by itself. Rule names avoid `_`, which older llama.cpp rejects; an invalid
+/// grammar crashes the server, hence the careful quoting of tool names.
+pub fn react_grammar(tool_names: &[String]) -> String {
+    let actions: Vec<String> = action_names(tool_names)
+        .into_iter()
+        .map(gbnf_literal)
+        .collect();
+    format!(
+        "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n\
+         action ::= {}\n\
+         text ::= [^\\r\\n]+\n",
+        actions.join(" | ")
+    )
+}
+
+/// Tool names in the order given, without blanks or repeats, then `final_answer`.
+fn action_names(tool_names: &[String]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for name in tool_names.iter().map(String::as_str) {
+        if !name.is_empty() && name != FINAL_ANSWER && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.push(FINAL_ANSWER);
+    names
+}
+
+/// A GBNF string literal: quote and backslash escaped, control characters as `\xHH`/`\uHHHH`
+/// (a raw newline inside a literal is a syntax error).
+fn gbnf_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() && u32::from(c) <= 0xFF => {
+                out.push_str(&format!("\\x{:02X}", u32::from(c)));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The text and token counts of a non-streamed reply: `choices[0].message.content`, or
+/// `choices[0].text` from servers that answer in the older completions shape.
+pub fn parse_chat_response(body: &str) -> Result<(String, Usage), LlmError> {
+    let value = parse_json(body)?;
+    if let Some(err) = error::server_error(&value) {
+        return Err(err);
+    }
+    let Some(choices) = value.get("choices").and_then(Value::as_array) else {
+        return Err(LlmError::UnexpectedReply {
+            expected: "a `choices` list".into(),
+            excerpt: error::excerpt(body),
+        });
+    };
+    let text = choices
+        .first()
+        .and_then(|choice| {
+            choice
+                .pointer("/message/content")
+                .and_then(Value::as_str)
+                .or_else(|| choice.get("text").and_then(Value::as_str))
+        })
+        .unwrap_or("");
+    // A thinking model that spent every token on `reasoning_content` lands here too.
+    if text.trim().is_empty() {
+        return Err(LlmError::EmptyReply);
+    }
+    Ok((text.to_string(), usage_in(&value).unwrap_or_default()))
+}
+
+/// Model names from `GET /models` (`data[].id`) or Ollama's `/api/tags` (`models[].name`).
+pub fn parse_models(body: &str) -> Result<Vec<String>, LlmError> {
+    let value = parse_json(body)?;
+    if let Some(err) = error::server_error(&value) {
+        return Err(err);
+    }
+    let (list, key) = if let Some(data) = value.get("data").and_then(Value::as_array) {
+        (data, "id")
+    } else if let Some(models) = value.get("models").and_then(Value::as_array) {
+        (models, "name")
+    } else {
+        return Err(LlmError::UnexpectedReply {
+            expected: "a `data` or `models` list".into(),
+            excerpt: error::excerpt(body),
+        });
+    };
+    Ok(list
+        .iter()
+        .filter_map(|m| m.get(key).and_then(Value::as_str))
+        .map(str::to_string)
+        .collect())
+}
+
+fn parse_json(body: &str) -> Result<Value, LlmError> {
+    serde_json::from_str(body.trim_start_matches('\u{feff}')).map_err(|_| LlmError::NotJson {
+        excerpt: error::excerpt(body),
+    })
+}
+
+/// The `usage` object of a reply or stream chunk; `None` when absent or empty.
+fn usage_in(value: &Value) -> Option<Usage> {
+    let usage = value.get("usage")?;
+    let count = |key: &str| {
+        usage
+            .get(key)
+            .and_then(Value::as_u64)
+            .and_then(|n| u32::try_from(n).ok())
+    };
+    let found = Usage {
+        prompt_tokens: count("prompt_tokens"),
+        completion_tokens: count("completion_tokens"),
+    };
+    (found != Usage::default()).then_some(found)
+}
+
+/// `(is_https, host)` of an `http(s)://` URL, the host lowercased without port, user info or
+/// IPv6 brackets; `None` for any other scheme.
+fn http_host(url: &str) -> Option<(bool, String)> {
+    let url = url.trim();
+    let strip = |prefix: &str| {
+        url.get(..prefix.len())
+            .filter(|head| head.eq_ignore_ascii_case(prefix))
+            .and_then(|_| url.get(prefix.len()..))
+    };
+    let (https, rest) = match strip("https://") {
+        Some(rest) => (true, rest),
+        None => (false, strip("http://")?),
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit('@').next().unwrap_or_default();
+    let host = match host_port.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host_port.split(':').next().unwrap_or_default(),
+    };
+    Some((https, host.to_ascii_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Edit<'a> = dyn Fn(&mut ClientConfig) + 'a;
+    type Reply = Result<(String, Usage), LlmError>;
+
+    fn tools() -> Vec<String> {
+        vec!["search".into(), "calculator".into()]
+    }
+
+    fn request() -> ModelRequest {
+        ModelRequest {
+            messages: vec![
+                Message {
+                    role: Role::System,
+                    content: "You are a ReAct agent.".into(),
+                },
+                Message {
+                    role: Role::User,
+                    content: "2+2?".into(),
+                },
+            ],
+            stop: vec!["\nObservation:".into()],
+        }
+    }
+
+    fn messages_json() -> Value {
+        json!([
+            {"role": "system", "content": "You are a ReAct agent."},
+            {"role": "user", "content": "2+2?"},
+        ])
+    }
+
+    fn schema_json() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "thought": {"type": "string"},
+                "action": {"type": "string", "enum": ["search", "calculator", "final_answer"]},
+                "action_input": {
+                    "type": ["string", "number", "boolean", "object", "array", "null"]
+                },
+            },
+            "required": ["thought", "action", "action_input"],
+            "additionalProperties": false,
+        })
+    }
+
+    #[test]
+    fn urls_are_built_from_any_reasonable_base() {
+        let cases = [
+            (
+                "http://localhost:11434/v1",
+                "http://localhost:11434/v1/chat/completions",
+            ),
+            (
+                "http://localhost:11434/v1/",
+                "http://localhost:11434/v1/chat/completions",
+            ),
+            (
+                "  http://localhost:8080/v1//  ",
+                "http://localhost:8080/v1/chat/completions",
+            ),
+            (
+                "http://localhost:8080",
+                "http://localhost:8080/chat/completions",
+            ),
+            (
+                "http://localhost:8080/v1/chat/completions",
+                "http://localhost:8080/v1/chat/completions",
+            ),
+            (
+                "http://localhost:8080/v1/chat/completions/",
+                "http://localhost:8080/v1/chat/completions",
+            ),
+        ];
+        for (base, want) in cases {
+            assert_eq!(chat_url(base), want, "{base}");
+        }
+        let cases = [
+            (
+                "http://localhost:11434/v1",
+                "http://localhost:11434/v1/models",
+            ),
+            (
+                "http://localhost:11434/v1/",
+                "http://localhost:11434/v1/models",
+            ),
+            (
+                "http://localhost:8080/v1/chat/completions",
+                "http://localhost:8080/v1/models",
+            ),
+        ];
+        for (base, want) in cases {
+            assert_eq!(models_url(base), want, "{base}");
+        }
+    }
+
+    #[test]
+    fn auth_header_only_for_a_real_key() {
+        let with_key = |key: Option<&str>| {
+            let mut cfg = ClientConfig::new("http://localhost:8080/v1", "m");
+            cfg.api_key = key.map(str::to_string);
+            auth_header(&cfg)
+        };
+        let bearer = |v: &str| Some(("Authorization".to_string(), format!("Bearer {v}")));
+        assert_eq!(with_key(None), None);
+        assert_eq!(with_key(Some("")), None);
+        assert_eq!(with_key(Some("   ")), None);
+        assert_eq!(with_key(Some("Bearer ")), None);
+        assert_eq!(with_key(Some("sk-123")), bearer("sk-123"));
+        assert_eq!(with_key(Some("  sk-123\n")), bearer("sk-123"));
+        assert_eq!(with_key(Some("bearer sk-123")), bearer("sk-123"));
+        assert_eq!(with_key(Some("bearer-sk")), bearer("bearer-sk"));
+        assert_eq!(with_key(Some("中文中文中文")), bearer("中文中文中文"));
+    }
+
+    #[test]
+    fn validate_explains_each_mistake() {
+        let base = ClientConfig::new("http://localhost:11434/v1", "qwen2.5-coder:0.5b");
+        assert_eq!(base.validate(), Ok(()));
+        let edit = |f: &Edit<'_>| {
+            let mut cfg = base.clone();
+            f(&mut cfg);
+            cfg.validate()
+        };
+        let url = |u: &'static str| move |c: &mut ClientConfig| c.base_url = u.into();
+        let ok: &[&Edit<'_>] = &[
+            &url("HTTPS://api.openai.com/v1"),
+            &url(" http://127.0.0.1:8080 "),
+            &|c| c.temperature = Some(0.0),
+            &|c| c.temperature = Some(2.0),
+            &|c| c.max_tokens = Some(1),
+            &|c| c.api_key = Some(" sk-abc 123 ".into()),
+        ];
+        for f in ok {
+            assert_eq!(edit(f), Ok(()));
+        }
+        let bad: &[(&Edit<'_>, ConfigError, &str)] = &[
+            (
+                &url("  "),
+                ConfigError::EmptyBaseUrl,
+                "Enter the server's base URL",
+            ),
+            (
+                &url("localhost:11434/v1"),
+                ConfigError::BadScheme {
+                    url: "localhost:11434/v1".into(),
+                },
+                "must start with http:// or https://",
+            ),
+            (
+                &url("ftp://host/v1"),
+                ConfigError::BadScheme {
+                    url: "ftp://host/v1".into(),
+                },
+                "http://",
+            ),
+            (
+                &url("http://local host/v1"),
+                ConfigError::UrlHasWhitespace {
+                    url: "http://local host/v1".into(),
+                },
+                "contains a space",
+            ),
+            (
+                &url("http://localhost/v1?key=1"),
+                ConfigError::UrlHasQuery {
+                    url: "http://localhost/v1?key=1".into(),
+                },
+                "must not contain ? or #",
+            ),
+            (
+                &url("http:///v1"),
+                ConfigError::MissingHost {
+                    url: "http:///v1".into(),
+                },
+                "no server name",
+            ),
+            (
+                &|c| c.model = " ".into(),
+                ConfigError::EmptyModel,
+                "model name",
+            ),
+            (
+                &|c| c.temperature = Some(-0.1),
+                ConfigError::BadTemperature {
+                    value: "-0.1".into(),
+                },
+                "from 0 to 2, not -0.1",
+            ),
+            (
+                &|c| c.temperature = Some(f64::NAN),
+                ConfigError::BadTemperature {
+                    value: "NaN".into(),
+                },
+                "not NaN",
+            ),
+            (
+                &|c| c.temperature = Some(2.5),
+                ConfigError::BadTemperature {
+                    value: "2.5".into(),
+                },
+                "not 2.5",
+            ),
+            (
+                &|c| c.max_tokens = Some(0),
+                ConfigError::ZeroMaxTokens,
+                "at least 1",
+            ),
+            (
+                &|c| c.timeout_ms = 0,
+                ConfigError::ZeroTimeout,
+                "more than 0 ms",
+            ),
+            (
+                &|c| c.api_key = Some("sk-1\nsk-2".into()),
+                ConfigError::BadApiKey,
+                "HTTP header",
+            ),
+            (
+                &|c| c.api_key = Some("sk-ä".into()),
+                ConfigError::BadApiKey,
+                "non-ASCII",
+            ),
+        ];
+        for (f, want, words) in bad {
+            let got = edit(f);
+            assert_eq!(got.as_ref(), Err(want));
+            assert!(want.to_string().contains(words), "{want}");
+        }
+    }
+
+    #[test]
+    fn config_json_fills_defaults_and_uses_plain_mode_names() {
+        let cfg: ClientConfig =
+            serde_json::from_str(r#"{"base_url":"http://localhost:8080/v1","model":"m"}"#).unwrap();
+        assert_eq!(cfg, ClientConfig::new("http://localhost:8080/v1", "m"));
+        assert_eq!(cfg.timeout_ms, DEFAULT_TIMEOUT_MS);
+        assert_eq!(
+            serde_json::to_value(Constrained::JsonSchema).unwrap(),
+            json!("json_schema")
+        );
+        assert_eq!(
+            serde_json::to_value(Role::Assistant).unwrap(),
+            json!("assistant")
+        );
+        let err = ConfigError::BadTemperature {
+            value: "NaN".into(),
+        };
+        let text = serde_json::to_string(&err).unwrap();
+        assert_eq!(text, r#"{"type":"bad_temperature","value":"NaN"}"#);
+        assert_eq!(serde_json::from_str::<ConfigError>(&text).unwrap(), err);
+    }
+
+    #[test]
+    fn plain_body_leaves_unset_options_out() {
+        let cfg = ClientConfig::new("http://localhost:8080/v1", " qwen ");
+        let req = ModelRequest {
+            stop: vec![],
+            ..request()
+        };
+        assert_eq!(
+            chat_body(&cfg, &req, &tools()),
+            json!({"model": "qwen", "messages": messages_json(), "stream": false})
+        );
+    }
+
+    #[test]
+    fn body_for_each_mode() {
+        let mut cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
+        cfg.temperature = Some(0.2);
+        cfg.max_tokens = Some(256);
+        cfg.seed = Some(42);
+        let common = json!({
+            "model": "qwen",
+            "messages": messages_json(),
+            "stream": false,
+            "temperature": 0.2,
+            "max_tokens": 256,
+            "stop": ["\nObservation:"],
+            "seed": 42,
+        });
+        let with = |extra: Value| {
+            let mut body = common.clone();
+            if let (Value::Object(body), Value::Object(extra)) = (&mut body, extra) {
+                body.extend(extra);
+            }
+            body
+        };
+        let cases = [
+            (Constrained::Off, false, common.clone()),
+            (
+                Constrained::Off,
+                true,
+                with(json!({"stream": true, "stream_options": {"include_usage": true}})),
+            ),
+            (
+                Constrained::JsonObject,
+                false,
+                with(json!({"response_format": {"type": "json_object", "schema": schema_json()}})),
+            ),
+            (
+                Constrained::JsonSchema,
+                false,
+                with(json!({"response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "react_step", "schema": schema_json()},
+                }})),
+            ),
+            (
+                Constrained::Grammar,
+                true,
+                with(json!({
+                    "stream": true,
+                    "stream_options": {"include_usage": true},
+                    "grammar": react_grammar(&tools()),
+                })),
+            ),
+        ];
+        for (mode, stream, want) in cases {
+            cfg.constrained = mode;
+            cfg.stream = stream;
+            assert_eq!(
+                chat_body(&cfg, &request(), &tools()),
+                want,
+                "{mode:?} {stream}"
+            );
+        }
+    }
+
+    #[test]
+    fn schema_properties_go_out_in_generation_order() {
+        let mut cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
+        cfg.constrained = Constrained::JsonSchema;
+        let text = chat_body(&cfg, &request(), &tools()).to_string();
+        let at = |needle: &str| text.find(needle).unwrap_or(usize::MAX);
+        assert!(text.starts_with(r#"{"model":"qwen","messages":"#), "{text}");
+        assert!(at("\"thought\":") < at("\"action\":"), "{text}");
+        assert!(at("\"action\":") < at("\"action_input\":"), "{text}");
+    }
+
+    #[test]
+    fn grammar_golden() {
+        assert_eq!(
+            react_grammar(&tools()),
+            concat!(
+                "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n",
+                "action ::= \"search\" | \"calculator\" | \"final_answer\"\n",
+                "text ::= [^\\r\\n]+\n",
+            )
+        );
+        assert_eq!(
+            react_grammar(&[]),
+            concat!(
+                "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n",
+                "action ::= \"final_answer\"\n",
+                "text ::= [^\\r\\n]+\n",
+            )
+        );
+    }
+
+    #[test]
+    fn grammar_quotes_awkward_tool_names_and_drops_blanks_and_repeats() {
+        let names: Vec<String> = [
+            "say \"hi\"",
+            "back\\slash",
+            "two\nlines\r\t",
+            "bell\u{7}",
+            "c1\u{85}",
+            "wide\u{2028}",
+            "中文😀",
+            "",
+            "final_answer",
+            "say \"hi\"",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let grammar = react_grammar(&names);
+        let action_line = grammar.lines().nth(1).unwrap();
+        assert_eq!(
+            action_line,
+            "action ::= \"say \\\"hi\\\"\" | \"back\\\\slash\" | \"two\\nlines\\r\\t\" | \
+             \"bell\\x07\" | \"c1\\x85\" | \"wide\u{2028}\" | \"中文😀\" | \"final_answer\""
+        );
+        assert_eq!(grammar.lines().count(), 3);
+        assert_eq!(
+            react_schema(&names)["properties"]["action"]["enum"],
+            json!([
+                "say \"hi\"",
+                "back\\slash",
+                "two\nlines\r\t",
+                "bell\u{7}",
+                "c1\u{85}",
+                "wide\u{2028}",
+                "中文😀",
+                "final_answer"
+            ])
+        );
+    }
+
+    #[test]
+    fn non_streamed_replies() {
+        let ok = |text: &str, prompt, completion| {
+            Ok((
+                text.to_string(),
+                Usage {
+                    prompt_tokens: prompt,
+                    completion_tokens: completion,
+                },
+            ))
+        };
+        let html = format!("<html>{}</html>", "z".repeat(300));
+        let cases: Vec<(&str, Reply)> = vec![
+            (
+                r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"Thought: hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13}}"#,
+                ok("Thought: hi", Some(10), Some(3)),
+            ),
+            (
+                "\u{feff} {\"choices\":[{\"text\":\"legacy\"}]} ",
+                ok("legacy", None, None),
+            ),
+            (
+                r#"{"choices":[{"message":{"content":"x"}}],"usage":{"prompt_tokens":-1,"completion_tokens":99999999999}}"#,
+                ok("x", None, None),
+            ),
+            (
+                r#"{"error":{"message":"model not found","type":"invalid_request_error"}}"#,
+                Err(LlmError::Server {
+                    message: "model not found".into(),
+                }),
+            ),
+            (
+                r#"{"error":"busy"}"#,
+                Err(LlmError::Server {
+                    message: "busy".into(),
+                }),
+            ),
+            (
+                r#"{"choices":[{"message":{"content":null,"reasoning_content":"thinking"}}]}"#,
+                Err(LlmError::EmptyReply),
+            ),
+            (
+                r#"{"choices":[{"message":{"content":"  \n"}}]}"#,
+                Err(LlmError::EmptyReply),
+            ),
+            (r#"{"choices":[]}"#, Err(LlmError::EmptyReply)),
+            (
+                r#"{"message":{"content":"ollama native"}}"#,
+                Err(LlmError::UnexpectedReply {
+                    expected: "a `choices` list".into(),
+                    excerpt: r#"{"message":{"content":"ollama native"}}"#.into(),
+                }),
+            ),
+            (
+                &html,
+                Err(LlmError::NotJson {
+                    excerpt: format!("<html>{}…", "z".repeat(194)),
+                }),
+            ),
+            (
+                "",
+                Err(LlmError::NotJson {
+                    excerpt: String::new(),
+                }),
+            ),
+        ];
+        for (body, want) in cases {
+            assert_eq!(parse_chat_response(body), want, "{body}");
+        }
+    }
+
+    #[test]
+    fn model_lists_in_both_shapes() {
+        let cases: Vec<(&str, Result<Vec<String>, LlmError>)> = vec![
+            (
+                r#"{"object":"list","data":[{"id":"qwen","object":"model"},{"id":"smol"},{"x":1}]}"#,
+                Ok(vec!["qwen".into(), "smol".into()]),
+            ),
+            (
+                r#"{"models":[{"name":"llama3.2:1b","model":"llama3.2:1b"},{"name":"qwen2.5:0.5b"}]}"#,
+                Ok(vec!["llama3.2:1b".into(), "qwen2.5:0.5b".into()]),
+            ),
+            // llama.cpp sends both; `data` is the OpenAI one.
+            (
+                r#"{"models":[{"name":"m.gguf"}],"object":"list","data":[{"id":"m.gguf"}]}"#,
+                Ok(vec!["m.gguf".into()]),
+            ),
+            (r#"{"data":[]}"#, Ok(vec![])),
+            (
+                r#"{"error":{"message":"Invalid API key"}}"#,
+                Err(LlmError::Server {
+                    message: "Invalid API key".into(),
+                }),
+            ),
+            (
+                r#"{"status":"ok"}"#,
+                Err(LlmError::UnexpectedReply {
+                    expected: "a `data` or `models` list".into(),
+                    excerpt: r#"{"status":"ok"}"#.into(),
+                }),
+            ),
+            (
+                "Ollama is running",
+                Err(LlmError::NotJson {
+                    excerpt: "Ollama is running".into(),
+                }),
+            ),
+        ];
+        for (body, want) in cases {
+            assert_eq!(parse_models(body), want, "{body}");
+        }
+    }
+}
