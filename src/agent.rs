@@ -5,8 +5,6 @@
 //! browser, a test, the CLI) does that and feeds the result back. Every transition is
 //! recorded in the [`Trace`], which is all a page needs to render a run.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
@@ -322,8 +320,9 @@ pub struct Agent {
     window_start: usize,
     state: State,
     format_errors: usize,
-    /// Normalised call → (earlier observation, repeats so far).
-    calls: HashMap<String, (String, usize)>,
+    /// Calls made so far with the observation each got; compared by JSON equality, so the
+    /// order of argument keys does not matter.
+    calls: Vec<PastCall>,
 }
 
 impl Agent {
@@ -347,7 +346,7 @@ impl Agent {
             window_start: 0,
             state: State::NeedModel,
             format_errors: 0,
-            calls: HashMap::new(),
+            calls: Vec::new(),
         };
         agent.open_step();
         agent
@@ -452,7 +451,7 @@ impl Agent {
         let State::NeedTool(call) = &self.state else {
             return Err(AgentError::NotWaitingForTool);
         };
-        let key = call_key(call);
+        let (tool, args) = (call.tool.clone(), call.args.clone());
         let reply = self.pending_reply();
         let (text, source) = match result.output {
             Ok(text) => (text, ObservationSource::Tool),
@@ -463,7 +462,12 @@ impl Agent {
             }
         };
         let sent = self.observe(reply, text, source, result.elapsed_ms, result.edited);
-        self.calls.insert(key, (sent, 0));
+        self.calls.push(PastCall {
+            tool,
+            args,
+            observation: sent,
+            repeats: 0,
+        });
         Ok(())
     }
 
@@ -475,14 +479,17 @@ impl Agent {
     }
 
     fn prepare_call(&mut self, kept: String, call: ToolCall) {
-        let key = call_key(&call);
         self.current_mut().call = Some(call.clone());
-        let Some((earlier, repeats)) = self.calls.get_mut(&key) else {
+        let past = self
+            .calls
+            .iter_mut()
+            .find(|p| p.tool == call.tool && p.args == call.args);
+        let Some(past) = past else {
             self.state = State::NeedTool(call);
             return;
         };
-        *repeats += 1;
-        let (earlier, repeat) = (earlier.clone(), *repeats);
+        past.repeats += 1;
+        let (earlier, repeat) = (past.observation.clone(), past.repeats);
         let max = self.trace.config.max_repeats;
         if repeat >= max {
             self.current_mut().guards.push(Guard::TooManyRepeats {
@@ -648,8 +655,12 @@ impl Agent {
     }
 }
 
-fn call_key(call: &ToolCall) -> String {
-    format!("{}\u{0}{}", call.tool, call.args)
+#[derive(Debug, Clone)]
+struct PastCall {
+    tool: String,
+    args: serde_json::Value,
+    observation: String,
+    repeats: usize,
 }
 
 /// Keeps the first `limit` characters and says how much was cut.

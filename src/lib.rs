@@ -11,6 +11,7 @@
 //! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
 //! - [`demo`]: a scripted model for offline use.
 //! - [`drive`]: a synchronous driver for native callers.
+//! - `wasm` (wasm32 only): the browser driver and the JS API.
 
 pub mod agent;
 pub mod demo;
@@ -20,3 +21,5 @@ pub mod llm;
 pub mod parse;
 pub mod prompt;
 pub mod tools;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

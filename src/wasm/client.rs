@@ -1,0 +1,217 @@
+//! The model client over `fetch`: the request, the streamed or whole reply, and the
+//! mapping of every failure to an [`LlmError`]. Everything that can be decided without I/O
+//! lives in `crate::llm`; this file only moves bytes.
+
+use gloo_net::http::{Request, Response};
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, ReadableStreamDefaultReader};
+
+use super::timer::{self, Timeout};
+use crate::llm::{
+    self, ClientConfig, LlmError, ModelRequest, SseDecoder, StreamEvent, Usage, MAX_ATTEMPTS,
+};
+
+/// A model reply as the client received it.
+pub struct Completion {
+    pub text: String,
+    pub usage: Usage,
+    /// The stream ended without `[DONE]`: the reply may be cut short.
+    pub unfinished: bool,
+}
+
+/// One chat completion, retried for 429/503 a bounded number of times.
+pub async fn complete(
+    cfg: &ClientConfig,
+    request: &ModelRequest,
+    tool_names: &[String],
+    abort: &AbortController,
+    on_delta: &dyn Fn(&str),
+) -> Result<Completion, LlmError> {
+    let url = llm::chat_url(&cfg.base_url);
+    llm::check_mixed_content(&timer::page_origin(), &url)?;
+    let body = llm::chat_body(cfg, request, tool_names).to_string();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let response = send(cfg, &url, Some(&body), abort).await?;
+        let status = response.status();
+        if (200..300).contains(&status) {
+            return read_reply(cfg, response, abort, on_delta).await;
+        }
+        let retry_after = response.headers().get("retry-after");
+        let text = response.text().await.unwrap_or_default();
+        let error = llm::classify_http(status, &text, &url);
+        if error.is_retryable() && attempt < MAX_ATTEMPTS {
+            let delay = llm::retry_delay_ms(attempt, retry_after.as_deref());
+            timer::sleep(delay).await;
+            if abort.signal().aborted() {
+                return Err(LlmError::Aborted);
+            }
+            continue;
+        }
+        if status == 404 {
+            // "Unknown model" and "wrong URL" look alike; the model list tells them apart.
+            if let Ok(models) = list_models(cfg, abort).await {
+                return Err(error.with_models(models));
+            }
+        }
+        return Err(error);
+    }
+}
+
+/// The server's model list (`GET {base}/models`).
+pub async fn list_models(
+    cfg: &ClientConfig,
+    abort: &AbortController,
+) -> Result<Vec<String>, LlmError> {
+    let url = llm::models_url(&cfg.base_url);
+    llm::check_mixed_content(&timer::page_origin(), &url)?;
+    let response = send(cfg, &url, None, abort).await?;
+    let status = response.status();
+    let text = read_text(cfg, &response, &url, abort).await?;
+    if !(200..300).contains(&status) {
+        return Err(llm::classify_http(status, &text, &url));
+    }
+    llm::parse_models(&text)
+}
+
+/// Sends the request; the configured timeout covers the wait for the response headers.
+async fn send(
+    cfg: &ClientConfig,
+    url: &str,
+    body: Option<&str>,
+    abort: &AbortController,
+) -> Result<Response, LlmError> {
+    let builder = match body {
+        Some(_) => Request::post(url),
+        None => Request::get(url),
+    };
+    let mut builder = builder.abort_signal(Some(&abort.signal()));
+    if let Some((name, value)) = llm::auth_header(cfg) {
+        builder = builder.header(&name, &value);
+    }
+    let timeout = Timeout::start(cfg.timeout_ms, abort);
+    let sent = match body {
+        Some(body) => builder
+            .header("Content-Type", "application/json")
+            .body(body)
+            .map_err(|e| network_error(url, &e.to_string()))?
+            .send()
+            .await,
+        None => builder.send().await,
+    };
+    sent.map_err(|e| failure(cfg, &timeout, abort, || network_error(url, &e.to_string())))
+}
+
+/// Names why a fetch step failed: our timer, the user's abort, or the network.
+fn failure(
+    cfg: &ClientConfig,
+    timeout: &Timeout,
+    abort: &AbortController,
+    other: impl FnOnce() -> LlmError,
+) -> LlmError {
+    if timeout.fired() {
+        LlmError::Timeout { ms: cfg.timeout_ms }
+    } else if abort.signal().aborted() {
+        LlmError::Aborted
+    } else {
+        other()
+    }
+}
+
+async fn read_text(
+    cfg: &ClientConfig,
+    response: &Response,
+    url: &str,
+    abort: &AbortController,
+) -> Result<String, LlmError> {
+    let timeout = Timeout::start(cfg.timeout_ms, abort);
+    let text = response.text().await;
+    text.map_err(|e| failure(cfg, &timeout, abort, || network_error(url, &e.to_string())))
+}
+
+async fn read_reply(
+    cfg: &ClientConfig,
+    response: Response,
+    abort: &AbortController,
+    on_delta: &dyn Fn(&str),
+) -> Result<Completion, LlmError> {
+    let url = response.url();
+    if !cfg.stream {
+        let text = read_text(cfg, &response, &url, abort).await?;
+        let (text, usage) = llm::parse_chat_response(&text)?;
+        return Ok(Completion {
+            text,
+            usage,
+            unfinished: false,
+        });
+    }
+    let Some(body) = response.body() else {
+        return Err(LlmError::EmptyReply);
+    };
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut decoder = SseDecoder::new();
+    let mut completion = Completion {
+        text: String::new(),
+        usage: Usage::default(),
+        unfinished: false,
+    };
+    loop {
+        // While streaming, the timeout is the longest silence between two chunks.
+        let timeout = Timeout::start(cfg.timeout_ms, abort);
+        let chunk = JsFuture::from(reader.read()).await.map_err(|e| {
+            failure(cfg, &timeout, abort, || LlmError::Stream {
+                message: js_message(&e),
+            })
+        })?;
+        drop(timeout);
+        let done = Reflect::get(&chunk, &"done".into())
+            .map(|d| d.is_truthy())
+            .unwrap_or(true);
+        let events = if done {
+            decoder.finish()
+        } else {
+            let value = Reflect::get(&chunk, &"value".into()).unwrap_or(JsValue::UNDEFINED);
+            decoder.push_bytes(&Uint8Array::new(&value).to_vec())
+        };
+        for event in events {
+            match event {
+                StreamEvent::Delta(text) => {
+                    on_delta(&text);
+                    completion.text.push_str(&text);
+                }
+                StreamEvent::Usage(usage) => completion.usage = usage,
+                StreamEvent::Done => {}
+                StreamEvent::Error(error) => {
+                    let _ = reader.cancel();
+                    return Err(error);
+                }
+            }
+        }
+        if done {
+            completion.unfinished = !decoder.saw_done();
+            if completion.text.is_empty() {
+                return Err(LlmError::EmptyReply);
+            }
+            return Ok(completion);
+        }
+    }
+}
+
+fn network_error(url: &str, detail: &str) -> LlmError {
+    LlmError::Network {
+        url: url.to_string(),
+        detail: detail.to_string(),
+    }
+}
+
+pub fn js_message(value: &JsValue) -> String {
+    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    value
+        .as_string()
+        .unwrap_or_else(|| format!("{value:?}"))
+}

@@ -1,0 +1,90 @@
+//! Tools written in JavaScript by the page. Whatever such a tool does — throw, reject, hang,
+//! return an object, a circular object or nothing — becomes an observation.
+
+use js_sys::{Array, Function, Object, Promise, JSON};
+use serde::Deserialize;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use super::{client::js_message, timer, to_js};
+use crate::tools::{ToolError, ToolSpec};
+
+pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
+/// Results longer than this are cut before they reach the core, which truncates again to
+/// the observation limit; this only bounds what crosses from JS.
+pub const MAX_RESULT_CHARS: usize = 100_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Definition {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "empty_object_schema")]
+    pub parameters: serde_json::Value,
+    pub timeout_ms: Option<u32>,
+}
+
+fn empty_object_schema() -> serde_json::Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+pub struct JsTool {
+    pub spec: ToolSpec,
+    pub run: Function,
+    pub timeout_ms: u32,
+}
+
+/// Calls the tool with its arguments and waits for its result, its timeout, or `abort`.
+pub async fn call(tool: &JsTool, args: &serde_json::Value, abort: &Promise) -> Result<String, ToolError> {
+    let name = &tool.spec.name;
+    let failed = |message: String| ToolError::External { message };
+    let args = to_js(args).map_err(|e| failed(format!("{name}: its arguments could not be passed: {e}")))?;
+    let returned = tool
+        .run
+        .call1(&JsValue::NULL, &args)
+        .map_err(|e| failed(format!("{name} threw an error: {}", js_message(&e))))?;
+    let timed_out = Object::new();
+    let timer = timer::resolve_after(tool.timeout_ms, timed_out.clone().into());
+    let race = Promise::race(&Array::of3(&Promise::resolve(&returned), &timer, abort));
+    let value = JsFuture::from(race)
+        .await
+        .map_err(|e| failed(format!("{name} failed (its promise was rejected): {}", js_message(&e))))?;
+    if value == JsValue::from(timed_out) {
+        return Err(failed(format!(
+            "{name} did not answer within {} ms",
+            tool.timeout_ms
+        )));
+    }
+    let text = as_text(&value).map_err(|why| failed(format!("{name} {why}")))?;
+    Ok(cap(text))
+}
+
+/// Strings pass as they are; other values are described or written as JSON.
+fn as_text(value: &JsValue) -> Result<String, String> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    if value.is_undefined() || value.is_null() {
+        return Ok("(the tool returned nothing)".to_string());
+    }
+    if let Some(n) = value.as_f64() {
+        return Ok(crate::tools::format_number(n));
+    }
+    match JSON::stringify(value) {
+        Ok(s) => Ok(s.as_string().unwrap_or_default()),
+        Err(e) => Err(format!(
+            "returned a value that cannot be written as text ({}); return a string",
+            js_message(&e)
+        )),
+    }
+}
+
+fn cap(text: String) -> String {
+    let total = text.chars().count();
+    if total > MAX_RESULT_CHARS {
+        crate::agent::truncate_chars(&text, MAX_RESULT_CHARS, total)
+    } else {
+        text
+    }
+}
