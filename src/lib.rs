@@ -4,3 +4,4 @@
 //! machine that asks its driver to call the model or run a tool, and is fed the results.
 
 pub mod parse;
+pub mod tools;
