@@ -83,6 +83,9 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
 }
 
 /// Documents with a positive BM25 score, best first (ties keep document order).
+///
+/// The statistics are recomputed for every query: document sets here are small (tens of short
+/// documents), and a cached index would have to be kept in step with `set_documents` and serde.
 fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<&'a Document> {
     let tokenized: Vec<Vec<String>> = docs
         .iter()
