@@ -17,7 +17,7 @@ pub const QUESTIONS: [&str; 5] = [
     "What is RAG?",
     "What time is it now?",
     "计算 (2^10 - 24) / 8 的结果",
-    "什么是 MCP？",
+    "什么是模型上下文协议？",
 ];
 
 /// After this many observations the demo model answers whatever it has.

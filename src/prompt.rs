@@ -139,7 +139,7 @@ pub fn system_prompt(tools: &[&ToolSpec], config: &PromptConfig) -> String {
 /// of non-CJK text). Real tokenizers differ by model; this is for comparing sizes.
 pub fn estimate_tokens(text: &str) -> usize {
     let mut tokens = 0;
-    let mut run = 0;
+    let mut run: usize = 0;
     for c in text.chars() {
         if is_cjk(c) {
             tokens += 1 + run.div_ceil(4);
