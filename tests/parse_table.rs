@@ -315,26 +315,18 @@ fn invalid_json_reports_position() {
     assert!(error.to_string().contains("line 3, column 3"));
 
     // A reply that is only a broken JSON object is a JSON error too.
-    let r = parse_reply("{\"action\": \"search\", \"action_input\": {\"q\": ");
-    assert!(
-        matches!(
-            r.parsed,
-            Parsed::Error {
-                error: FormatError::InvalidJson { .. }
-            }
-        ),
-        "{r:?}"
-    );
-    let r = parse_reply("Thought: x\n{\"action\": \"s\", \"action_input\": {\"q\": ");
-    assert!(
-        matches!(
-            r.parsed,
-            Parsed::Error {
-                error: FormatError::InvalidJson { .. }
-            }
-        ),
-        "{r:?}"
-    );
+    let broken = |text: &str| {
+        let r = parse_reply(text);
+        let Parsed::Error {
+            error: FormatError::InvalidJson { .. },
+        } = r.parsed
+        else {
+            panic!("expected InvalidJson for {text:?}, got {r:?}")
+        };
+        r
+    };
+    broken("{\"action\": \"search\", \"action_input\": {\"q\": ");
+    let r = broken("Thought: x\n{\"action\": \"s\", \"action_input\": {\"q\": ");
     assert_eq!(r.thought.as_deref(), Some("x"));
     // Something that only looks like JSON inside prose is not.
     let r = parse_reply("Thought: Example call {\"action\": \"x\"} end.");

@@ -124,6 +124,7 @@ pub(crate) fn scan(text: &str) -> Scan {
     let mut next_fence = 0;
     let mut hidden_until = None;
     let mut seen_directive = false;
+    let mut cut = None;
     for (start, line) in lines(text) {
         if let Some(close) = hidden_until {
             if start == close {
@@ -142,36 +143,27 @@ pub(crate) fn scan(text: &str) -> Scan {
             continue;
         };
         if label.kind == Kind::Observation && seen_directive {
-            let cut = Some(Repair::HallucinatedObservationDropped);
-            return Scan {
-                labels,
-                fences,
-                end: start,
-                cut,
-            };
+            cut = Some((start, Repair::HallucinatedObservationDropped));
+            break;
         }
         seen_directive |= label.kind.is_directive();
         labels.push(label);
     }
-    let body = text.trim_end();
-    let last_start = body.rfind('\n').map_or(0, |i| i + 1);
-    let last_directive = labels.iter().rev().find(|l| l.kind.is_directive());
-    if last_directive.is_some_and(|d| d.line_start < last_start)
-        && is_partial_observation(body[last_start..].trim())
-    {
-        let cut = Some(Repair::PartialObservationDropped);
-        return Scan {
-            labels,
-            fences,
-            end: last_start,
-            cut,
-        };
+    if cut.is_none() {
+        let body = text.trim_end();
+        let last_start = body.rfind('\n').map_or(0, |i| i + 1);
+        let last_directive = labels.iter().rev().find(|l| l.kind.is_directive());
+        if last_directive.is_some_and(|d| d.line_start < last_start)
+            && is_partial_observation(body[last_start..].trim())
+        {
+            cut = Some((last_start, Repair::PartialObservationDropped));
+        }
     }
     Scan {
         labels,
         fences,
-        end: text.len(),
-        cut: None,
+        end: cut.map_or(text.len(), |(end, _)| end),
+        cut: cut.map(|(_, repair)| repair),
     }
 }
 
