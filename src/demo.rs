@@ -49,7 +49,9 @@ pub fn reply(request: &ModelRequest) -> String {
         .skip(1)
         .map(|o| o.split("\n(").next().unwrap_or(o).trim())
         .collect();
-    let zh = question.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let zh = question
+        .chars()
+        .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
     let expression = find_expression(&question);
     let plan = match &expression {
         Some(_) => Plan::Calculate,
@@ -136,8 +138,7 @@ fn asks_time(question: &str) -> bool {
 
 /// The longest arithmetic-looking part of the question that has an operator in it.
 fn find_expression(question: &str) -> Option<String> {
-    let pattern =
-        Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]").ok()?;
+    let pattern = Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]").ok()?;
     pattern
         .find_iter(question)
         .map(|m| m.as_str().trim().to_string())

@@ -64,7 +64,10 @@ fn a_tool_call_then_a_final_answer() {
     );
     assert_eq!(trace.steps.len(), 2);
     let first = &trace.steps[0];
-    assert_eq!(first.call.as_ref().map(|c| c.tool.as_str()), Some("calculator"));
+    assert_eq!(
+        first.call.as_ref().map(|c| c.tool.as_str()),
+        Some("calculator")
+    );
     let obs = first.observation.as_ref().expect("observation");
     assert_eq!(obs.text, "42");
     assert_eq!(obs.source, ObservationSource::Tool);
@@ -95,7 +98,12 @@ fn chat_requests_only_ever_append() {
     assert!(outcome.finished());
     for pair in trace.steps.windows(2) {
         let (a, b) = (&pair[0].request.messages, &pair[1].request.messages);
-        assert_eq!(&b[..a.len()], &a[..], "step {} is not an extension", pair[1].index);
+        assert_eq!(
+            &b[..a.len()],
+            &a[..],
+            "step {} is not an extension",
+            pair[1].index
+        );
     }
 }
 
@@ -142,7 +150,9 @@ fn format_errors_are_fed_back_and_three_in_a_row_stop_the_run() {
     assert_eq!(counts, vec![1, 2, 3]);
     // the feedback reaches the model as the next observation
     let next = &trace.steps[1].request.messages;
-    assert!(next.last().is_some_and(|m| m.content.starts_with("Observation: ")));
+    assert!(next
+        .last()
+        .is_some_and(|m| m.content.starts_with("Observation: ")));
 }
 
 #[test]
@@ -196,7 +206,11 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
     ];
     agent.feed_model(reply(replies[0]).unwrap()).unwrap();
     assert!(matches!(agent.next(), Next::RunTool { .. }));
-    assert_eq!(agent.run_builtin(&HOST), None, "an external tool is the driver's");
+    assert_eq!(
+        agent.run_builtin(&HOST),
+        None,
+        "an external tool is the driver's"
+    );
     agent
         .feed_tool(ToolResult {
             output: Ok("sunny".into()),
@@ -207,7 +221,10 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
     agent.feed_model(reply(replies[1]).unwrap()).unwrap();
     assert!(matches!(agent.next(), Next::CallModel { .. }));
     let step = &agent.trace().steps[1];
-    assert!(matches!(step.guards[0], Guard::RepeatedCall { repeat: 1, .. }));
+    assert!(matches!(
+        step.guards[0],
+        Guard::RepeatedCall { repeat: 1, .. }
+    ));
 }
 
 #[test]
@@ -229,7 +246,9 @@ fn long_observations_are_cut_by_characters_with_a_marker() {
     assert!(obs.edited);
     assert!(obs.text.starts_with(&"中".repeat(500)));
     assert!(!obs.text.starts_with(&"中".repeat(501)));
-    assert!(obs.text.ends_with("…[truncated: showing 500 of 2000 characters]"));
+    assert!(obs
+        .text
+        .ends_with("…[truncated: showing 500 of 2000 characters]"));
     assert!(matches!(
         agent.trace().steps[0].guards[0],
         Guard::ObservationTruncated {
@@ -253,7 +272,11 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
     };
     let (outcome, trace) = run("q", config, &script);
     assert!(outcome.finished());
-    let sizes: Vec<usize> = trace.steps.iter().map(|s| s.request.messages.len()).collect();
+    let sizes: Vec<usize> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.messages.len())
+        .collect();
     // system + question + 2 per kept round; after 5 rounds keep 2, grow to 4, trim again
     assert_eq!(sizes, vec![2, 4, 6, 8, 10, 6, 8, 10, 6, 8]);
     let trims: Vec<(usize, usize)> = guards(&trace)
@@ -268,7 +291,10 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
         .collect();
     assert_eq!(trims, vec![(3, 2), (3, 2)]);
     let question = &trace.steps[5].request.messages[1].content;
-    assert!(question.contains("first 3 steps were omitted"), "{question}");
+    assert!(
+        question.contains("first 3 steps were omitted"),
+        "{question}"
+    );
 }
 
 #[test]
@@ -305,7 +331,10 @@ fn unknown_tools_and_bad_arguments_are_explained_to_the_model() {
     assert!(outcome.finished());
     let unknown = trace.steps[0].observation.as_ref().unwrap();
     assert!(unknown.text.contains("calculator"), "{}", unknown.text);
-    assert!(matches!(trace.steps[0].guards[0], Guard::DispatchFailed { .. }));
+    assert!(matches!(
+        trace.steps[0].guards[0],
+        Guard::DispatchFailed { .. }
+    ));
     let missing = trace.steps[1].observation.as_ref().unwrap();
     assert!(missing.text.contains("expression"), "{}", missing.text);
 }
@@ -315,12 +344,19 @@ fn tool_errors_become_observations() {
     let (outcome, trace) = run(
         "q",
         AgentConfig::default(),
-        &["Action: calculator\nAction Input: {\"expression\": \"1/0\"}", FINAL],
+        &[
+            "Action: calculator\nAction Input: {\"expression\": \"1/0\"}",
+            FINAL,
+        ],
     );
     assert!(outcome.finished());
     let obs = trace.steps[0].observation.as_ref().unwrap();
     assert_eq!(obs.source, ObservationSource::ToolError);
-    assert!(obs.text.to_lowercase().contains("division by zero"), "{}", obs.text);
+    assert!(
+        obs.text.to_lowercase().contains("division by zero"),
+        "{}",
+        obs.text
+    );
     assert!(matches!(trace.steps[0].guards[0], Guard::ToolFailed { .. }));
 }
 
@@ -373,7 +409,9 @@ fn the_scratchpad_style_keeps_one_growing_user_message() {
     assert!(outcome.finished());
     let msgs = &trace.steps[1].request.messages;
     assert_eq!(msgs.len(), 2);
-    assert!(msgs[1].content.starts_with("Question: What is 6*7?\nThought: compute"));
+    assert!(msgs[1]
+        .content
+        .starts_with("Question: What is 6*7?\nThought: compute"));
     assert!(msgs[1].content.ends_with("Observation: 42"));
 }
 
@@ -391,7 +429,7 @@ fn the_demo_model_answers_its_questions_with_real_tools() {
         let mut config = AgentConfig::default();
         config.prompt.lang = lang;
         let mut agent = Agent::new(question, registry(), config);
-        let outcome = run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)).map_err(|e| e));
+        let outcome = run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
         let Outcome::Answer { answer } = &outcome else {
             panic!("{question}: {outcome:?}");
         };
@@ -406,9 +444,16 @@ fn the_demo_shows_a_repair_and_a_format_correction() {
     run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
     let step = &agent.trace().steps[0];
     assert!(!step.parse.as_ref().unwrap().repairs.is_empty());
-    assert!(!step.call.as_ref().unwrap().notes.is_empty(), "tool name and key corrected");
+    assert!(
+        !step.call.as_ref().unwrap().notes.is_empty(),
+        "tool name and key corrected"
+    );
 
-    let mut agent = Agent::new(reactloop::demo::QUESTIONS[3], registry(), AgentConfig::default());
+    let mut agent = Agent::new(
+        reactloop::demo::QUESTIONS[3],
+        registry(),
+        AgentConfig::default(),
+    );
     run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
     assert!(matches!(
         agent.trace().steps[0].guards[0],
@@ -428,8 +473,14 @@ fn traces_round_trip_through_json_and_check_their_version() {
         Trace::from_json(&newer.to_string()),
         Err(TraceError::NewerVersion { found: 99, .. })
     ));
-    assert!(matches!(Trace::from_json("{oops"), Err(TraceError::NotJson { .. })));
-    assert!(matches!(Trace::from_json("{}"), Err(TraceError::Invalid { .. })));
+    assert!(matches!(
+        Trace::from_json("{oops"),
+        Err(TraceError::NotJson { .. })
+    ));
+    assert!(matches!(
+        Trace::from_json("{}"),
+        Err(TraceError::Invalid { .. })
+    ));
     let message = Trace::from_json(r#"{"version": 1, "steps": 3}"#)
         .unwrap_err()
         .to_string();

@@ -93,7 +93,7 @@ fn check(c: &Case) {
 
 #[test]
 fn protocol_forms() {
-    let cases = vec![
+    let cases = [
         case(
             "Thought: look it up\nAction: search\nAction Input: {\"q\": \"rust\"}",
             action("search", json!({"q": "rust"})),
@@ -149,7 +149,7 @@ fn protocol_forms() {
 #[test]
 fn each_repair() {
     use Repair::*;
-    let cases = vec![
+    let cases = [
         case("Thought：想\nAction：search\nAction Input：{\"q\": \"中\"}", action("search", json!({"q": "中"})))
             .repairs(&[FullWidthColon])
             .span("thought", "想")
@@ -231,7 +231,7 @@ fn each_repair() {
 #[test]
 fn errors_and_feedback() {
     use FormatError::*;
-    let cases = vec![
+    let cases = [
         case("", Want::Error(Empty)),
         case(" \n\t ", Want::Error(Empty)),
         case("Hello! How can I help?", Want::Error(NoAction)),

@@ -1130,7 +1130,7 @@ fn spec_params_and_examples() {
     let params: Vec<(String, bool)> = ["b", "a"]
         .iter()
         .map(|n| (n.to_string(), true))
-        .chain(["y", "z"].iter().map(|n| (n.to_string(), false)))
+        .chain(["z", "y"].iter().map(|n| (n.to_string(), false)))
         .collect();
     assert_eq!(ordered.params(), params);
 

@@ -173,9 +173,8 @@ impl CalcError {
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: "calculator".into(),
-        description: "Evaluates an arithmetic expression and returns the number. Supports \
-            + - * / % ^ and parentheses, the functions sqrt, abs, round, floor, ceil, min, max, \
-            ln, log10, log, exp, sin, cos, tan, and the constants pi and e."
+        description: "Evaluates arithmetic: + - * / % ^, parentheses, sqrt, abs, round, min, \
+            max, log, pi, e."
             .into(),
         parameters: json!({
             "type": "object",

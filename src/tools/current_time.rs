@@ -23,8 +23,7 @@ const WEEKDAYS: [&str; 7] = [
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: "current_time".into(),
-        description:
-            "Returns the current local date, time, UTC offset and weekday. Takes no input.".into(),
+        description: "Returns the current local date, time and weekday.".into(),
         parameters: json!({ "type": "object", "properties": {} }),
     }
 }

@@ -54,9 +54,7 @@ impl ToolSpec {
     }
 
     /// Parameter names and whether each is required: the schema's `required` list in its order,
-    /// then the other properties sorted by name. (serde_json's `preserve_order` feature is not
-    /// enabled: it would add a dependency, and `required` already carries the author's order
-    /// for the parameters that matter most.)
+    /// then the other properties in schema order (serde_json's `preserve_order` is on).
     pub fn params(&self) -> Vec<(String, bool)> {
         let mut out: Vec<(String, bool)> = Vec::new();
         let required = self.parameters.get("required").and_then(Value::as_array);

@@ -34,9 +34,7 @@ const STOP_CHARS: &[char] = &[
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: "search_docs".into(),
-        description: "Searches the reference documents by keywords and returns the best-matching \
-            passages with their titles. English and Chinese queries both work."
-            .into(),
+        description: "Searches the reference documents by keywords (English or Chinese).".into(),
         parameters: json!({
             "type": "object",
             "properties": {
