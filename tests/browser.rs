@@ -386,7 +386,8 @@ async fn an_exported_trace_loads_back_for_replay() {
     let agent = agent("calc", json!({}));
     let (trace, _) = run(&agent, "q").await;
     let exported = agent.export_trace().unwrap();
-    assert!(!exported.contains("apiKey") && !exported.contains("mock-model"));
+    assert!(!exported.contains("apiKey") && !exported.contains("api_key"));
+    assert!(exported.contains("\"model\": \"mock-model\""));
     let loaded = rust(load_trace(&exported).unwrap());
     assert_eq!(loaded, trace);
     let newer = exported.replacen("\"version\": 1", "\"version\": 7", 1);
