@@ -70,11 +70,22 @@ pub enum Next {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Outcome {
-    Answer { answer: String },
-    StepLimit { steps: usize, last_observation: Option<String> },
-    FormatErrors { count: usize },
-    RepeatedCalls { tool: String },
-    ModelError { error: LlmError },
+    Answer {
+        answer: String,
+    },
+    StepLimit {
+        steps: usize,
+        last_observation: Option<String>,
+    },
+    FormatErrors {
+        count: usize,
+    },
+    RepeatedCalls {
+        tool: String,
+    },
+    ModelError {
+        error: LlmError,
+    },
     Aborted,
 }
 
@@ -90,12 +101,12 @@ impl Outcome {
             Outcome::StepLimit { steps, .. } => {
                 format!("Stopped without an answer: the step limit of {steps} was reached.")
             }
-            Outcome::FormatErrors { count } => format!(
-                "Stopped: the model broke the reply format {count} times in a row."
-            ),
-            Outcome::RepeatedCalls { tool } => format!(
-                "Stopped: the model kept calling {tool} with the same arguments."
-            ),
+            Outcome::FormatErrors { count } => {
+                format!("Stopped: the model broke the reply format {count} times in a row.")
+            }
+            Outcome::RepeatedCalls { tool } => {
+                format!("Stopped: the model kept calling {tool} with the same arguments.")
+            }
             Outcome::ModelError { error } => format!("Stopped by a model error: {error}"),
             Outcome::Aborted => "Stopped by the user.".to_string(),
         }
@@ -107,21 +118,46 @@ impl Outcome {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Guard {
     /// The reply did not follow the format; the feedback went back as the observation.
-    FormatFeedback { error: FormatError, consecutive: usize },
+    FormatFeedback {
+        error: FormatError,
+        consecutive: usize,
+    },
     /// The tool name or its arguments were wrong; the model was told how to fix them.
-    DispatchFailed { error: DispatchError },
+    DispatchFailed {
+        error: DispatchError,
+    },
     /// The tool ran and failed; its error went back as the observation.
-    ToolFailed { error: ToolError },
+    ToolFailed {
+        error: ToolError,
+    },
     /// The same call again: the earlier result was reused, with a nudge to answer.
-    RepeatedCall { tool: String, repeat: usize },
+    RepeatedCall {
+        tool: String,
+        repeat: usize,
+    },
     /// The model wrote its own "Observation:"; it was cut before anything else happened.
-    SelfObservationCut { dropped_chars: usize },
-    ObservationTruncated { from_chars: usize, to_chars: usize },
+    SelfObservationCut {
+        dropped_chars: usize,
+    },
+    ObservationTruncated {
+        from_chars: usize,
+        to_chars: usize,
+    },
     /// Old rounds were dropped from the messages to keep the prompt small.
-    HistoryTrimmed { dropped_rounds: usize, kept_rounds: usize },
-    StepLimit { steps: usize },
-    TooManyFormatErrors { count: usize },
-    TooManyRepeats { tool: String, repeats: usize },
+    HistoryTrimmed {
+        dropped_rounds: usize,
+        kept_rounds: usize,
+    },
+    StepLimit {
+        steps: usize,
+    },
+    TooManyFormatErrors {
+        count: usize,
+    },
+    TooManyRepeats {
+        tool: String,
+        repeats: usize,
+    },
 }
 
 impl Guard {
@@ -328,9 +364,10 @@ pub struct Agent {
 impl Agent {
     pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
-        let system_prompt = config.system_prompt.clone().unwrap_or_else(|| {
-            prompt::system_prompt(&registry.specs(), &config.prompt)
-        });
+        let system_prompt = config
+            .system_prompt
+            .clone()
+            .unwrap_or_else(|| prompt::system_prompt(&registry.specs(), &config.prompt));
         let mut agent = Agent {
             registry,
             trace: Trace {
@@ -392,7 +429,8 @@ impl Agent {
         let dropped_chars = reply.text.chars().count() - kept.chars().count();
         let step = self.current_mut();
         if cut {
-            step.guards.push(Guard::SelfObservationCut { dropped_chars });
+            step.guards
+                .push(Guard::SelfObservationCut { dropped_chars });
         }
         step.reply = Some(reply);
         step.parse = Some(parsed.clone());
@@ -405,10 +443,9 @@ impl Agent {
                 self.format_errors += 1;
                 let consecutive = self.format_errors;
                 let feedback = error.feedback();
-                self.current_mut().guards.push(Guard::FormatFeedback {
-                    error,
-                    consecutive,
-                });
+                self.current_mut()
+                    .guards
+                    .push(Guard::FormatFeedback { error, consecutive });
                 self.observe(kept, feedback, ObservationSource::Feedback, None, false);
             }
             Parsed::Action { tool, input } => {
@@ -416,7 +453,9 @@ impl Agent {
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
                         let text = error.observation();
-                        self.current_mut().guards.push(Guard::DispatchFailed { error });
+                        self.current_mut()
+                            .guards
+                            .push(Guard::DispatchFailed { error });
                         self.observe(kept, text, ObservationSource::Feedback, None, false);
                     }
                     Ok(call) => self.prepare_call(kept, call),

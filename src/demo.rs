@@ -17,7 +17,7 @@ pub const QUESTIONS: [&str; 5] = [
     "What is RAG?",
     "What time is it now?",
     "计算 (2^10 - 24) / 8 的结果",
-    "什么是 MCP？",
+    "什么是模型上下文协议？",
 ];
 
 /// After this many observations the demo model answers whatever it has.
@@ -49,7 +49,9 @@ pub fn reply(request: &ModelRequest) -> String {
         .skip(1)
         .map(|o| o.split("\n(").next().unwrap_or(o).trim())
         .collect();
-    let zh = question.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let zh = question
+        .chars()
+        .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
     let expression = find_expression(&question);
     let plan = match &expression {
         Some(_) => Plan::Calculate,
@@ -136,8 +138,7 @@ fn asks_time(question: &str) -> bool {
 
 /// The longest arithmetic-looking part of the question that has an operator in it.
 fn find_expression(question: &str) -> Option<String> {
-    let pattern =
-        Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]").ok()?;
+    let pattern = Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]").ok()?;
     pattern
         .find_iter(question)
         .map(|m| m.as_str().trim().to_string())

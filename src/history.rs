@@ -109,7 +109,9 @@ mod tests {
 
     fn round(i: usize) -> Round {
         Round {
-            reply: format!("Thought: t{i}\nAction: calculator\nAction Input: {{\"expression\": \"{i}\"}}"),
+            reply: format!(
+                "Thought: t{i}\nAction: calculator\nAction Input: {{\"expression\": \"{i}\"}}"
+            ),
             observation: format!("{i}"),
         }
     }
@@ -135,7 +137,11 @@ mod tests {
             (0, 0, 0, None),
         ];
         for (start, total, window, want) in cases {
-            assert_eq!(trim_start(start, total, window), want, "{start} {total} {window}");
+            assert_eq!(
+                trim_start(start, total, window),
+                want,
+                "{start} {total} {window}"
+            );
         }
     }
 
@@ -170,6 +176,8 @@ mod tests {
         };
         let m = messages("S", "What is 2+2?", &[round(5)], 3, &l);
         assert!(m[1].content.contains("first 3 steps were omitted"));
-        assert!(m[3].content.ends_with("(Reminder, the question is: What is 2+2?)"));
+        assert!(m[3]
+            .content
+            .ends_with("(Reminder, the question is: What is 2+2?)"));
     }
 }

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tools::ToolSpec;
+use crate::tools::{Builtin, ToolSpec};
 
 /// Which built-in template to use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,7 +34,7 @@ pub struct PromptConfig {
     pub few_shot: Vec<FewShot>,
 }
 
-const EN: &str = "You answer questions by reasoning step by step and using tools.
+const EN: &str = "Answer the question step by step, using tools.
 
 Tools:
 {tools}
@@ -42,27 +42,23 @@ Tools:
 Reply in exactly this format:
 Thought: <your reasoning>
 Action: <one of: {tool_names}, final_answer>
-Action Input: <JSON arguments; for final_answer, the answer text>
+Action Input: <JSON arguments; for final_answer, the answer>
 
-Rules:
-- One Action per reply, then stop. The tool's result comes back as \"Observation: …\".
-- When you know the answer, use Action: final_answer.
-- If an Observation reports an error, fix the Action or its input and try again.";
+Write one Action, then stop: its result comes back as \"Observation: …\". Once you know \
+the answer, use Action: final_answer. If an Observation shows an error, fix the call and retry.";
 
-const ZH: &str = "你通过逐步推理并调用工具来回答问题。
+const ZH: &str = "请逐步思考并使用工具回答问题。
 
 可用工具：
 {tools}
 
-每次回复都严格使用以下格式（标签保持英文）：
+每次回复严格使用以下格式（标签保持英文）：
 Thought: <你的思考>
 Action: <以下之一：{tool_names}, final_answer>
-Action Input: <工具参数的 JSON；若 Action 为 final_answer，则写最终答案>
+Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 
-规则：
-- 每次只写一个 Action，然后停下。工具结果会以 \"Observation: …\" 返回给你。
-- 知道答案后，使用 Action: final_answer。
-- 如果 Observation 报告错误，请修正 Action 或参数后再试。";
+每次只写一个 Action，然后停下，结果会以 \"Observation: …\" 返回。知道答案后使用 \
+Action: final_answer。如果 Observation 显示错误，请修正后重试。";
 
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
@@ -78,10 +74,6 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
         Lang::En => "Example input",
         Lang::Zh => "输入示例",
     };
-    let none = match lang {
-        Lang::En => "no input",
-        Lang::Zh => "无需参数",
-    };
     tools
         .iter()
         .map(|t| {
@@ -90,21 +82,29 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
                 .into_iter()
                 .map(|(name, required)| if required { name } else { format!("{name}?") })
                 .collect();
-            let example = t.example_input();
-            let example = match example.as_object() {
-                Some(o) if o.is_empty() => none.to_string(),
-                _ => format!("{example_label}: {example}"),
-            };
             format!(
-                "- {}({}): {} {}",
+                "- {}({}): {} {example_label}: {}",
                 t.name,
                 params.join(", "),
-                t.description.trim(),
-                example
+                description(t, lang),
+                t.example_input()
             )
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The built-in tools are described in the prompt's language; other tools as registered.
+fn description(tool: &ToolSpec, lang: Lang) -> &str {
+    let builtin = Builtin::ALL.into_iter().find(|b| b.spec() == *tool);
+    match (lang, builtin) {
+        (Lang::Zh, Some(Builtin::Calculator)) => {
+            "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。"
+        }
+        (Lang::Zh, Some(Builtin::SearchDocs)) => "按关键词（中文或英文）搜索参考文档。",
+        (Lang::Zh, Some(Builtin::CurrentTime)) => "返回当前的本地日期、时间和星期。",
+        _ => tool.description.trim(),
+    }
 }
 
 /// The full system prompt for these tools.
@@ -139,7 +139,7 @@ pub fn system_prompt(tools: &[&ToolSpec], config: &PromptConfig) -> String {
 /// of non-CJK text). Real tokenizers differ by model; this is for comparing sizes.
 pub fn estimate_tokens(text: &str) -> usize {
     let mut tokens = 0;
-    let mut run = 0;
+    let mut run: usize = 0;
     for c in text.chars() {
         if is_cjk(c) {
             tokens += 1 + run.div_ceil(4);

@@ -19,14 +19,16 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("parse") => parse_lines(),
-        Some("prompt") => lang(&args[1..]).map(|lang| {
-            let registry = Registry::with_builtins(default_documents());
-            let config = PromptConfig {
-                lang,
-                ..PromptConfig::default()
-            };
-            println!("{}", system_prompt(&registry.specs(), &config));
-        }),
+        Some("prompt") => lang(&args[1..])
+            .map(|lang| {
+                let registry = Registry::with_builtins(default_documents());
+                let config = PromptConfig {
+                    lang,
+                    ..PromptConfig::default()
+                };
+                system_prompt(&registry.specs(), &config)
+            })
+            .and_then(|prompt| print(&prompt)),
         Some("demo") => demo(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
@@ -68,8 +70,10 @@ fn parse_lines() -> Result<(), String> {
         let result = parse_reply(text);
         let repairs: Vec<&str> = result.repairs.iter().map(|r| r.describe()).collect();
         let row = match &result.parsed {
-            Parsed::Action { tool, input } => json!({"kind": "action", "tool": tool, "input": input,
-                "answer": null, "thought": result.thought, "repairs": repairs, "error": null}),
+            Parsed::Action { tool, input } => {
+                json!({"kind": "action", "tool": tool, "input": input,
+                "answer": null, "thought": result.thought, "repairs": repairs, "error": null})
+            }
             Parsed::Final { answer } => json!({"kind": "final", "tool": null, "input": null,
                 "answer": answer, "thought": result.thought, "repairs": repairs, "error": null}),
             Parsed::Error { error } => json!({"kind": "error", "tool": null, "input": null,
@@ -91,7 +95,11 @@ fn demo(args: &[String]) -> Result<(), String> {
     }
     let mut config = AgentConfig::default();
     config.prompt.lang = lang;
-    let mut agent = Agent::new(&question, Registry::with_builtins(default_documents()), config);
+    let mut agent = Agent::new(
+        &question,
+        Registry::with_builtins(default_documents()),
+        config,
+    );
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_millis() as f64);
@@ -106,6 +114,10 @@ fn demo(args: &[String]) -> Result<(), String> {
         })
     });
     let trace = serde_json::to_string_pretty(agent.trace()).map_err(|e| e.to_string())?;
-    println!("{trace}");
-    Ok(())
+    print(&trace)
+}
+
+/// Prints a line; a closed pipe (`| head`) is an error message, not a panic.
+fn print(text: &str) -> Result<(), String> {
+    writeln!(io::stdout(), "{text}").map_err(|e| format!("writing stdout: {e}"))
 }

@@ -94,12 +94,14 @@ async fn send(
     }
     let timeout = Timeout::start(cfg.timeout_ms, abort);
     let sent = match body {
-        Some(body) => builder
-            .header("Content-Type", "application/json")
-            .body(body)
-            .map_err(|e| network_error(url, &e.to_string()))?
-            .send()
-            .await,
+        Some(body) => {
+            builder
+                .header("Content-Type", "application/json")
+                .body(body)
+                .map_err(|e| network_error(url, &e.to_string()))?
+                .send()
+                .await
+        }
         None => builder.send().await,
     };
     sent.map_err(|e| failure(cfg, &timeout, abort, || network_error(url, &e.to_string())))
@@ -211,7 +213,5 @@ pub fn js_message(value: &JsValue) -> String {
     if let Some(error) = value.dyn_ref::<js_sys::Error>() {
         return String::from(error.message());
     }
-    value
-        .as_string()
-        .unwrap_or_else(|| format!("{value:?}"))
+    value.as_string().unwrap_or_else(|| format!("{value:?}"))
 }

@@ -36,10 +36,15 @@ pub struct JsTool {
 }
 
 /// Calls the tool with its arguments and waits for its result, its timeout, or `abort`.
-pub async fn call(tool: &JsTool, args: &serde_json::Value, abort: &Promise) -> Result<String, ToolError> {
+pub async fn call(
+    tool: &JsTool,
+    args: &serde_json::Value,
+    abort: &Promise,
+) -> Result<String, ToolError> {
     let name = &tool.spec.name;
     let failed = |message: String| ToolError::External { message };
-    let args = to_js(args).map_err(|e| failed(format!("{name}: its arguments could not be passed: {e}")))?;
+    let args = to_js(args)
+        .map_err(|e| failed(format!("{name}: its arguments could not be passed: {e}")))?;
     let returned = tool
         .run
         .call1(&JsValue::NULL, &args)
@@ -47,9 +52,12 @@ pub async fn call(tool: &JsTool, args: &serde_json::Value, abort: &Promise) -> R
     let timed_out = Object::new();
     let timer = timer::resolve_after(tool.timeout_ms, timed_out.clone().into());
     let race = Promise::race(&Array::of3(&Promise::resolve(&returned), &timer, abort));
-    let value = JsFuture::from(race)
-        .await
-        .map_err(|e| failed(format!("{name} failed (its promise was rejected): {}", js_message(&e))))?;
+    let value = JsFuture::from(race).await.map_err(|e| {
+        failed(format!(
+            "{name} failed (its promise was rejected): {}",
+            js_message(&e)
+        ))
+    })?;
     if value == JsValue::from(timed_out) {
         return Err(failed(format!(
             "{name} did not answer within {} ms",

@@ -185,16 +185,27 @@ enum Event<'a> {
         request: &'a ModelRequest,
     },
     /// Streamed text of the reply in progress.
-    Delta { step: usize, text: &'a str },
+    Delta {
+        step: usize,
+        text: &'a str,
+    },
     /// The step changed (reply parsed, observation in); render it from `step`.
-    Step { step: &'a agent::Step },
-    ToolStart { step: usize, call: &'a ToolCall },
+    Step {
+        step: &'a agent::Step,
+    },
+    ToolStart {
+        step: usize,
+        call: &'a ToolCall,
+    },
     Guard {
         step: usize,
         guard: &'a Guard,
         explanation: String,
     },
-    Notice { step: usize, message: &'a str },
+    Notice {
+        step: usize,
+        message: &'a str,
+    },
     Error {
         step: usize,
         error: &'a LlmError,
@@ -346,7 +357,11 @@ impl JsAgent {
     /// Starts a new run (dropping any previous one) and returns what it needs first.
     pub fn start(&self, question: &str) -> Result<JsValue, JsValue> {
         if self.inner.busy.get() {
-            return Err(js_error("A step is still running; abort it first.", None, None));
+            return Err(js_error(
+                "A step is still running; abort it first.",
+                None,
+                None,
+            ));
         }
         if question.trim().is_empty() {
             return Err(js_error("Ask a question first.", None, None));
@@ -464,7 +479,11 @@ fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut agent::Agent) -> T) -> Result<
 
 /// One transition. No `RefCell` borrow is held across an await, so `abort()` and
 /// `trace()` work while a request is in flight.
-async fn step_once(inner: &Rc<Inner>, on_event: &Option<Function>, edit: Edit) -> Result<Next, JsValue> {
+async fn step_once(
+    inner: &Rc<Inner>,
+    on_event: &Option<Function>,
+    edit: Edit,
+) -> Result<Next, JsValue> {
     if inner.busy.replace(true) {
         return Err(js_error("A step is already running.", None, None));
     }
@@ -475,7 +494,13 @@ async fn step_once(inner: &Rc<Inner>, on_event: &Option<Function>, edit: Edit) -
     match &next {
         Next::Done { .. } => return Ok(next),
         Next::CallModel { request } => {
-            emit(on_event, &Event::Request { step: index, request });
+            emit(
+                on_event,
+                &Event::Request {
+                    step: index,
+                    request,
+                },
+            );
             let started = timer::now_ms();
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
@@ -520,7 +545,12 @@ fn guard_count(run: &agent::Agent) -> usize {
 }
 
 /// Emits the changed step, its new guards, a model error and the end of the run.
-fn report(inner: &Inner, on_event: &Option<Function>, index: usize, guards_before: usize) -> Result<(), JsValue> {
+fn report(
+    inner: &Inner,
+    on_event: &Option<Function>,
+    index: usize,
+    guards_before: usize,
+) -> Result<(), JsValue> {
     let run = inner.run.borrow();
     let run = run
         .as_ref()
@@ -595,7 +625,12 @@ async fn ask_model(
         url: cfg.base_url.clone(),
         detail: client::js_message(&e),
     })?;
-    if inner.run.borrow().as_ref().is_some_and(|r| matches!(r.next(), Next::Done { .. })) {
+    if inner
+        .run
+        .borrow()
+        .as_ref()
+        .is_some_and(|r| matches!(r.next(), Next::Done { .. }))
+    {
         return Err(LlmError::Aborted);
     }
     *inner.fetch.borrow_mut() = abort.clone();
@@ -706,7 +741,10 @@ pub fn describe_outcome(outcome: JsValue) -> Result<String, JsValue> {
 
 #[wasm_bindgen(js_name = demoQuestions)]
 pub fn demo_questions() -> Vec<String> {
-    crate::demo::QUESTIONS.iter().map(|q| q.to_string()).collect()
+    crate::demo::QUESTIONS
+        .iter()
+        .map(|q| q.to_string())
+        .collect()
 }
 
 #[wasm_bindgen(js_name = defaultDocuments)]

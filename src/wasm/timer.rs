@@ -34,8 +34,11 @@ pub async fn sleep(ms: u32) {
 /// A promise that resolves after `ms` milliseconds with `value`.
 pub fn resolve_after(ms: u32, value: JsValue) -> Promise {
     Promise::new(&mut |resolve, _| {
-        let bound = resolve.bind1(&JsValue::NULL, &value);
-        set_timeout(&bound, ms);
+        let value = value.clone();
+        let callback = Closure::once_into_js(move || {
+            let _ = resolve.call1(&JsValue::NULL, &value);
+        });
+        set_timeout(callback.unchecked_ref(), ms);
     })
 }
 

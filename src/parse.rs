@@ -1,1 +1,0 @@
-//! Placeholder: the tolerant reply parser lands here.

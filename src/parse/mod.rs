@@ -1,0 +1,245 @@
+//! The tolerant reply parser: one model reply in, exactly one of action / final answer / format
+//! error out, with the thought, byte spans for highlighting, and the repairs that were needed.
+//!
+//! Accepted forms (see `shared/corpus/README.md`): `Thought:`/`Action:`/`Action Input:`,
+//! `Final Answer:` (or `Answer:`), `Action: final_answer`, the ReAct paper's `tool[arg]` and
+//! `Finish[answer]`, `tool(args)` calls, a whole JSON object with common key aliases, full-width
+//! colons, any case, markdown or numbered labels, code fences, and repairable JSON. Only the
+//! first action counts, and a self-written `Observation:` ends the reply.
+
+mod json;
+mod reply;
+mod scan;
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub use json::parse_json_lenient;
+pub use reply::parse_reply;
+
+/// Byte offsets into the raw reply; always on char boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Parsed {
+    /// `input` is `Value::Null` when absent and `Value::String` when it is not JSON.
+    Action {
+        tool: String,
+        input: serde_json::Value,
+    },
+    Final {
+        answer: String,
+    },
+    Error {
+        error: FormatError,
+    },
+}
+
+/// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FormatError {
+    /// Nothing but whitespace.
+    Empty,
+    /// No `Action:`, `Final Answer:` or JSON action anywhere (bare prose).
+    NoAction,
+    /// A `Thought:` and nothing after it.
+    ThoughtOnly,
+    /// `Action: None` or "Do I need a tool? No": the model wants to answer without a tool.
+    NoTool,
+    /// An `Action:` line (or JSON action object) without a tool name.
+    MissingToolName,
+    /// `Action Input:` without an `Action:` before it.
+    InputWithoutAction,
+    /// `Final Answer:` (or `final_answer` / `Finish[]`) with no text.
+    EmptyAnswer,
+    /// The model used its native XML tool-call syntax instead of the text protocol.
+    XmlToolCall,
+    /// Input meant as JSON (starts with `{` or `[`) that no repair could read. Position is
+    /// 1-based, relative to the JSON text, as serde_json reports it.
+    InvalidJson {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+const FORMAT: &str =
+    "Thought: <your reasoning>\nAction: <tool name>\nAction Input: <JSON object>\n\
+                      or, when you are done:\nThought: <your reasoning>\nFinal Answer: <answer>";
+
+impl FormatError {
+    /// The message fed back to the model as the Observation (English; the agent may prefix it).
+    pub fn feedback(&self) -> String {
+        match self {
+            FormatError::Empty => format!("Your reply was empty. Reply in this format:\n{FORMAT}"),
+            FormatError::NoAction => format!(
+                "No 'Action:' or 'Final Answer:' found. If you are done, reply 'Final Answer: \
+                 <answer>' (a question for the user goes there too); otherwise call a tool. Use \
+                 exactly this format:\n{FORMAT}"
+            ),
+            FormatError::ThoughtOnly => "You gave only a Thought. Continue with 'Action: <tool \
+                 name>' and 'Action Input: <JSON object>', or with 'Final Answer: <answer>'."
+                .to_string(),
+            FormatError::NoTool => "If no tool is needed, do not write an Action: reply with \
+                 'Final Answer: <your answer>' instead (not 'Action: None')."
+                .to_string(),
+            FormatError::MissingToolName => "Your 'Action:' names no tool. Write 'Action: <tool \
+                 name>' on one line and 'Action Input: <JSON object>' on the next."
+                .to_string(),
+            FormatError::InputWithoutAction => "You wrote 'Action Input:' without an 'Action:' \
+                 line. Put 'Action: <tool name>' on the line before 'Action Input:'."
+                .to_string(),
+            FormatError::EmptyAnswer => "Your Final Answer is empty. Write the answer right after \
+                 'Final Answer:'."
+                .to_string(),
+            FormatError::XmlToolCall => "Do not use XML tool calls. Write 'Action: <tool name>' \
+                 and 'Action Input: <JSON object>' instead."
+                .to_string(),
+            FormatError::InvalidJson {
+                line,
+                column,
+                message,
+            } => format!(
+                "The JSON in your reply is not valid (line {line}, column {column}: {message}). \
+                 Write the Action Input as one JSON object with double-quoted keys and strings, \
+                 e.g. {{\"query\": \"...\"}}."
+            ),
+        }
+    }
+}
+
+impl fmt::Display for FormatError {
+    /// A short sentence for a person, e.g. in the trace.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Empty => f.write_str("empty reply"),
+            FormatError::NoAction => f.write_str("no Action or Final Answer found"),
+            FormatError::ThoughtOnly => f.write_str("only a Thought, no Action or Final Answer"),
+            FormatError::NoTool => {
+                f.write_str("the model says no tool is needed but gave no answer")
+            }
+            FormatError::MissingToolName => f.write_str("Action without a tool name"),
+            FormatError::InputWithoutAction => f.write_str("Action Input without an Action"),
+            FormatError::EmptyAnswer => f.write_str("empty Final Answer"),
+            FormatError::XmlToolCall => f.write_str("XML tool call instead of Action/Action Input"),
+            FormatError::InvalidJson {
+                line,
+                column,
+                message,
+            } => {
+                write!(f, "invalid JSON at line {line}, column {column}: {message}")
+            }
+        }
+    }
+}
+
+/// One repair or tolerated deviation, so a learner can see why a messy reply still worked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repair {
+    FullWidthColon,
+    MarkdownLabel,
+    NumberedLabel,
+    AnswerLabel,
+    InlineFinalAnswer,
+    CodeFenceRemoved,
+    JsonExtractedFromProse,
+    JsonObjectForm,
+    WrapperUnwrapped,
+    PaperForm,
+    CallForm,
+    InputWithoutLabel,
+    ToolNameUnquoted,
+    SingleQuotes,
+    TrailingComma,
+    CommentRemoved,
+    PythonLiterals,
+    RawControlInString,
+    InvalidEscape,
+    UnquotedKey,
+    StringJsonDecoded,
+    AnswerUnwrapped,
+    TrailingTextIgnored,
+    HallucinatedObservationDropped,
+    PartialObservationDropped,
+    FinalAnswerIgnored,
+    ExtraActionIgnored,
+    ActionAfterFinalIgnored,
+    NoToolActionIgnored,
+}
+
+impl Repair {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Repair::FullWidthColon => "full-width colon ： read as :",
+            Repair::MarkdownLabel => "markdown around a label ignored (e.g. **Action:**)",
+            Repair::NumberedLabel => "numbered label (e.g. Thought 1:) read without its number",
+            Repair::AnswerLabel => "'Answer:' read as 'Final Answer:'",
+            Repair::InlineFinalAnswer => "'Final Answer:' found in the middle of a line",
+            Repair::CodeFenceRemoved => "code fence removed",
+            Repair::JsonExtractedFromProse => "JSON extracted from prose",
+            Repair::JsonObjectForm => "action read from a JSON object",
+            Repair::WrapperUnwrapped => "outer wrapper object (e.g. tool_call) unwrapped",
+            Repair::PaperForm => "paper form tool[arg]",
+            Repair::CallForm => "call form tool(args)",
+            Repair::InputWithoutLabel => {
+                "input read from the lines after the Action (no 'Action Input:')"
+            }
+            Repair::ToolNameUnquoted => "quotes or backticks around the tool name removed",
+            Repair::SingleQuotes => "single quotes → double",
+            Repair::TrailingComma => "trailing comma removed",
+            Repair::CommentRemoved => "comment removed from JSON",
+            Repair::PythonLiterals => "Python True/False/None → true/false/null",
+            Repair::RawControlInString => "raw newline or tab inside a JSON string accepted",
+            Repair::InvalidEscape => "invalid escape in a JSON string kept as text",
+            Repair::UnquotedKey => "unquoted JSON key accepted",
+            Repair::StringJsonDecoded => "JSON written inside a string decoded",
+            Repair::AnswerUnwrapped => "{\"answer\": …} unwrapped to its text",
+            Repair::TrailingTextIgnored => "text after the JSON input ignored",
+            Repair::HallucinatedObservationDropped => "hallucinated Observation dropped",
+            Repair::PartialObservationDropped => "cut-off stop word (e.g. 'Obs') dropped",
+            Repair::FinalAnswerIgnored => "final answer after the action ignored",
+            Repair::ExtraActionIgnored => "later actions ignored (only the first counts)",
+            Repair::ActionAfterFinalIgnored => "action after the final answer ignored",
+            Repair::NoToolActionIgnored => {
+                "'Action: None' ignored; the Final Answer after it is used"
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spans {
+    pub thought: Option<Span>,
+    pub action: Option<Span>,
+    pub input: Option<Span>,
+    pub answer: Option<Span>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParseResult {
+    #[serde(flatten)]
+    pub parsed: Parsed,
+    pub thought: Option<String>,
+    pub spans: Spans,
+    pub repairs: Vec<Repair>,
+}
+
+/// Cuts a self-written "Observation:" (any case, full-width colon) and everything after it.
+/// Returns the kept prefix and whether something was cut. The agent uses this too.
+///
+/// Only an Observation after an `Action:`/`Final Answer:` counts as self-written (one before
+/// is an echo of the previous step); a last line that is a cut-off "Obs…" is dropped as well.
+pub fn cut_observation(text: &str) -> (&str, bool) {
+    let s = scan::scan(text);
+    match s.cut {
+        Some(_) => (text[..s.end].trim_end(), true),
+        None => (text, false),
+    }
+}

@@ -1,0 +1,722 @@
+//! The `calculator` tool: a small arithmetic language with its own tokenizer and a
+//! recursive-descent evaluator. It never evaluates code; only the grammar below is understood.
+//!
+//! ```text
+//! expr    := term (('+' | '-') term)*
+//! term    := unary (('*' | '/' | '%') unary)*
+//! unary   := ('-' | '+') unary | power
+//! power   := primary (('^' | '**') unary)?        right-associative: 2^3^2 = 2^9
+//! primary := number | constant | function '(' expr (',' expr)* ')' | '(' expr ')'
+//! ```
+//!
+//! Conventions (chosen to match the usual mathematical reading and Python):
+//! - `-2^2` is `-(2^2)` = -4: unary minus binds looser than power; `2^-1` = 0.5 is allowed.
+//! - `%` is the remainder, its sign follows the dividend (as in JavaScript): `-7 % 3` = -1.
+//! - `log(x)` is base 10 (as on pocket calculators), `log(x, b)` is base b, `ln(x)` natural.
+//! - Trigonometric functions use radians. `round(x, n)` rounds half away from zero to n decimals.
+//! - Thousands separators such as `1,234,567.5` are accepted where no function argument list
+//!   could be meant: strictly groups of three digits, no spaces, outside a function's parentheses
+//!   (`max(1,234)` is max of 1 and 234).
+//! - No implicit multiplication: write `2 * pi`, not `2pi`.
+//! - Also accepted: `×`, `÷`, `−` (Unicode minus), `π`, a `math.` prefix (`math.sqrt(2)`, as
+//!   models often write Python), case-insensitive names, and one trailing `=`.
+//! - Positions in error messages count characters from 1.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::f64::consts::{E, PI};
+use std::fmt;
+
+use super::ToolSpec;
+
+/// Longest accepted input, in characters.
+pub const MAX_LEN: usize = 500;
+/// Deepest accepted nesting (parentheses, unary signs and exponents all count), so that no input
+/// can exhaust the stack, which is small in wasm.
+pub const MAX_DEPTH: usize = 64;
+/// `round(x, n)` accepts |n| up to this; beyond it f64 has no digits left to round.
+const MAX_ROUND_DIGITS: f64 = 15.0;
+
+/// Why an expression could not be evaluated. Messages are written for the model and for a
+/// workshop attendee reading the trace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CalcError {
+    Empty,
+    TooLong {
+        len: usize,
+        max: usize,
+    },
+    TooDeep {
+        max: usize,
+    },
+    UnexpectedChar {
+        ch: char,
+        pos: usize,
+    },
+    UnexpectedToken {
+        token: String,
+        pos: usize,
+    },
+    UnexpectedEnd,
+    UnclosedParen {
+        pos: usize,
+    },
+    UnexpectedCloseParen {
+        pos: usize,
+    },
+    UnknownName {
+        name: String,
+        pos: usize,
+    },
+    MissingParens {
+        name: String,
+    },
+    WrongArgCount {
+        function: String,
+        expected: String,
+        got: usize,
+    },
+    DivisionByZero,
+    Overflow,
+    InvalidArgument {
+        function: String,
+        reason: String,
+    },
+}
+
+impl fmt::Display for CalcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CalcError::Empty => write!(f, "the expression is empty"),
+            CalcError::TooLong { len, max } => write!(
+                f,
+                "the expression is too long ({len} characters; the limit is {max})"
+            ),
+            CalcError::TooDeep { max } => write!(
+                f,
+                "the expression is nested too deeply (more than {max} levels)"
+            ),
+            CalcError::UnexpectedChar { ch, pos } => {
+                write!(f, "unexpected character '{ch}' at position {pos}")
+            }
+            CalcError::UnexpectedToken { token, pos } => {
+                write!(f, "unexpected '{token}' at position {pos}")
+            }
+            CalcError::UnexpectedEnd => write!(f, "the expression ends too early"),
+            CalcError::UnclosedParen { pos } => write!(
+                f,
+                "unbalanced parenthesis: the '(' at position {pos} is never closed"
+            ),
+            CalcError::UnexpectedCloseParen { pos } => write!(
+                f,
+                "unbalanced parenthesis: the ')' at position {pos} has no matching '('"
+            ),
+            CalcError::UnknownName { name, pos } => write!(
+                f,
+                "unknown name '{name}' at position {pos}; known functions: {}; constants: {}",
+                FUNCTIONS
+                    .iter()
+                    .map(|g| g.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                CONSTANTS.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
+            ),
+            CalcError::MissingParens { name } => write!(
+                f,
+                "'{name}' is a function and needs parentheses, e.g. {name}(2)"
+            ),
+            CalcError::WrongArgCount {
+                function,
+                expected,
+                got,
+            } => write!(f, "{function}() takes {expected} argument(s), got {got}"),
+            CalcError::DivisionByZero => write!(f, "division by zero"),
+            CalcError::Overflow => write!(f, "the result is too large to represent"),
+            CalcError::InvalidArgument { function, reason } => write!(f, "{function}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for CalcError {}
+
+impl CalcError {
+    /// What the model should do about it.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            CalcError::Empty => "give an arithmetic expression such as 2 * (3 + 4)",
+            CalcError::TooLong { .. } | CalcError::TooDeep { .. } => {
+                "split the calculation into smaller steps"
+            }
+            CalcError::UnexpectedChar { .. } => {
+                "use only numbers, + - * / % ^, parentheses, and the known functions; \
+                 the calculator does not understand words or units"
+            }
+            CalcError::UnexpectedToken { .. } => {
+                "check for a missing operator (write 2 * pi, not 2pi) or a missing number"
+            }
+            CalcError::UnexpectedEnd => "the expression is incomplete; finish it",
+            CalcError::UnclosedParen { .. } | CalcError::UnexpectedCloseParen { .. } => {
+                "make every '(' have a matching ')'"
+            }
+            CalcError::UnknownName { .. } => "use one of the listed functions or constants",
+            CalcError::MissingParens { .. } => "put the function's argument in parentheses",
+            CalcError::WrongArgCount { .. } => "give the function the right number of arguments",
+            CalcError::DivisionByZero => "the divisor is 0; check the numbers",
+            CalcError::Overflow => "the numbers are too large; check the expression",
+            CalcError::InvalidArgument { .. } => "the function is not defined for that input",
+        }
+    }
+}
+
+/// The tool's spec, as the model sees it.
+pub(crate) fn spec() -> ToolSpec {
+    ToolSpec {
+        name: "calculator".into(),
+        description: "Evaluates arithmetic: + - * / % ^, parentheses, sqrt, abs, round, min, \
+            max, log, pi, e."
+            .into(),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "expression": {
+                    "type": "string",
+                    "description": "the expression to evaluate, e.g. 2 * (3 + 4)"
+                }
+            },
+            "required": ["expression"],
+            "examples": [{ "expression": "2 * (3 + 4)" }]
+        }),
+    }
+}
+
+/// Evaluates `expr`; the result is always finite.
+pub fn evaluate(expr: &str) -> Result<f64, CalcError> {
+    // "2 + 2 =" is how people (and models) often write a question. Only the end is trimmed,
+    // so that positions in error messages count from the start of the input as given.
+    let trimmed = expr.trim_end();
+    let trimmed = trimmed.strip_suffix('=').unwrap_or(trimmed);
+    let len = trimmed.chars().count();
+    if len > MAX_LEN {
+        return Err(CalcError::TooLong { len, max: MAX_LEN });
+    }
+    let chars: Vec<char> = trimmed.chars().collect();
+    let tokens = tokenize(&chars)?;
+    if tokens.is_empty() {
+        return Err(CalcError::Empty);
+    }
+    let mut parser = Parser {
+        chars: &chars,
+        tokens: &tokens,
+        next: 0,
+        depth: 0,
+    };
+    let value = parser.expr()?;
+    match parser.peek() {
+        None => Ok(value),
+        Some(t) if t.kind == Kind::RParen => Err(CalcError::UnexpectedCloseParen { pos: t.pos() }),
+        Some(t) => Err(parser.unexpected(t)),
+    }
+}
+
+/// Formats a result for people: integers without `.0`, otherwise up to 12 significant digits
+/// (so 0.1 + 0.2 shows as 0.3), scientific notation for very large or small magnitudes, never `-0`.
+pub fn format_number(x: f64) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "NaN"
+        } else if x > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        }
+        .into();
+    }
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        // Exact; `+ 0.0` turns -0 into 0.
+        return format!("{}", x + 0.0);
+    }
+    // 12 significant digits, but never fewer than the integer part has: 1234567890123.25 shows
+    // as 1234567890123, not 1234567890120.
+    let magnitude = x.abs().log10().floor();
+    let precision = if (11.0..15.0).contains(&magnitude) {
+        magnitude as usize
+    } else {
+        11
+    };
+    let sci = format!("{:.*e}", precision, x);
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let negative = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits.trim_end_matches('0');
+    if digits.is_empty() {
+        return "0".into();
+    }
+    let sign = if negative { "-" } else { "" };
+    let body = if (-7..15).contains(&exp) {
+        if exp < 0 {
+            format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
+        } else {
+            let point = exp as usize + 1;
+            if digits.len() <= point {
+                format!("{}{}", digits, "0".repeat(point - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..point], &digits[point..])
+            }
+        }
+    } else {
+        let (first, rest) = digits.split_at(1);
+        if rest.is_empty() {
+            format!("{first}e{exp}")
+        } else {
+            format!("{first}.{rest}e{exp}")
+        }
+    };
+    format!("{sign}{body}")
+}
+
+struct Function {
+    name: &'static str,
+    min_args: usize,
+    /// `usize::MAX` for variadic functions.
+    max_args: usize,
+    eval: fn(&[f64]) -> Result<f64, CalcError>,
+}
+
+const fn func(
+    name: &'static str,
+    min_args: usize,
+    max_args: usize,
+    eval: fn(&[f64]) -> Result<f64, CalcError>,
+) -> Function {
+    Function {
+        name,
+        min_args,
+        max_args,
+        eval,
+    }
+}
+
+// One table is the single source of truth for names, arity and behaviour; error messages list
+// the known names from it. `eval` may index the arguments the arity guarantees.
+const FUNCTIONS: &[Function] = &[
+    func("sqrt", 1, 1, |a| match a[0] {
+        x if x < 0.0 => Err(invalid("sqrt", "needs a number ≥ 0", x)),
+        x => Ok(x.sqrt()),
+    }),
+    func("abs", 1, 1, |a| Ok(a[0].abs())),
+    func("round", 1, 2, round),
+    func("floor", 1, 1, |a| Ok(a[0].floor())),
+    func("ceil", 1, 1, |a| Ok(a[0].ceil())),
+    func("min", 1, usize::MAX, |a| {
+        Ok(a.iter().copied().fold(f64::INFINITY, f64::min))
+    }),
+    func("max", 1, usize::MAX, |a| {
+        Ok(a.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+    }),
+    func("ln", 1, 1, |a| positive("ln", a[0]).map(f64::ln)),
+    func("log10", 1, 1, |a| positive("log10", a[0]).map(f64::log10)),
+    func("log", 1, 2, |a| {
+        let x = positive("log", a[0])?;
+        match a.get(1) {
+            None => Ok(x.log10()),
+            Some(&b) if b > 0.0 && b != 1.0 => Ok(x.ln() / b.ln()),
+            Some(&b) => Err(invalid("log", "the base must be > 0 and not 1", b)),
+        }
+    }),
+    func("exp", 1, 1, |a| Ok(a[0].exp())),
+    func("sin", 1, 1, |a| Ok(a[0].sin())),
+    func("cos", 1, 1, |a| Ok(a[0].cos())),
+    func("tan", 1, 1, |a| Ok(a[0].tan())),
+];
+
+const CONSTANTS: &[(&str, f64)] = &[("pi", PI), ("e", E)];
+
+fn invalid(function: &str, what: &str, got: f64) -> CalcError {
+    CalcError::InvalidArgument {
+        function: function.into(),
+        reason: format!("{what}, got {}", format_number(got)),
+    }
+}
+
+fn positive(function: &str, x: f64) -> Result<f64, CalcError> {
+    if x > 0.0 {
+        Ok(x)
+    } else {
+        Err(invalid(function, "needs a number > 0", x))
+    }
+}
+
+fn round(a: &[f64]) -> Result<f64, CalcError> {
+    let Some(&digits) = a.get(1) else {
+        return Ok(a[0].round());
+    };
+    if digits.fract() != 0.0 || digits.abs() > MAX_ROUND_DIGITS {
+        return Err(invalid(
+            "round",
+            "the number of decimals must be a whole number from -15 to 15",
+            digits,
+        ));
+    }
+    let scale = 10f64.powi(digits as i32);
+    let scaled = a[0] * scale;
+    // Scaling a huge number can overflow although the number needs no rounding at all.
+    Ok(if scaled.is_finite() {
+        scaled.round() / scale
+    } else {
+        a[0]
+    })
+}
+
+/// Turns infinities and NaN from an operation into the matching error.
+fn finite(x: f64, operation: &str) -> Result<f64, CalcError> {
+    if x.is_nan() {
+        Err(CalcError::InvalidArgument {
+            function: operation.into(),
+            reason: "the result is not a real number".into(),
+        })
+    } else if x.is_infinite() {
+        Err(CalcError::Overflow)
+    } else {
+        Ok(x)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Num(f64),
+    Name,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    Caret,
+    LParen,
+    RParen,
+    Comma,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    kind: Kind,
+    /// Char indices into the input, end exclusive.
+    start: usize,
+    end: usize,
+}
+
+impl Token {
+    /// 1-based position for messages.
+    fn pos(&self) -> usize {
+        self.start + 1
+    }
+}
+
+fn tokenize(chars: &[char]) -> Result<Vec<Token>, CalcError> {
+    let mut tokens: Vec<Token> = Vec::new();
+    // For each open parenthesis: does it start a function's argument list? Inside one, a comma
+    // separates arguments and cannot be a thousands separator.
+    let mut paren_is_call: Vec<bool> = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let start = i;
+        let kind = match c {
+            c if c.is_whitespace() => {
+                i += 1;
+                continue;
+            }
+            c if c.is_ascii_digit() || (c == '.' && next_is_digit(chars, i + 1)) => {
+                let grouping = paren_is_call.last() != Some(&true);
+                let (value, end) = number(chars, i, grouping)?;
+                i = end;
+                tokens.push(Token {
+                    kind: Kind::Num(value),
+                    start,
+                    end,
+                });
+                continue;
+            }
+            c if c.is_ascii_alphabetic() || c == '_' => {
+                i = name_end(chars, i);
+                tokens.push(Token {
+                    kind: Kind::Name,
+                    start,
+                    end: i,
+                });
+                continue;
+            }
+            'π' => Kind::Name,
+            '+' => Kind::Plus,
+            '-' | '−' | '–' => Kind::Minus,
+            '*' if chars.get(i + 1) == Some(&'*') => {
+                i += 1;
+                Kind::Caret
+            }
+            '*' | '×' => Kind::Star,
+            '/' | '÷' => Kind::Slash,
+            '%' => Kind::Percent,
+            '^' => Kind::Caret,
+            '(' => {
+                let after_name = tokens.last().is_some_and(|t| t.kind == Kind::Name);
+                paren_is_call.push(after_name);
+                Kind::LParen
+            }
+            ')' => {
+                paren_is_call.pop();
+                Kind::RParen
+            }
+            ',' => Kind::Comma,
+            ch => return Err(CalcError::UnexpectedChar { ch, pos: i + 1 }),
+        };
+        i += 1;
+        tokens.push(Token {
+            kind,
+            start,
+            end: i,
+        });
+    }
+    Ok(tokens)
+}
+
+fn next_is_digit(chars: &[char], i: usize) -> bool {
+    chars.get(i).is_some_and(char::is_ascii_digit)
+}
+
+fn digits_end(chars: &[char], mut i: usize) -> usize {
+    while next_is_digit(chars, i) {
+        i += 1;
+    }
+    i
+}
+
+/// Scans a number starting at `i`; returns its value and the index after it.
+fn number(chars: &[char], i: usize, grouping: bool) -> Result<(f64, usize), CalcError> {
+    let mut text = String::new();
+    let mut end = digits_end(chars, i);
+    text.extend(&chars[i..end]);
+    let first_group_ok = (1..=3).contains(&(end - i)) && chars.get(i) != Some(&'0');
+    if grouping && first_group_ok {
+        // ",ddd" groups, each exactly three digits and not followed by a fourth.
+        while chars.get(end) == Some(&',') && digits_end(chars, end + 1) == end + 4 {
+            text.extend(&chars[end + 1..end + 4]);
+            end += 4;
+        }
+    }
+    if chars.get(end) == Some(&'.') {
+        let frac_end = digits_end(chars, end + 1);
+        text.extend(&chars[end..frac_end]);
+        end = frac_end;
+    }
+    // An exponent only if digits follow: "2e" is 2 followed by the constant e (an error later).
+    if matches!(chars.get(end), Some('e' | 'E')) {
+        let sign = usize::from(matches!(chars.get(end + 1), Some('+' | '-')));
+        if next_is_digit(chars, end + 1 + sign) {
+            let exp_end = digits_end(chars, end + 1 + sign);
+            text.extend(&chars[end..exp_end]);
+            end = exp_end;
+        }
+    }
+    let value: f64 = text.parse().map_err(|_| CalcError::UnexpectedChar {
+        ch: chars.get(i).copied().unwrap_or('?'),
+        pos: i + 1,
+    })?;
+    Ok((finite(value, "number")?, end))
+}
+
+/// End of a name: letters, digits, `_`, and a `.` between letters (for `math.sqrt`).
+fn name_end(chars: &[char], mut i: usize) -> usize {
+    while let Some(&c) = chars.get(i) {
+        let dotted = c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_alphabetic);
+        if !(c.is_ascii_alphanumeric() || c == '_' || dotted) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+struct Parser<'a> {
+    chars: &'a [char],
+    tokens: &'a [Token],
+    next: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<Token> {
+        self.tokens.get(self.next).copied()
+    }
+
+    fn eat(&mut self, kind: Kind) -> bool {
+        let hit = self.peek().is_some_and(|t| t.kind == kind);
+        if hit {
+            self.next += 1;
+        }
+        hit
+    }
+
+    fn text(&self, t: Token) -> String {
+        self.chars
+            .get(t.start..t.end)
+            .unwrap_or_default()
+            .iter()
+            .collect()
+    }
+
+    fn unexpected(&self, t: Token) -> CalcError {
+        CalcError::UnexpectedToken {
+            token: self.text(t),
+            pos: t.pos(),
+        }
+    }
+
+    fn expr(&mut self) -> Result<f64, CalcError> {
+        let mut value = self.term()?;
+        loop {
+            if self.eat(Kind::Plus) {
+                value = finite(value + self.term()?, "+")?;
+            } else if self.eat(Kind::Minus) {
+                value = finite(value - self.term()?, "-")?;
+            } else {
+                return Ok(value);
+            }
+        }
+    }
+
+    fn term(&mut self) -> Result<f64, CalcError> {
+        let mut value = self.unary()?;
+        loop {
+            if self.eat(Kind::Star) {
+                value = finite(value * self.unary()?, "*")?;
+            } else if self.eat(Kind::Slash) {
+                value = finite(value / nonzero(self.unary()?)?, "/")?;
+            } else if self.eat(Kind::Percent) {
+                value = finite(value % nonzero(self.unary()?)?, "%")?;
+            } else {
+                return Ok(value);
+            }
+        }
+    }
+
+    /// Every recursive path goes through here, so the depth limit is checked in one place.
+    fn unary(&mut self) -> Result<f64, CalcError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(CalcError::TooDeep { max: MAX_DEPTH });
+        }
+        let value = if self.eat(Kind::Minus) {
+            -self.unary()?
+        } else if self.eat(Kind::Plus) {
+            self.unary()?
+        } else {
+            self.power()?
+        };
+        self.depth -= 1;
+        Ok(value)
+    }
+
+    fn power(&mut self) -> Result<f64, CalcError> {
+        let base = self.primary()?;
+        if !self.eat(Kind::Caret) {
+            return Ok(base);
+        }
+        let exponent = self.unary()?;
+        if base == 0.0 && exponent < 0.0 {
+            return Err(CalcError::DivisionByZero);
+        }
+        finite(base.powf(exponent), "^")
+    }
+
+    fn primary(&mut self) -> Result<f64, CalcError> {
+        let t = self.peek().ok_or(CalcError::UnexpectedEnd)?;
+        self.next += 1;
+        match t.kind {
+            Kind::Num(v) => Ok(v),
+            Kind::LParen => {
+                let value = self.expr()?;
+                self.close(t)?;
+                Ok(value)
+            }
+            Kind::Name => self.name(t),
+            _ => Err(self.unexpected(t)),
+        }
+    }
+
+    /// Expects the ')' matching the '(' token `open`.
+    fn close(&mut self, open: Token) -> Result<(), CalcError> {
+        match self.peek() {
+            Some(t) if t.kind == Kind::RParen => {
+                self.next += 1;
+                Ok(())
+            }
+            Some(t) => Err(self.unexpected(t)),
+            None => Err(CalcError::UnclosedParen { pos: open.pos() }),
+        }
+    }
+
+    fn name(&mut self, t: Token) -> Result<f64, CalcError> {
+        let written = self.text(t);
+        let lower = written.to_lowercase();
+        let name = match lower.as_str() {
+            "π" => "pi",
+            w => w.strip_prefix("math.").unwrap_or(w),
+        };
+        let function = FUNCTIONS.iter().find(|g| g.name == name);
+        let Some(open) = self.peek().filter(|p| p.kind == Kind::LParen) else {
+            if let Some(&(_, value)) = CONSTANTS.iter().find(|c| c.0 == name) {
+                return Ok(value);
+            }
+            return Err(match function {
+                Some(g) => CalcError::MissingParens {
+                    name: g.name.into(),
+                },
+                None => CalcError::UnknownName {
+                    name: written,
+                    pos: t.pos(),
+                },
+            });
+        };
+        let Some(function) = function else {
+            return Err(CalcError::UnknownName {
+                name: written,
+                pos: t.pos(),
+            });
+        };
+        self.next += 1;
+        let mut args = Vec::new();
+        if !self.eat(Kind::RParen) {
+            loop {
+                args.push(self.expr()?);
+                if !self.eat(Kind::Comma) {
+                    break;
+                }
+            }
+            self.close(open)?;
+        }
+        if args.len() < function.min_args || args.len() > function.max_args {
+            return Err(CalcError::WrongArgCount {
+                function: function.name.into(),
+                expected: arity(function),
+                got: args.len(),
+            });
+        }
+        finite((function.eval)(&args)?, function.name)
+    }
+}
+
+fn nonzero(x: f64) -> Result<f64, CalcError> {
+    if x == 0.0 {
+        Err(CalcError::DivisionByZero)
+    } else {
+        Ok(x)
+    }
+}
+
+fn arity(g: &Function) -> String {
+    match (g.min_args, g.max_args) {
+        (min, usize::MAX) => format!("at least {min}"),
+        (min, max) if min == max => min.to_string(),
+        (min, max) => format!("{min} or {max}"),
+    }
+}

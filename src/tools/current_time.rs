@@ -1,0 +1,95 @@
+//! The `current_time` tool. The core never reads a clock: the host passes the time in a
+//! [`HostContext`], and this module only formats it (with its own calendar arithmetic).
+
+use serde_json::json;
+
+use super::{HostContext, ToolError, ToolSpec};
+
+const MS_PER_DAY: i64 = 86_400_000;
+/// JavaScript's Date range, ±100,000,000 days around 1970.
+const MAX_ABS_MS: f64 = 8.64e15;
+/// Real UTC offsets lie within ±14 h; ±18 h is the widest any standard allows.
+const MAX_OFFSET_MINUTES: i32 = 18 * 60;
+const WEEKDAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
+pub(crate) fn spec() -> ToolSpec {
+    ToolSpec {
+        name: "current_time".into(),
+        description: "Returns the current local date, time and weekday.".into(),
+        parameters: json!({ "type": "object", "properties": {} }),
+    }
+}
+
+/// Formats the host's time as `2026-11-30 14:05:09 (UTC+08:00), Monday`.
+pub fn format_time(host: &HostContext) -> Result<String, ToolError> {
+    let HostContext {
+        now_unix_ms,
+        utc_offset_minutes: offset,
+    } = *host;
+    if !(now_unix_ms.is_finite() && now_unix_ms.abs() <= MAX_ABS_MS)
+        || offset.abs() > MAX_OFFSET_MINUTES
+    {
+        return Err(ToolError::InvalidClock {
+            now_unix_ms,
+            utc_offset_minutes: offset,
+        });
+    }
+    // In range, so the cast is exact enough and cannot overflow.
+    let local_ms = now_unix_ms.floor() as i64 + i64::from(offset) * 60_000;
+    let days = local_ms.div_euclid(MS_PER_DAY);
+    let secs_of_day = local_ms.rem_euclid(MS_PER_DAY) / 1000;
+    let (year, month, day) = civil_from_days(days);
+    // 1970-01-01 was a Thursday.
+    let weekday = WEEKDAYS[(days + 4).rem_euclid(7) as usize];
+    let sign = if offset < 0 { '-' } else { '+' };
+    Ok(format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} (UTC{sign}{:02}:{:02}), {weekday}",
+        secs_of_day / 3600,
+        secs_of_day / 60 % 60,
+        secs_of_day % 60,
+        offset.abs() / 60,
+        offset.abs() % 60,
+    ))
+}
+
+/// Proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm,
+/// valid for any i64 day count that does not overflow the shift below).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468; // shift the epoch to 0000-03-01, so leap days end each cycle
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097); // day of the 400-year era
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of the March-based year
+    let mp = (5 * doy + 2) / 153; // March = 0
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn civil_dates() {
+        for (days, date) in [
+            (0, (1970, 1, 1)),
+            (-1, (1969, 12, 31)),
+            (11_016, (2000, 2, 29)),
+            (11_017, (2000, 3, 1)),
+            (19_782, (2024, 2, 29)),
+            (-719_468, (0, 3, 1)),
+        ] {
+            assert_eq!(civil_from_days(days), date, "day {days}");
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The `search_docs` tool: BM25 keyword search over the documents the host supplies.
+//!
+//! Tokens: maximal runs of letters and digits, lowercased (so "RAG" and "rag" match), except
+//! for CJK text, which has no spaces between words: there every character is a token and so is
+//! every pair of neighbouring characters, which lets "检索增强生成" match "检索增强生成（RAG）"
+//! without a dictionary. A few very common words (English "what", "is"…, Chinese 的, 是, 什么…)
+//! are dropped so that questions rank by their content words.
+
+use serde_json::json;
+use std::collections::{HashMap, HashSet};
+
+use super::{Document, ToolError, ToolSpec};
+
+pub const DEFAULT_TOP_K: usize = 3;
+pub const MAX_TOP_K: usize = 10;
+/// Snippet length in characters (not bytes, so CJK text is never cut inside a character).
+const SNIPPET_CHARS: usize = 160;
+/// How many document titles a "no match" error lists, to suggest what can be found.
+const MAX_TOPICS: usize = 12;
+// The usual BM25 constants.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "about", "be", "can", "do", "does", "explain", "for", "how", "i",
+    "in", "is", "it", "me", "of", "on", "or", "tell", "that", "the", "this", "to", "what", "which",
+    "who", "why", "with",
+];
+const STOP_CHARS: &[char] = &[
+    '的', '是', '了', '吗', '呢', '吧', '啊', '在', '和', '与', '及', '或', '什', '么', '怎', '哪',
+    '个', '请', '我', '你',
+];
+
+pub(crate) fn spec() -> ToolSpec {
+    ToolSpec {
+        name: "search_docs".into(),
+        description: "Searches the reference documents by keywords (English or Chinese).".into(),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "query": { "type": "string", "description": "keywords to look for" },
+                "top_k": {
+                    "type": "integer",
+                    "description": "how many results to return (1 to 10, default 3)",
+                    "default": DEFAULT_TOP_K
+                }
+            },
+            "required": ["query"],
+            "examples": [{ "query": "retrieval-augmented generation" }]
+        }),
+    }
+}
+
+/// Returns the best `top_k` documents as `[1] Title: snippet…` lines.
+pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, ToolError> {
+    if docs.is_empty() {
+        return Err(ToolError::NoDocuments);
+    }
+    let terms: HashSet<String> = tokenize(query).into_iter().collect();
+    if terms.is_empty() {
+        return Err(ToolError::EmptyQuery);
+    }
+    let ranked = rank(docs, &terms);
+    if ranked.is_empty() {
+        return Err(ToolError::NoMatch {
+            query: query.trim().into(),
+            topics: docs
+                .iter()
+                .take(MAX_TOPICS)
+                .map(|d| d.title.clone())
+                .collect(),
+        });
+    }
+    let lines: Vec<String> = ranked
+        .iter()
+        .take(top_k.clamp(1, MAX_TOP_K))
+        .enumerate()
+        .map(|(i, &doc)| format!("[{}] {}: {}", i + 1, doc.title, snippet(&doc.text, &terms)))
+        .collect();
+    Ok(lines.join("\n"))
+}
+
+/// Documents with a positive BM25 score, best first (ties keep document order).
+///
+/// The statistics are recomputed for every query: document sets here are small (tens of short
+/// documents), and a cached index would have to be kept in step with `set_documents` and serde.
+fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<&'a Document> {
+    let tokenized: Vec<Vec<String>> = docs
+        .iter()
+        .map(|d| tokenize(&format!("{}\n{}", d.title, d.text)))
+        .collect();
+    let n = docs.len() as f64;
+    let avg_len = (tokenized.iter().map(Vec::len).sum::<usize>() as f64 / n).max(1.0);
+    let mut doc_freq: HashMap<&str, f64> = HashMap::new();
+    for tokens in &tokenized {
+        let distinct: HashSet<&str> = tokens.iter().map(String::as_str).collect();
+        for term in distinct.into_iter().filter(|t| terms.contains(*t)) {
+            *doc_freq.entry(term).or_default() += 1.0;
+        }
+    }
+    let mut scored: Vec<(f64, &Document)> = tokenized
+        .iter()
+        .zip(docs)
+        .map(|(tokens, doc)| {
+            let mut tf: HashMap<&str, f64> = HashMap::new();
+            for t in tokens.iter().filter(|t| terms.contains(*t)) {
+                *tf.entry(t.as_str()).or_default() += 1.0;
+            }
+            let len_norm = 1.0 - B + B * tokens.len() as f64 / avg_len;
+            let score: f64 = tf
+                .iter()
+                .map(|(term, &f)| {
+                    let df = doc_freq.get(term).copied().unwrap_or(0.0);
+                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                    idf * f * (K1 + 1.0) / (f + K1 * len_norm)
+                })
+                .sum();
+            (score, doc)
+        })
+        .filter(|(score, _)| *score > 0.0)
+        .collect();
+    // Stable sort: equal scores keep the host's document order.
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored.into_iter().map(|(_, doc)| doc).collect()
+}
+
+/// The sentence that contains the most query terms, continued to the end of its paragraph and
+/// cut to [`SNIPPET_CHARS`] characters. For a bilingual text this picks the query's language.
+fn snippet(text: &str, terms: &HashSet<String>) -> String {
+    let mut best = (0, 0); // (distinct terms hit, start byte)
+    for start in sentence_starts(text) {
+        let sentence = text[start..]
+            .split(is_sentence_end)
+            .next()
+            .unwrap_or_default();
+        let hits: HashSet<String> = tokenize(sentence)
+            .into_iter()
+            .filter(|t| terms.contains(t))
+            .collect();
+        if hits.len() > best.0 {
+            best = (hits.len(), start);
+        }
+    }
+    let paragraph = text[best.1..].lines().next().unwrap_or_default().trim();
+    let mut out: String = paragraph.chars().take(SNIPPET_CHARS).collect();
+    if paragraph.chars().nth(SNIPPET_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+fn is_sentence_end(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n')
+}
+
+/// Byte offsets where sentences begin (always char boundaries).
+fn sentence_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    for (i, c) in text.char_indices().filter(|&(_, c)| is_sentence_end(c)) {
+        let rest = &text[i + c.len_utf8()..];
+        let skipped = rest.len() - rest.trim_start().len();
+        let start = i + c.len_utf8() + skipped;
+        if start < text.len() {
+            starts.push(start);
+        }
+    }
+    starts
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}'   // Hiragana, Katakana
+        | '\u{3400}'..='\u{4DBF}' // CJK Extension A
+        | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
+        | '\u{AC00}'..='\u{D7AF}' // Hangul syllables
+        | '\u{F900}'..='\u{FAFF}' // CJK Compatibility Ideographs
+    )
+}
+
+/// Search tokens of `text` (see the module comment).
+pub(crate) fn tokenize(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut word = String::new();
+    let mut prev_cjk: Option<char> = None;
+    for c in text.chars() {
+        if is_cjk(c) {
+            flush_word(&mut word, &mut tokens);
+            if !STOP_CHARS.contains(&c) {
+                tokens.push(c.to_string());
+                if let Some(p) = prev_cjk.filter(|p| !STOP_CHARS.contains(p)) {
+                    tokens.push([p, c].iter().collect());
+                }
+            }
+            prev_cjk = Some(c);
+        } else {
+            prev_cjk = None;
+            if c.is_alphanumeric() {
+                word.extend(c.to_lowercase());
+            } else {
+                flush_word(&mut word, &mut tokens);
+            }
+        }
+    }
+    flush_word(&mut word, &mut tokens);
+    tokens
+}
+
+fn flush_word(word: &mut String, tokens: &mut Vec<String>) {
+    if !word.is_empty() && !STOP_WORDS.contains(&word.as_str()) {
+        tokens.push(std::mem::take(word));
+    }
+    word.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tokenize;
+
+    #[test]
+    fn tokens() {
+        assert_eq!(tokenize("What is RAG-2?"), ["rag", "2"]);
+        assert_eq!(
+            tokenize("什么是检索"),
+            ["检", "索", "检索"],
+            "stop characters and pairs containing them are dropped"
+        );
+        assert_eq!(tokenize("MCP协议"), ["mcp", "协", "议", "协议"]);
+        assert!(tokenize("").is_empty());
+    }
+}

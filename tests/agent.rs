@@ -1,0 +1,503 @@
+//! The agent loop, driven natively with scripted models: every guard, both message styles,
+//! the demo model, and the trace format.
+
+use reactloop::agent::{
+    Agent, AgentConfig, Guard, ModelReply, Next, ObservationSource, Outcome, ToolResult, Trace,
+    TraceError,
+};
+use reactloop::drive::run_to_end;
+use reactloop::history::MessageStyle;
+use reactloop::llm::{LlmError, ModelRequest, Role};
+use reactloop::prompt::Lang;
+use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
+use serde_json::json;
+
+const HOST: HostContext = HostContext {
+    // 2026-11-30 06:58:07 UTC, a Monday
+    now_unix_ms: 1_796_021_887_000.0,
+    utc_offset_minutes: 480,
+};
+
+fn registry() -> Registry {
+    Registry::with_builtins(default_documents())
+}
+
+fn reply(text: &str) -> Result<ModelReply, LlmError> {
+    Ok(ModelReply {
+        text: text.to_string(),
+        ..ModelReply::default()
+    })
+}
+
+/// A model that plays the given replies in order, then repeats the last one.
+fn scripted(replies: &[&str]) -> impl FnMut(&ModelRequest) -> Result<ModelReply, LlmError> {
+    let replies: Vec<String> = replies.iter().map(|s| s.to_string()).collect();
+    let mut i = 0;
+    move |_| {
+        let text = replies[i.min(replies.len() - 1)].clone();
+        i += 1;
+        reply(&text)
+    }
+}
+
+fn run(question: &str, config: AgentConfig, replies: &[&str]) -> (Outcome, Trace) {
+    let mut agent = Agent::new(question, registry(), config);
+    let outcome = run_to_end(&mut agent, &HOST, scripted(replies));
+    (outcome, agent.trace().clone())
+}
+
+fn guards(trace: &Trace) -> Vec<&Guard> {
+    trace.steps.iter().flat_map(|s| s.guards.iter()).collect()
+}
+
+const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
+
+#[test]
+fn a_tool_call_then_a_final_answer() {
+    let (outcome, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    assert_eq!(trace.steps.len(), 2);
+    let first = &trace.steps[0];
+    assert_eq!(
+        first.call.as_ref().map(|c| c.tool.as_str()),
+        Some("calculator")
+    );
+    let obs = first.observation.as_ref().expect("observation");
+    assert_eq!(obs.text, "42");
+    assert_eq!(obs.source, ObservationSource::Tool);
+    // the second request carries the reply and the observation
+    let msgs = &trace.steps[1].request.messages;
+    assert_eq!(msgs.len(), 4);
+    assert_eq!(msgs[2].role, Role::Assistant);
+    assert_eq!(msgs[3].content, "Observation: 42");
+    assert!(guards(&trace).is_empty());
+}
+
+#[test]
+fn every_request_carries_the_stop_sequence() {
+    let (_, trace) = run("q", AgentConfig::default(), &[CALC, FINAL]);
+    for step in &trace.steps {
+        assert_eq!(step.request.stop, vec!["Observation:".to_string()]);
+    }
+}
+
+#[test]
+fn chat_requests_only_ever_append() {
+    let calls: Vec<String> = (0..5)
+        .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"{i}+1\"}}"))
+        .collect();
+    let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
+    script.push(FINAL);
+    let (outcome, trace) = run("q", AgentConfig::default(), &script);
+    assert!(outcome.finished());
+    for pair in trace.steps.windows(2) {
+        let (a, b) = (&pair[0].request.messages, &pair[1].request.messages);
+        assert_eq!(
+            &b[..a.len()],
+            &a[..],
+            "step {} is not an extension",
+            pair[1].index
+        );
+    }
+}
+
+#[test]
+fn the_step_limit_stops_the_run_and_keeps_the_last_observation() {
+    let calls: Vec<String> = (0..10)
+        .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"{i}*2\"}}"))
+        .collect();
+    let script: Vec<&str> = calls.iter().map(String::as_str).collect();
+    let config = AgentConfig {
+        max_steps: 4,
+        ..AgentConfig::default()
+    };
+    let (outcome, trace) = run("q", config, &script);
+    assert_eq!(
+        outcome,
+        Outcome::StepLimit {
+            steps: 4,
+            last_observation: Some("6".into())
+        }
+    );
+    assert_eq!(trace.steps.len(), 4);
+    assert!(matches!(
+        trace.steps[3].guards.last(),
+        Some(Guard::StepLimit { steps: 4 })
+    ));
+}
+
+#[test]
+fn format_errors_are_fed_back_and_three_in_a_row_stop_the_run() {
+    let (outcome, trace) = run("q", AgentConfig::default(), &["I think it is 42."]);
+    assert_eq!(outcome, Outcome::FormatErrors { count: 3 });
+    assert_eq!(trace.steps.len(), 3);
+    let feedback = trace.steps[0].observation.as_ref().expect("feedback");
+    assert_eq!(feedback.source, ObservationSource::Feedback);
+    assert!(feedback.text.contains("Action"), "{}", feedback.text);
+    let counts: Vec<usize> = guards(&trace)
+        .iter()
+        .filter_map(|g| match g {
+            Guard::FormatFeedback { consecutive, .. } => Some(*consecutive),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(counts, vec![1, 2, 3]);
+    // the feedback reaches the model as the next observation
+    let next = &trace.steps[1].request.messages;
+    assert!(next
+        .last()
+        .is_some_and(|m| m.content.starts_with("Observation: ")));
+}
+
+#[test]
+fn a_good_reply_resets_the_format_error_count() {
+    let (outcome, _) = run(
+        "q",
+        AgentConfig::default(),
+        &["prose", "prose", CALC, "prose", "prose", FINAL],
+    );
+    assert!(outcome.finished(), "{outcome:?}");
+}
+
+#[test]
+fn repeated_calls_reuse_the_result_then_stop() {
+    let (outcome, trace) = run("q", AgentConfig::default(), &[CALC]);
+    assert_eq!(
+        outcome,
+        Outcome::RepeatedCalls {
+            tool: "calculator".into()
+        }
+    );
+    // the first call runs, repeats 1 and 2 are served from the cache, repeat 3 stops
+    assert_eq!(trace.steps.len(), 4);
+    let cached = trace.steps[1].observation.as_ref().expect("cached");
+    assert_eq!(cached.source, ObservationSource::Cached);
+    assert!(cached.text.starts_with("42\n"));
+    assert!(cached.text.contains("already called calculator"));
+    assert!(matches!(
+        trace.steps[3].guards.last(),
+        Some(Guard::TooManyRepeats { repeats: 3, .. })
+    ));
+}
+
+#[test]
+fn the_same_arguments_in_another_key_order_are_a_repeat() {
+    let reg = {
+        let mut r = registry();
+        r.register_external(ToolSpec {
+            name: "weather".into(),
+            description: "Weather for a city.".into(),
+            parameters: json!({"type": "object", "properties": {
+                "city": {"type": "string"}, "unit": {"type": "string"}}, "required": ["city"]}),
+        })
+        .expect("register");
+        r
+    };
+    let mut agent = Agent::new("q", reg, AgentConfig::default());
+    let replies = [
+        "Action: weather\nAction Input: {\"city\": \"Paris\", \"unit\": \"C\"}",
+        "Action: weather\nAction Input: {\"unit\": \"C\", \"city\": \"Paris\"}",
+    ];
+    agent.feed_model(reply(replies[0]).unwrap()).unwrap();
+    assert!(matches!(agent.next(), Next::RunTool { .. }));
+    assert_eq!(
+        agent.run_builtin(&HOST),
+        None,
+        "an external tool is the driver's"
+    );
+    agent
+        .feed_tool(ToolResult {
+            output: Ok("sunny".into()),
+            elapsed_ms: Some(3.0),
+            edited: false,
+        })
+        .unwrap();
+    agent.feed_model(reply(replies[1]).unwrap()).unwrap();
+    assert!(matches!(agent.next(), Next::CallModel { .. }));
+    let step = &agent.trace().steps[1];
+    assert!(matches!(
+        step.guards[0],
+        Guard::RepeatedCall { repeat: 1, .. }
+    ));
+}
+
+#[test]
+fn long_observations_are_cut_by_characters_with_a_marker() {
+    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    agent
+        .feed_model(reply("Action: search_docs\nAction Input: {\"query\": \"RAG\"}").unwrap())
+        .unwrap();
+    let long = "中".repeat(2000);
+    agent
+        .feed_tool(ToolResult {
+            output: Ok(long),
+            elapsed_ms: None,
+            edited: true,
+        })
+        .unwrap();
+    let obs = agent.trace().steps[0].observation.clone().expect("obs");
+    assert_eq!(obs.full_chars, 2000);
+    assert!(obs.edited);
+    assert!(obs.text.starts_with(&"中".repeat(500)));
+    assert!(!obs.text.starts_with(&"中".repeat(501)));
+    assert!(obs
+        .text
+        .ends_with("…[truncated: showing 500 of 2000 characters]"));
+    assert!(matches!(
+        agent.trace().steps[0].guards[0],
+        Guard::ObservationTruncated {
+            from_chars: 2000,
+            to_chars: 500
+        }
+    ));
+}
+
+#[test]
+fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
+    let calls: Vec<String> = (0..9)
+        .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"{i}+{i}\"}}"))
+        .collect();
+    let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
+    script.push(FINAL);
+    let config = AgentConfig {
+        max_steps: 20,
+        history_rounds: 4,
+        ..AgentConfig::default()
+    };
+    let (outcome, trace) = run("q", config, &script);
+    assert!(outcome.finished());
+    let sizes: Vec<usize> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.messages.len())
+        .collect();
+    // system + question + 2 per kept round; after 5 rounds keep 2, grow to 4, trim again
+    assert_eq!(sizes, vec![2, 4, 6, 8, 10, 6, 8, 10, 6, 8]);
+    let trims: Vec<(usize, usize)> = guards(&trace)
+        .iter()
+        .filter_map(|g| match g {
+            Guard::HistoryTrimmed {
+                dropped_rounds,
+                kept_rounds,
+            } => Some((*dropped_rounds, *kept_rounds)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(trims, vec![(3, 2), (3, 2)]);
+    let question = &trace.steps[5].request.messages[1].content;
+    assert!(
+        question.contains("first 3 steps were omitted"),
+        "{question}"
+    );
+}
+
+#[test]
+fn a_self_written_observation_is_cut_from_the_history() {
+    let (outcome, trace) = run(
+        "q",
+        AgentConfig::default(),
+        &[
+            "Thought: x\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}\nObservation: 999\nFinal Answer: 999",
+            FINAL,
+        ],
+    );
+    assert!(outcome.finished());
+    assert!(matches!(
+        trace.steps[0].guards[0],
+        Guard::SelfObservationCut { .. }
+    ));
+    let sent = &trace.steps[1].request.messages;
+    assert!(!sent[2].content.contains("999"));
+    assert_eq!(sent[3].content, "Observation: 2");
+}
+
+#[test]
+fn unknown_tools_and_bad_arguments_are_explained_to_the_model() {
+    let (outcome, trace) = run(
+        "q",
+        AgentConfig::default(),
+        &[
+            "Action: weather\nAction Input: {\"city\": \"Paris\"}",
+            "Action: calculator\nAction Input: {\"foo\": 1}",
+            FINAL,
+        ],
+    );
+    assert!(outcome.finished());
+    let unknown = trace.steps[0].observation.as_ref().unwrap();
+    assert!(unknown.text.contains("calculator"), "{}", unknown.text);
+    assert!(matches!(
+        trace.steps[0].guards[0],
+        Guard::DispatchFailed { .. }
+    ));
+    let missing = trace.steps[1].observation.as_ref().unwrap();
+    assert!(missing.text.contains("expression"), "{}", missing.text);
+}
+
+#[test]
+fn tool_errors_become_observations() {
+    let (outcome, trace) = run(
+        "q",
+        AgentConfig::default(),
+        &[
+            "Action: calculator\nAction Input: {\"expression\": \"1/0\"}",
+            FINAL,
+        ],
+    );
+    assert!(outcome.finished());
+    let obs = trace.steps[0].observation.as_ref().unwrap();
+    assert_eq!(obs.source, ObservationSource::ToolError);
+    assert!(
+        obs.text.to_lowercase().contains("division by zero"),
+        "{}",
+        obs.text
+    );
+    assert!(matches!(trace.steps[0].guards[0], Guard::ToolFailed { .. }));
+}
+
+#[test]
+fn a_model_error_ends_the_run_and_retry_continues_it() {
+    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    let error = LlmError::Timeout { ms: 1000 };
+    agent.feed_model_error(error.clone()).unwrap();
+    assert_eq!(
+        agent.next(),
+        Next::Done {
+            outcome: Outcome::ModelError { error }
+        }
+    );
+    assert!(agent.feed_model(reply(FINAL).unwrap()).is_err());
+    agent.retry().unwrap();
+    let outcome = run_to_end(&mut agent, &HOST, scripted(&[FINAL]));
+    assert!(outcome.finished());
+    let trace = agent.trace();
+    assert_eq!(trace.steps.len(), 2);
+    assert!(trace.steps[0].error.is_some());
+    assert_eq!(trace.steps[0].request, trace.steps[1].request);
+}
+
+#[test]
+fn abort_keeps_the_trace_and_refuses_more_input() {
+    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    agent.feed_model(reply(CALC).unwrap()).unwrap();
+    agent.abort();
+    assert_eq!(agent.trace().outcome, Some(Outcome::Aborted));
+    assert!(agent
+        .feed_tool(ToolResult {
+            output: Err(ToolError::External {
+                message: "late".into()
+            }),
+            elapsed_ms: None,
+            edited: false
+        })
+        .is_err());
+    assert_eq!(agent.trace().steps.len(), 1);
+}
+
+#[test]
+fn the_scratchpad_style_keeps_one_growing_user_message() {
+    let config = AgentConfig {
+        style: MessageStyle::Scratchpad,
+        ..AgentConfig::default()
+    };
+    let (outcome, trace) = run("What is 6*7?", config, &[CALC, FINAL]);
+    assert!(outcome.finished());
+    let msgs = &trace.steps[1].request.messages;
+    assert_eq!(msgs.len(), 2);
+    assert!(msgs[1]
+        .content
+        .starts_with("Question: What is 6*7?\nThought: compute"));
+    assert!(msgs[1].content.ends_with("Observation: 42"));
+}
+
+#[test]
+fn the_demo_model_answers_its_questions_with_real_tools() {
+    let cases: [(&str, Lang, &str, usize); 5] = [
+        ("What is 23 * 17 + 4?", Lang::En, "395", 2),
+        ("What is RAG?", Lang::En, "etrieval", 2),
+        ("What time is it now?", Lang::En, "2026-11-30", 2),
+        ("计算 (2^10 - 24) / 8 的结果", Lang::Zh, "125", 3),
+        ("什么是模型上下文协议？", Lang::Zh, "协议", 2),
+    ];
+    assert_eq!(cases.len(), reactloop::demo::QUESTIONS.len());
+    for (question, lang, expected, steps) in cases {
+        let mut config = AgentConfig::default();
+        config.prompt.lang = lang;
+        let mut agent = Agent::new(question, registry(), config);
+        let outcome = run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
+        let Outcome::Answer { answer } = &outcome else {
+            panic!("{question}: {outcome:?}");
+        };
+        assert!(answer.contains(expected), "{question}: {answer}");
+        assert_eq!(agent.trace().steps.len(), steps, "{question}");
+    }
+}
+
+#[test]
+fn the_demo_shows_a_repair_and_a_format_correction() {
+    let mut agent = Agent::new("What is 23 * 17 + 4?", registry(), AgentConfig::default());
+    run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
+    let step = &agent.trace().steps[0];
+    assert!(!step.parse.as_ref().unwrap().repairs.is_empty());
+    assert!(
+        !step.call.as_ref().unwrap().notes.is_empty(),
+        "tool name and key corrected"
+    );
+
+    let mut agent = Agent::new(
+        reactloop::demo::QUESTIONS[3],
+        registry(),
+        AgentConfig::default(),
+    );
+    run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
+    assert!(matches!(
+        agent.trace().steps[0].guards[0],
+        Guard::FormatFeedback { consecutive: 1, .. }
+    ));
+}
+
+#[test]
+fn traces_round_trip_through_json_and_check_their_version() {
+    let (_, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);
+    let json = serde_json::to_string(&trace).unwrap();
+    assert_eq!(Trace::from_json(&json).unwrap(), trace);
+
+    let mut newer: serde_json::Value = serde_json::from_str(&json).unwrap();
+    newer["version"] = json!(99);
+    assert!(matches!(
+        Trace::from_json(&newer.to_string()),
+        Err(TraceError::NewerVersion { found: 99, .. })
+    ));
+    assert!(matches!(
+        Trace::from_json("{oops"),
+        Err(TraceError::NotJson { .. })
+    ));
+    assert!(matches!(
+        Trace::from_json("{}"),
+        Err(TraceError::Invalid { .. })
+    ));
+    let message = Trace::from_json(r#"{"version": 1, "steps": 3}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("not a reactloop trace"), "{message}");
+}
+
+#[test]
+fn feeding_out_of_turn_is_refused() {
+    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    assert!(agent
+        .feed_tool(ToolResult {
+            output: Ok("x".into()),
+            elapsed_ms: None,
+            edited: false
+        })
+        .is_err());
+    assert!(agent.retry().is_err());
+    agent.feed_model(reply(CALC).unwrap()).unwrap();
+    assert!(agent.feed_model(reply(CALC).unwrap()).is_err());
+}

@@ -1,0 +1,1325 @@
+//! Tests of the tools module through its public API.
+
+use reactloop::tools::{
+    calculator, default_documents, evaluate, format_number, Builtin, CalcError, DispatchError,
+    Document, HostContext, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
+};
+use serde_json::{json, Value};
+
+fn registry() -> Registry {
+    Registry::with_builtins(default_documents())
+}
+
+/// Dispatches and runs a built-in, as the loop does; failures become their observation text.
+fn run(tool: &str, input: Value) -> String {
+    let reg = registry();
+    match reg.dispatch(tool, &input) {
+        Ok(call) => match reg.run_builtin(&call, &HostContext::default()) {
+            Ok(out) => out,
+            Err(e) => e.observation(),
+        },
+        Err(e) => e.observation(),
+    }
+}
+
+fn spec(name: &str, parameters: Value) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: format!("the {name} tool"),
+        parameters,
+    }
+}
+
+fn weather_spec() -> ToolSpec {
+    spec(
+        "getWeather",
+        json!({
+            "type": "object",
+            "properties": {
+                "city": { "type": "string" },
+                "units": { "type": "string", "enum": ["metric", "imperial"] }
+            },
+            "required": ["city"]
+        }),
+    )
+}
+
+// ---------------------------------------------------------------- calculator
+
+#[test]
+fn calculator_values() {
+    let cases: &[(&str, f64)] = &[
+        ("2 + 3 * 4", 14.0),
+        ("(2 + 3) * 4", 20.0),
+        ("1 - 2 - 3", -4.0),
+        ("12 / 3 / 2", 2.0),
+        ("2 * 3 % 4", 2.0),
+        ("2 ^ 3 ^ 2", 512.0),
+        ("2 ** 3 ** 2", 512.0),
+        ("-2^2", -4.0),
+        ("(-2)^2", 4.0),
+        ("2^-1", 0.5),
+        ("-3 + +2", -1.0),
+        ("--3", 3.0),
+        ("-(3)", -3.0),
+        ("10 / 4", 2.5),
+        ("7 % 3", 1.0),
+        ("-7 % 3", -1.0),
+        ("1.5e3", 1500.0),
+        ("1E-2", 0.01),
+        ("2.5e+2", 250.0),
+        (".5 + 5.", 5.5),
+        ("1,234 + 1", 1235.0),
+        ("1,234,567.5 * 2", 2_469_135.0),
+        ("(1,000 + 1)", 1001.0),
+        ("max(1,234)", 234.0),
+        ("max((1,234), 5)", 1234.0),
+        ("sqrt(16)", 4.0),
+        ("abs(-3)", 3.0),
+        ("round(2.5)", 3.0),
+        ("round(-2.5)", -3.0),
+        ("round(1.23456, 2)", 1.23),
+        ("round(1234, -2)", 1200.0),
+        ("floor(-1.5)", -2.0),
+        ("ceil(1.2)", 2.0),
+        ("min(3, 1, 2)", 1.0),
+        ("max(3)", 3.0),
+        ("ln(e)", 1.0),
+        ("log10(1000)", 3.0),
+        ("log(100)", 2.0),
+        ("log(8, 2)", 3.0),
+        ("exp(0)", 1.0),
+        ("sin(0)", 0.0),
+        ("cos(pi)", -1.0),
+        ("tan(0)", 0.0),
+        ("6 × 7", 42.0),
+        ("84 ÷ 2", 42.0),
+        ("50 − 8", 42.0),
+        ("π", std::f64::consts::PI),
+        ("2 * pi", std::f64::consts::TAU),
+        ("math.sqrt(9)", 3.0),
+        ("Math.PI", std::f64::consts::PI),
+        ("SQRT(4) + E - e", 2.0),
+        ("2 + 2 =", 4.0),
+        ("  42  ", 42.0),
+        ("29^0.23", 29f64.powf(0.23)),
+        ("sqrt(sqrt(16)) * (1 + (2 * (3 + 4)))", 30.0),
+    ];
+    for &(expr, want) in cases {
+        match evaluate(expr) {
+            Ok(got) => assert!(
+                (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                "{expr}: got {got}, want {want}"
+            ),
+            Err(e) => panic!("{expr}: unexpected error {e}"),
+        }
+    }
+}
+
+#[test]
+fn calculator_errors() {
+    let known = "known functions: sqrt, abs, round, floor, ceil, min, max, ln, log10, log, exp, \
+                 sin, cos, tan; constants: pi, e";
+    let cases: Vec<(String, CalcError, String)> = vec![
+        (
+            "".into(),
+            CalcError::Empty,
+            "the expression is empty".into(),
+        ),
+        (
+            "  = ".into(),
+            CalcError::Empty,
+            "the expression is empty".into(),
+        ),
+        (
+            "2 +".into(),
+            CalcError::UnexpectedEnd,
+            "the expression ends too early".into(),
+        ),
+        (
+            "2 $ 3".into(),
+            CalcError::UnexpectedChar { ch: '$', pos: 3 },
+            "unexpected character '$' at position 3".into(),
+        ),
+        (
+            "检索 + 1".into(),
+            CalcError::UnexpectedChar { ch: '检', pos: 1 },
+            "unexpected character '检' at position 1".into(),
+        ),
+        (
+            "2 3".into(),
+            CalcError::UnexpectedToken {
+                token: "3".into(),
+                pos: 3,
+            },
+            "unexpected '3' at position 3".into(),
+        ),
+        (
+            "2pi".into(),
+            CalcError::UnexpectedToken {
+                token: "pi".into(),
+                pos: 2,
+            },
+            "unexpected 'pi' at position 2".into(),
+        ),
+        (
+            "1,23 + 1".into(),
+            CalcError::UnexpectedToken {
+                token: ",".into(),
+                pos: 2,
+            },
+            "unexpected ',' at position 2".into(),
+        ),
+        (
+            "(1, 2)".into(),
+            CalcError::UnexpectedToken {
+                token: ",".into(),
+                pos: 3,
+            },
+            "unexpected ',' at position 3".into(),
+        ),
+        (
+            "max(1 2)".into(),
+            CalcError::UnexpectedToken {
+                token: "2".into(),
+                pos: 7,
+            },
+            "unexpected '2' at position 7".into(),
+        ),
+        (
+            "()".into(),
+            CalcError::UnexpectedToken {
+                token: ")".into(),
+                pos: 2,
+            },
+            "unexpected ')' at position 2".into(),
+        ),
+        (
+            "(2 + 3".into(),
+            CalcError::UnclosedParen { pos: 1 },
+            "unbalanced parenthesis: the '(' at position 1 is never closed".into(),
+        ),
+        (
+            "max(2, 3".into(),
+            CalcError::UnclosedParen { pos: 4 },
+            "unbalanced parenthesis: the '(' at position 4 is never closed".into(),
+        ),
+        (
+            "2 + 3)".into(),
+            CalcError::UnexpectedCloseParen { pos: 6 },
+            "unbalanced parenthesis: the ')' at position 6 has no matching '('".into(),
+        ),
+        (
+            "foo(2)".into(),
+            CalcError::UnknownName {
+                name: "foo".into(),
+                pos: 1,
+            },
+            format!("unknown name 'foo' at position 1; {known}"),
+        ),
+        (
+            "  1 + X".into(),
+            CalcError::UnknownName {
+                name: "X".into(),
+                pos: 7,
+            },
+            format!("unknown name 'X' at position 7; {known}"),
+        ),
+        (
+            "pi(2)".into(),
+            CalcError::UnknownName {
+                name: "pi".into(),
+                pos: 1,
+            },
+            format!("unknown name 'pi' at position 1; {known}"),
+        ),
+        (
+            "sqrt 4".into(),
+            CalcError::MissingParens {
+                name: "sqrt".into(),
+            },
+            "'sqrt' is a function and needs parentheses, e.g. sqrt(2)".into(),
+        ),
+        (
+            "round(1, 2, 3)".into(),
+            CalcError::WrongArgCount {
+                function: "round".into(),
+                expected: "1 or 2".into(),
+                got: 3,
+            },
+            "round() takes 1 or 2 argument(s), got 3".into(),
+        ),
+        (
+            "sqrt()".into(),
+            CalcError::WrongArgCount {
+                function: "sqrt".into(),
+                expected: "1".into(),
+                got: 0,
+            },
+            "sqrt() takes 1 argument(s), got 0".into(),
+        ),
+        (
+            "max()".into(),
+            CalcError::WrongArgCount {
+                function: "max".into(),
+                expected: "at least 1".into(),
+                got: 0,
+            },
+            "max() takes at least 1 argument(s), got 0".into(),
+        ),
+        (
+            "1 / 0".into(),
+            CalcError::DivisionByZero,
+            "division by zero".into(),
+        ),
+        (
+            "1 / (2 - 2)".into(),
+            CalcError::DivisionByZero,
+            "division by zero".into(),
+        ),
+        (
+            "5 % 0".into(),
+            CalcError::DivisionByZero,
+            "division by zero".into(),
+        ),
+        (
+            "0 ^ -1".into(),
+            CalcError::DivisionByZero,
+            "division by zero".into(),
+        ),
+        (
+            "2**1000000".into(),
+            CalcError::Overflow,
+            "the result is too large to represent".into(),
+        ),
+        (
+            "1e400".into(),
+            CalcError::Overflow,
+            "the result is too large to represent".into(),
+        ),
+        (
+            "10^308 * 10".into(),
+            CalcError::Overflow,
+            "the result is too large to represent".into(),
+        ),
+        (
+            "exp(1000)".into(),
+            CalcError::Overflow,
+            "the result is too large to represent".into(),
+        ),
+        (
+            "sqrt(-1)".into(),
+            CalcError::InvalidArgument {
+                function: "sqrt".into(),
+                reason: "needs a number ≥ 0, got -1".into(),
+            },
+            "sqrt: needs a number ≥ 0, got -1".into(),
+        ),
+        (
+            "ln(0)".into(),
+            CalcError::InvalidArgument {
+                function: "ln".into(),
+                reason: "needs a number > 0, got 0".into(),
+            },
+            "ln: needs a number > 0, got 0".into(),
+        ),
+        (
+            "log(8, 1)".into(),
+            CalcError::InvalidArgument {
+                function: "log".into(),
+                reason: "the base must be > 0 and not 1, got 1".into(),
+            },
+            "log: the base must be > 0 and not 1, got 1".into(),
+        ),
+        (
+            "round(1, 0.5)".into(),
+            CalcError::InvalidArgument {
+                function: "round".into(),
+                reason: "the number of decimals must be a whole number from -15 to 15, got 0.5"
+                    .into(),
+            },
+            "round: the number of decimals must be a whole number from -15 to 15, got 0.5".into(),
+        ),
+        (
+            "(-8)^(1/3)".into(),
+            CalcError::InvalidArgument {
+                function: "^".into(),
+                reason: "the result is not a real number".into(),
+            },
+            "^: the result is not a real number".into(),
+        ),
+        (
+            "1".repeat(501),
+            CalcError::TooLong { len: 501, max: 500 },
+            "the expression is too long (501 characters; the limit is 500)".into(),
+        ),
+        (
+            format!("{}1{}", "(".repeat(70), ")".repeat(70)),
+            CalcError::TooDeep { max: 64 },
+            "the expression is nested too deeply (more than 64 levels)".into(),
+        ),
+        (
+            format!("{}1", "-".repeat(400)),
+            CalcError::TooDeep { max: 64 },
+            "the expression is nested too deeply (more than 64 levels)".into(),
+        ),
+        (
+            format!("{}2", "2^".repeat(200)),
+            CalcError::TooDeep { max: 64 },
+            "the expression is nested too deeply (more than 64 levels)".into(),
+        ),
+        (
+            format!("{}1{}", "sqrt(".repeat(70), ")".repeat(70)),
+            CalcError::TooDeep { max: 64 },
+            "the expression is nested too deeply (more than 64 levels)".into(),
+        ),
+    ];
+    for (expr, want, message) in cases {
+        let got = evaluate(&expr);
+        assert_eq!(got, Err(want), "{expr}");
+        if let Err(e) = got {
+            assert_eq!(e.to_string(), message, "{expr}");
+        }
+    }
+}
+
+#[test]
+fn calculator_limits_are_not_hit_by_ordinary_input() {
+    // A long flat sum and moderate nesting are fine: only depth is limited, not length of chains.
+    assert_eq!(evaluate(&format!("{}1", "1+".repeat(249))), Ok(250.0));
+    assert_eq!(
+        evaluate(&format!("{}1{}", "(".repeat(60), ")".repeat(60))),
+        Ok(1.0)
+    );
+}
+
+#[test]
+fn number_formatting() {
+    let cases: &[(f64, &str)] = &[
+        (14.0, "14"),
+        (-0.0, "0"),
+        (0.0, "0"),
+        (0.1 + 0.2, "0.3"),
+        (10.0 / 3.0, "3.33333333333"),
+        (-2.5, "-2.5"),
+        (123_456.789, "123456.789"),
+        (2f64.sqrt(), "1.41421356237"),
+        (0.000_001_234, "0.000001234"),
+        (1e-9, "1e-9"),
+        (-1.5e-12, "-1.5e-12"),
+        (999_999_999_999_999.0, "999999999999999"),
+        (1e15, "1e15"),
+        (2f64.powi(60), "1.15292150461e18"),
+        (1_234_567_890_123.25, "1234567890123"),
+        (123_456_789_012.75, "123456789013"),
+        (f64::NAN, "NaN"),
+        (f64::INFINITY, "inf"),
+    ];
+    for &(x, want) in cases {
+        assert_eq!(format_number(x), want, "{x:e}");
+    }
+}
+
+#[test]
+fn calculator_tool_output_and_error_observations() {
+    assert_eq!(run("calculator", json!({"expression": "0.1 + 0.2"})), "0.3");
+    assert_eq!(run("calculator", json!({"expression": "0 * -1"})), "0");
+    assert_eq!(
+        run("calculator", json!("1/0")),
+        "Error: division by zero. Hint: the divisor is 0; check the numbers"
+    );
+    assert_eq!(
+        run("calculator", json!("2 +")),
+        "Error: the expression ends too early. Hint: the expression is incomplete; finish it"
+    );
+}
+
+/// A tiny xorshift PRNG, so the no-panic checks need no dependency and are reproducible.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A sequence of calculator tokens, often a valid expression.
+    fn expression(&mut self, max_tokens: usize) -> String {
+        const TOKENS: &[&str] = &[
+            "1", "2.5", "0", "1e3", "1,234", "pi", "e", "sqrt(", "max(", "log(", "round(", "(",
+            ")", ")", "+", "-", "*", "/", "^", "**", "%", ",", " ", "×",
+        ];
+        let len = self.below(max_tokens + 1);
+        (0..len).map(|_| TOKENS[self.below(TOKENS.len())]).collect()
+    }
+
+    /// A string mostly of characters the calculator knows, sometimes of arbitrary ones.
+    fn string(&mut self, max_len: usize) -> String {
+        const ALPHABET: &[char] = &[
+            '0', '1', '2', '9', '.', ',', 'e', 'E', '+', '-', '*', '/', '%', '^', '(', ')', ' ',
+            '×', '÷', '−', 'π', 's', 'q', 'r', 't', 'p', 'i', 'm', 'a', 'x', 'l', 'o', 'g', '_',
+            '=', '检', '索', '{', '"', ':', '}',
+        ];
+        let len = self.below(max_len + 1);
+        (0..len)
+            .map(|_| {
+                if self.below(10) == 0 {
+                    char::from_u32(self.next() as u32 % 0x11_0000).unwrap_or('?')
+                } else {
+                    ALPHABET[self.below(ALPHABET.len())]
+                }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn no_panics_on_arbitrary_input() {
+    let reg = registry();
+    let host = HostContext {
+        now_unix_ms: 1.7e12,
+        utc_offset_minutes: 60,
+    };
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let tools = [
+        "calculator",
+        "search_docs",
+        "current_time",
+        "Calculater",
+        "calc",
+        "x",
+        "",
+    ];
+    let mut evaluated = 0;
+    for i in 0..20_000 {
+        let s = if i % 2 == 0 {
+            rng.expression(12)
+        } else {
+            rng.string(40)
+        };
+        if let Ok(v) = evaluate(&s) {
+            assert!(v.is_finite(), "{s:?} gave {v}");
+            evaluated += 1;
+        }
+        let x = f64::from_bits(rng.next());
+        assert!(
+            x.is_nan() || format_number(x).parse::<f64>().is_ok(),
+            "{x:e}"
+        );
+    }
+    assert!(
+        evaluated > 100,
+        "the generator should also make valid expressions"
+    );
+
+    // The whole path, dispatch and run, with random names and inputs. (Fewer rounds: each
+    // search ranks all documents.)
+    for _ in 0..2_000 {
+        let s = rng.string(60);
+        let input = match rng.below(4) {
+            0 => Value::String(s.clone()),
+            1 => json!({ "expr": s, "top_k": rng.next() % 20 }),
+            2 => serde_json::from_str(&s).unwrap_or(Value::Null),
+            _ => json!({ "input": { "q": s } }),
+        };
+        let tool = tools[rng.below(tools.len())];
+        let observation = match reg.dispatch(tool, &input) {
+            Ok(call) => reg
+                .run_builtin(&call, &host)
+                .unwrap_or_else(|e| e.observation()),
+            Err(e) => e.observation(),
+        };
+        assert!(!observation.is_empty());
+    }
+}
+
+// ---------------------------------------------------------------- search_docs
+
+fn top_result(query: &str) -> String {
+    run("search_docs", json!({ "query": query, "top_k": 1 }))
+}
+
+#[test]
+fn search_ranks_the_right_document_first() {
+    let cases = [
+        (
+            "what is RAG",
+            "Retrieval-augmented generation, RAG (检索增强生成)",
+        ),
+        (
+            "什么是检索增强生成",
+            "Retrieval-augmented generation, RAG (检索增强生成)",
+        ),
+        (
+            "RAG是什么？",
+            "Retrieval-augmented generation, RAG (检索增强生成)",
+        ),
+        (
+            "Model Context Protocol",
+            "Model Context Protocol, MCP (模型上下文协议)",
+        ),
+        (
+            "MCP 协议是谁提出的",
+            "Model Context Protocol, MCP (模型上下文协议)",
+        ),
+        ("FAISS", "FAISS vector search (向量相似度搜索库)"),
+        ("向量相似度搜索", "FAISS vector search (向量相似度搜索库)"),
+        (
+            "ReAct thought action observation",
+            "ReAct: reasoning and acting (推理与行动)",
+        ),
+        ("推理与行动", "ReAct: reasoning and acting (推理与行动)"),
+        ("embedding cosine similarity", "Embeddings (嵌入向量)"),
+        ("嵌入", "Embeddings (嵌入向量)"),
+        ("tokenizer BPE", "Tokens and tokenization (词元与分词)"),
+        ("分词器", "Tokens and tokenization (词元与分词)"),
+        ("prompt engineering", "Prompt engineering (提示工程)"),
+        ("提示工程", "Prompt engineering (提示工程)"),
+        ("few-shot examples", "Few-shot prompting (少样本提示)"),
+        ("少样本", "Few-shot prompting (少样本提示)"),
+        (
+            "function calling JSON Schema",
+            "Function calling (函数调用)",
+        ),
+        ("工具调用", "Function calling (函数调用)"),
+        ("think step by step", "Chain-of-thought prompting (思维链)"),
+        ("思维链", "Chain-of-thought prompting (思维链)"),
+    ];
+    for (query, title) in cases {
+        let out = top_result(query);
+        assert!(
+            out.starts_with(&format!("[1] {title}: ")),
+            "{query:?} found {out}"
+        );
+    }
+}
+
+#[test]
+fn search_output_format() {
+    let out = run("search_docs", json!("what is RAG"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "default top_k is 3:\n{out}");
+    assert!(lines[0].starts_with(
+        "[1] Retrieval-augmented generation, RAG (检索增强生成): Retrieval-augmented generation (RAG) combines"
+    ));
+    assert!(lines[1].starts_with("[2] ") && lines[2].starts_with("[3] "));
+
+    // The snippet comes from the sentence in the query's language.
+    let zh = run("search_docs", json!({"query": "检索增强生成", "top_k": 1}));
+    assert!(
+        zh.starts_with(
+            "[1] Retrieval-augmented generation, RAG (检索增强生成): 检索增强生成（RAG）"
+        ),
+        "{zh}"
+    );
+    // Snippets are cut in characters, with an ellipsis; a short paragraph is shown whole.
+    let snippet = |line: &str| line.split_once("): ").map(|(_, s)| s.to_string());
+    let en = snippet(lines[0]).unwrap_or_default();
+    assert!(en.ends_with('…') && en.chars().count() == 161, "{en}");
+    let zh = snippet(&zh).unwrap_or_default();
+    assert!(zh.ends_with("2020 年的论文。"), "{zh}");
+
+    assert_eq!(
+        run("search_docs", json!({"query": "RAG", "top_k": 1}))
+            .lines()
+            .count(),
+        1
+    );
+    assert!(
+        run("search_docs", json!({"query": "RAG", "top_k": 99}))
+            .lines()
+            .count()
+            <= 10
+    );
+}
+
+#[test]
+fn search_failures() {
+    let reg = registry();
+    let call = |query: &str| ToolCall {
+        tool: "search_docs".into(),
+        args: json!({ "query": query }),
+        builtin: Some(Builtin::SearchDocs),
+        notes: vec![],
+    };
+    let host = HostContext::default();
+    for empty in ["", "   ", "???", "what is the"] {
+        assert_eq!(
+            reg.run_builtin(&call(empty), &host),
+            Err(ToolError::EmptyQuery)
+        );
+    }
+    let err = reg
+        .run_builtin(&call("xylophone zebra"), &host)
+        .unwrap_err();
+    assert!(
+        matches!(&err, ToolError::NoMatch { query, topics } if query == "xylophone zebra" && topics.len() == 10)
+    );
+    let obs = err.observation();
+    assert!(
+        obs.starts_with(
+            "Error: no document matches 'xylophone zebra'. Hint: try other or fewer keywords"
+        ) && obs.contains("ReAct: reasoning and acting"),
+        "{obs}"
+    );
+    let empty = Registry::with_builtins(vec![]);
+    assert_eq!(
+        empty.run_builtin(&call("RAG"), &host),
+        Err(ToolError::NoDocuments)
+    );
+
+    // Host documents replace the defaults; long CJK text is cut safely.
+    let mut reg = registry();
+    reg.set_documents(vec![Document {
+        title: "长文".into(),
+        text: "检索".repeat(300),
+    }]);
+    assert_eq!(reg.documents().len(), 1);
+    let out = reg.run_builtin(&call("检索"), &host).unwrap();
+    assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 161);
+}
+
+// ---------------------------------------------------------------- current_time
+
+#[test]
+fn current_time_formatting() {
+    let reg = registry();
+    let call = reg.dispatch("current_time", &Value::Null).unwrap();
+    let cases: &[(f64, i32, &str)] = &[
+        (0.0, 0, "1970-01-01 00:00:00 (UTC+00:00), Thursday"),
+        (999.9, 0, "1970-01-01 00:00:00 (UTC+00:00), Thursday"),
+        (-1.0, 0, "1969-12-31 23:59:59 (UTC+00:00), Wednesday"),
+        (
+            1_796_018_709_000.0,
+            480,
+            "2026-11-30 14:05:09 (UTC+08:00), Monday",
+        ),
+        (
+            1_709_208_000_000.0,
+            0,
+            "2024-02-29 12:00:00 (UTC+00:00), Thursday",
+        ),
+        (
+            1_709_208_000_000.0,
+            -300,
+            "2024-02-29 07:00:00 (UTC-05:00), Thursday",
+        ),
+        (
+            1_709_208_000_000.0,
+            330,
+            "2024-02-29 17:30:00 (UTC+05:30), Thursday",
+        ),
+        (
+            1_709_208_000_000.0,
+            720,
+            "2024-03-01 00:00:00 (UTC+12:00), Friday",
+        ),
+        (
+            951_782_400_000.0,
+            0,
+            "2000-02-29 00:00:00 (UTC+00:00), Tuesday",
+        ),
+        (
+            4_107_542_400_000.0,
+            0,
+            "2100-03-01 00:00:00 (UTC+00:00), Monday",
+        ),
+    ];
+    for &(now_unix_ms, utc_offset_minutes, want) in cases {
+        let host = HostContext {
+            now_unix_ms,
+            utc_offset_minutes,
+        };
+        assert_eq!(reg.run_builtin(&call, &host).as_deref(), Ok(want));
+    }
+    for (now_unix_ms, utc_offset_minutes) in
+        [(f64::NAN, 0), (f64::INFINITY, 0), (1e17, 0), (0.0, 2000)]
+    {
+        let host = HostContext {
+            now_unix_ms,
+            utc_offset_minutes,
+        };
+        let err = reg.run_builtin(&call, &host).unwrap_err();
+        assert!(matches!(err, ToolError::InvalidClock { .. }), "{err}");
+    }
+}
+
+// ---------------------------------------------------------------- dispatch
+
+#[test]
+fn dispatch_resolves_names() {
+    let reg = registry();
+    let cases = [
+        ("calculator", "calculator", None),
+        (" `calculator` ", "calculator", None),
+        (
+            "Calculator",
+            "calculator",
+            Some("tool name 'Calculator' read as 'calculator'"),
+        ),
+        (
+            "Calculater",
+            "calculator",
+            Some("tool name 'Calculater' read as 'calculator'"),
+        ),
+        (
+            "calcualtor",
+            "calculator",
+            Some("tool name 'calcualtor' read as 'calculator'"),
+        ),
+        (
+            "Search Docs",
+            "search_docs",
+            Some("tool name 'Search Docs' read as 'search_docs'"),
+        ),
+        (
+            "search-docs",
+            "search_docs",
+            Some("tool name 'search-docs' read as 'search_docs'"),
+        ),
+        (
+            "searchdoc",
+            "search_docs",
+            Some("tool name 'searchdoc' read as 'search_docs'"),
+        ),
+        (
+            "Search",
+            "search_docs",
+            Some("tool name 'Search' read as 'search_docs'"),
+        ),
+        (
+            "calc",
+            "calculator",
+            Some("tool name 'calc' read as 'calculator'"),
+        ),
+        (
+            "get_current_time",
+            "current_time",
+            Some("tool name 'get_current_time' read as 'current_time'"),
+        ),
+    ];
+    for (written, tool, note) in cases {
+        let call = reg
+            .dispatch(written, &json!("1"))
+            .unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(call.tool, tool, "{written}");
+        assert_eq!(call.notes.first().map(String::as_str), note, "{written}");
+    }
+}
+
+#[test]
+fn dispatch_unknown_tool() {
+    let reg = registry();
+    let err = reg.dispatch("current_date", &json!("today")).unwrap_err();
+    assert_eq!(
+        err,
+        DispatchError::UnknownTool {
+            name: "current_date".into(),
+            available: vec![
+                "calculator".into(),
+                "search_docs".into(),
+                "current_time".into()
+            ],
+            nearest: Some("current_time".into()),
+        }
+    );
+    assert_eq!(
+        err.observation(),
+        "Error: there is no tool named 'current_date'. Available tools: calculator, \
+         search_docs, current_time. Did you mean 'current_time'? Write the tool name exactly \
+         as listed."
+    );
+    // No far-fetched suggestion.
+    assert_eq!(
+        reg.dispatch("weather", &json!("Paris"))
+            .unwrap_err()
+            .observation(),
+        "Error: there is no tool named 'weather'. Available tools: calculator, search_docs, \
+         current_time. Write the tool name exactly as listed."
+    );
+    assert_eq!(
+        Registry::new()
+            .dispatch("x", &Value::Null)
+            .unwrap_err()
+            .observation(),
+        "Error: there is no tool named 'x'. No tools are available; answer directly."
+    );
+
+    // An ambiguous partial name is not guessed.
+    let mut reg = registry();
+    reg.register_external(spec(
+        "search_web",
+        json!({"type": "object", "properties": {}}),
+    ))
+    .unwrap();
+    assert!(matches!(
+        reg.dispatch("search", &Value::Null),
+        Err(DispatchError::UnknownTool { .. })
+    ));
+
+    // Disabled tools cannot be called, not even through a correction.
+    let mut reg = registry();
+    assert!(reg.set_enabled("calculator", false));
+    for name in ["calculator", "Calculater"] {
+        assert!(matches!(
+            reg.dispatch(name, &json!("1")),
+            Err(DispatchError::UnknownTool { available, .. }) if available.len() == 2
+        ));
+    }
+    assert!(reg.set_enabled("calculator", true));
+    assert!(reg.dispatch("calculator", &json!("1")).is_ok());
+}
+
+// ---------------------------------------------------------------- normalisation
+
+#[test]
+fn argument_normalisation() {
+    let mut reg = registry();
+    reg.register_external(weather_spec()).unwrap();
+    reg.register_external(spec("free", json!({"type": "object"})))
+        .unwrap();
+    reg.register_external(spec(
+        "open",
+        json!({"type": "object", "properties": {"a": {"type": "number"}}, "additionalProperties": true}),
+    ))
+    .unwrap();
+    let cases: Vec<(&str, Value, Value, Vec<&str>)> = vec![
+        (
+            "calculator",
+            json!("2+2"),
+            json!({"expression": "2+2"}),
+            vec![],
+        ),
+        ("calculator", json!(42), json!({"expression": "42"}), vec![]),
+        (
+            "calculator",
+            json!(4.5),
+            json!({"expression": "4.5"}),
+            vec![],
+        ),
+        (
+            "calculator",
+            json!({"expr": "1+1"}),
+            json!({"expression": "1+1"}),
+            vec!["key 'expr' read as 'expression'"],
+        ),
+        (
+            "calculator",
+            json!({"Expression": "1"}),
+            json!({"expression": "1"}),
+            vec!["key 'Expression' read as 'expression'"],
+        ),
+        (
+            "calculator",
+            json!({"expre": "1"}),
+            json!({"expression": "1"}),
+            vec!["key 'expre' read as 'expression'"],
+        ),
+        (
+            "calculator",
+            json!({"expresion": "1"}),
+            json!({"expression": "1"}),
+            vec!["key 'expresion' read as 'expression'"],
+        ),
+        (
+            "calculator",
+            json!({"expression": "1", "x": 2}),
+            json!({"expression": "1"}),
+            vec!["extra key 'x' ignored"],
+        ),
+        (
+            "calculator",
+            json!({"expression": "1", "expr": "2"}),
+            json!({"expression": "1"}),
+            vec!["extra key 'expr' ignored"],
+        ),
+        (
+            "calculator",
+            json!("{\"expression\": \"3*3\"}"),
+            json!({"expression": "3*3"}),
+            vec![],
+        ),
+        (
+            "calculator",
+            json!({"input": {"expression": "1+2"}}),
+            json!({"expression": "1+2"}),
+            vec![],
+        ),
+        (
+            "calculator",
+            json!({"args": {"formula": "1"}}),
+            json!({"expression": "1"}),
+            vec!["key 'formula' read as 'expression'"],
+        ),
+        (
+            "calculator",
+            json!({"input": "2+2"}),
+            json!({"expression": "2+2"}),
+            vec![],
+        ),
+        (
+            "calculator",
+            json!({"Action Input": "{\"expression\": \"5\"}"}),
+            json!({"expression": "5"}),
+            vec![],
+        ),
+        (
+            "search_docs",
+            json!({"q": "RAG", "top_k": "2"}),
+            json!({"query": "RAG", "top_k": 2}),
+            vec!["key 'q' read as 'query'"],
+        ),
+        (
+            "search_docs",
+            json!({"query": "RAG", "top_k": null}),
+            json!({"query": "RAG"}),
+            vec![],
+        ),
+        (
+            "search_docs",
+            json!({"query": "RAG", "top_k": 2.0}),
+            json!({"query": "RAG", "top_k": 2}),
+            vec![],
+        ),
+        ("search_docs", json!("RAG"), json!({"query": "RAG"}), vec![]),
+        ("current_time", Value::Null, json!({}), vec![]),
+        ("current_time", json!(""), json!({}), vec![]),
+        (
+            "current_time",
+            json!("now"),
+            json!({}),
+            vec!["input ignored: current_time takes no arguments"],
+        ),
+        (
+            "current_time",
+            json!({"timezone": "UTC"}),
+            json!({}),
+            vec!["extra key 'timezone' ignored"],
+        ),
+        (
+            "getWeather",
+            json!("Paris"),
+            json!({"city": "Paris"}),
+            vec![],
+        ),
+        (
+            "getWeather",
+            json!({"input": "上海"}),
+            json!({"city": "上海"}),
+            vec![],
+        ),
+        (
+            "getWeather",
+            json!({"City": "Paris", "unit": "metric"}),
+            json!({"city": "Paris", "units": "metric"}),
+            vec!["key 'City' read as 'city'", "key 'unit' read as 'units'"],
+        ),
+        ("free", json!("hello"), json!({"input": "hello"}), vec![]),
+        (
+            "free",
+            json!({"input": {"x": 1}}),
+            json!({"input": {"x": 1}}),
+            vec![],
+        ),
+        (
+            "open",
+            json!({"a": "1.5", "b": true}),
+            json!({"a": 1.5, "b": true}),
+            vec![],
+        ),
+    ];
+    for (tool, input, args, notes) in cases {
+        let call = reg
+            .dispatch(tool, &input)
+            .unwrap_or_else(|e| panic!("{tool} {input}: {e}"));
+        assert_eq!(call.args, args, "{tool} {input}");
+        assert_eq!(call.notes, notes, "{tool} {input}");
+    }
+}
+
+#[test]
+fn argument_errors_show_the_expected_json() {
+    let mut reg = registry();
+    reg.register_external(weather_spec()).unwrap();
+    reg.register_external(spec(
+        "add",
+        json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}),
+    ))
+    .unwrap();
+    let missing_expression = DispatchError::MissingArgument {
+        tool: "calculator".into(),
+        missing: vec!["expression".into()],
+        expected: json!({"expression": "2 * (3 + 4)"}),
+    };
+    for input in [json!({}), Value::Null, json!(""), json!({"a": 1, "b": 2})] {
+        assert_eq!(
+            reg.dispatch("calculator", &input),
+            Err(missing_expression.clone()),
+            "{input}"
+        );
+    }
+    assert_eq!(
+        missing_expression.observation(),
+        "Error: calculator needs the argument 'expression'. Action Input must be a JSON object \
+         like: {\"expression\": \"2 * (3 + 4)\"}"
+    );
+
+    let cases: Vec<(&str, Value, &str)> = vec![
+        (
+            "search_docs",
+            json!({"query": "x", "top_k": "many"}),
+            "Error: search_docs: 'top_k' should be a whole number, got \"many\". Action Input must \
+             be a JSON object like: {\"query\": \"retrieval-augmented generation\"}",
+        ),
+        (
+            "calculator",
+            json!({"expression": {"value": "1"}}),
+            "Error: calculator: 'expression' should be text, got {\"value\":\"1\"}. Action Input \
+             must be a JSON object like: {\"expression\": \"2 * (3 + 4)\"}",
+        ),
+        (
+            "add",
+            json!("1 2"),
+            "Error: add: add takes several arguments; give them as a JSON object. Action Input \
+             must be a JSON object like: {\"a\": 1, \"b\": 1}",
+        ),
+        (
+            "add",
+            json!({"a": 1}),
+            "Error: add needs the argument 'b'. Action Input must be a JSON object like: \
+             {\"a\": 1, \"b\": 1}",
+        ),
+        (
+            "getWeather",
+            json!({}),
+            "Error: getWeather needs the argument 'city'. Action Input must be a JSON object \
+             like: {\"city\": \"<city>\"}",
+        ),
+    ];
+    for (tool, input, observation) in cases {
+        let err = reg.dispatch(tool, &input).unwrap_err();
+        assert_eq!(err.observation(), observation, "{tool} {input}");
+    }
+}
+
+// ---------------------------------------------------------------- specs and registry
+
+#[test]
+fn spec_params_and_examples() {
+    let reg = registry();
+    let names: Vec<&str> = reg.specs().iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["calculator", "search_docs", "current_time"]);
+    assert_eq!(
+        Builtin::SearchDocs.spec().params(),
+        [("query".to_string(), true), ("top_k".to_string(), false)]
+    );
+    assert_eq!(Builtin::CurrentTime.spec().params(), []);
+    assert_eq!(Builtin::CurrentTime.spec().example_input(), json!({}));
+    assert_eq!(calculator::evaluate("1"), Ok(1.0));
+
+    let ordered = spec(
+        "t",
+        json!({"type": "object", "properties": {"z": {}, "a": {}, "b": {}, "y": {}}, "required": ["b", "a", "b"]}),
+    );
+    let params: Vec<(String, bool)> = ["b", "a"]
+        .iter()
+        .map(|n| (n.to_string(), true))
+        .chain(["z", "y"].iter().map(|n| (n.to_string(), false)))
+        .collect();
+    assert_eq!(ordered.params(), params);
+
+    let optional = spec(
+        "t",
+        json!({"type": "object", "properties": {
+            "flag": {"type": "boolean"},
+            "n": {"type": ["integer", "null"]},
+            "mode": {"enum": ["fast", "slow"]},
+            "tags": {"type": "array"},
+            "when": {"type": "string", "default": "today"},
+            "city": {"type": "string", "examples": ["Paris"]}
+        }}),
+    );
+    assert_eq!(
+        optional.example_input(),
+        json!({"city": "Paris", "flag": true, "mode": "fast", "n": 1, "tags": [], "when": "today"})
+    );
+    let given = spec("t", json!({"type": "object", "example": {"x": 1}}));
+    assert_eq!(given.example_input(), json!({"x": 1}));
+}
+
+#[test]
+fn registry_management() {
+    let mut reg = registry();
+    let bad_names = ["", "bad name", "1abc", "naïve", &"a".repeat(65)];
+    for name in bad_names {
+        assert_eq!(
+            reg.register_external(spec(name, json!({"type": "object"}))),
+            Err(RegistryError::InvalidName { name: name.into() }),
+            "{name:?}"
+        );
+    }
+    assert!(reg
+        .register_external(spec(&"a".repeat(64), json!({})))
+        .is_ok());
+    for name in ["final_answer", "Finish", "FinalAnswer"] {
+        assert_eq!(
+            reg.register_external(spec(name, json!({}))),
+            Err(RegistryError::ReservedName { name: name.into() })
+        );
+    }
+    for name in ["calculator", "Calculator", "search_Docs"] {
+        assert_eq!(
+            reg.register_external(spec(name, json!({}))),
+            Err(RegistryError::BuiltinName { name: name.into() })
+        );
+    }
+    let schemas = [
+        (
+            json!("string"),
+            "it must be a JSON object like {\"type\": \"object\", \"properties\": {…}}",
+        ),
+        (
+            json!({"type": "string"}),
+            "\"type\" must be \"object\", not \"string\"",
+        ),
+        (
+            json!({"properties": []}),
+            "\"properties\" must be an object",
+        ),
+        (
+            json!({"required": "a"}),
+            "\"required\" must be a list of parameter names",
+        ),
+        (
+            json!({"required": [1]}),
+            "\"required\" must list names as strings",
+        ),
+        (
+            json!({"properties": {"a": {}}, "required": ["b"]}),
+            "required parameter 'b' is not in \"properties\"",
+        ),
+    ];
+    for (parameters, message) in schemas {
+        let err = reg.register_external(spec("t", parameters)).unwrap_err();
+        assert_eq!(
+            err,
+            RegistryError::InvalidSchema {
+                name: "t".into(),
+                message: message.into()
+            }
+        );
+        assert!(err
+            .to_string()
+            .starts_with("the parameters of 't' are not a usable schema: "));
+    }
+
+    // Same name replaces; a name that folds alike clashes.
+    reg.register_external(weather_spec()).unwrap();
+    let mut newer = weather_spec();
+    newer.description = "newer".into();
+    reg.register_external(newer).unwrap();
+    let weather: Vec<&ToolSpec> = reg
+        .specs()
+        .into_iter()
+        .filter(|s| s.name == "getWeather")
+        .collect();
+    assert_eq!(weather.len(), 1);
+    assert_eq!(weather[0].description, "newer");
+    assert_eq!(
+        reg.register_external(spec("get_weather", json!({}))),
+        Err(RegistryError::NameClash {
+            name: "get_weather".into(),
+            existing: "getWeather".into()
+        })
+    );
+
+    let call = reg.dispatch("getWeather", &json!("Paris")).unwrap();
+    assert_eq!(call.builtin, None);
+    assert_eq!(
+        reg.run_builtin(&call, &HostContext::default()),
+        Err(ToolError::NotBuiltin {
+            tool: "getWeather".into()
+        })
+    );
+
+    assert!(reg.remove("getWeather"));
+    assert!(!reg.remove("getWeather"));
+    assert!(!reg.set_enabled("getWeather", false));
+    assert!(reg.remove("calculator"));
+    assert!(reg.dispatch("calculator", &json!("1")).is_err());
+}
+
+#[test]
+fn tool_error_observations() {
+    let cases = [
+        (
+            ToolError::External {
+                message: "network down.".into(),
+            },
+            "Error: network down. Hint: check the Action Input against the tool's parameters and \
+             try again",
+        ),
+        (
+            ToolError::NoDocuments,
+            "Error: there are no documents to search. Hint: no documents are loaded; answer from \
+             what you know and say so",
+        ),
+        (
+            ToolError::EmptyQuery,
+            "Error: the search query has no keywords. Hint: give a few content words, e.g. \
+             {\"query\": \"retrieval-augmented generation\"}",
+        ),
+        (
+            ToolError::Calculator(CalcError::TooDeep { max: 64 }),
+            "Error: the expression is nested too deeply (more than 64 levels). Hint: split the \
+             calculation into smaller steps",
+        ),
+    ];
+    for (err, observation) in cases {
+        assert_eq!(err.observation(), observation);
+    }
+    // An out-of-range top_k is clamped, not an error.
+    assert_eq!(
+        run("search_docs", json!({"query": "RAG", "top_k": -1}))
+            .lines()
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn serde_shapes() {
+    let err = ToolError::Calculator(CalcError::DivisionByZero);
+    let v = serde_json::to_value(&err).unwrap();
+    assert_eq!(v, json!({"type": "calculator", "kind": "division_by_zero"}));
+    assert_eq!(serde_json::from_value::<ToolError>(v).unwrap(), err);
+    let err = ToolError::Calculator(CalcError::UnexpectedChar { ch: '$', pos: 3 });
+    let back: ToolError = serde_json::from_value(serde_json::to_value(&err).unwrap()).unwrap();
+    assert_eq!(back, err);
+
+    let d = DispatchError::UnknownTool {
+        name: "x".into(),
+        available: vec![],
+        nearest: None,
+    };
+    assert_eq!(serde_json::to_value(&d).unwrap()["type"], "unknown_tool");
+    assert_eq!(
+        serde_json::to_value(Builtin::SearchDocs).unwrap(),
+        "search_docs"
+    );
+
+    // A registry survives a round trip (the host may persist it).
+    let reg = registry();
+    let back: Registry = serde_json::from_str(&serde_json::to_string(&reg).unwrap()).unwrap();
+    assert_eq!(back.documents(), reg.documents());
+    assert_eq!(
+        back.dispatch("calculator", &json!("1")),
+        reg.dispatch("calculator", &json!("1"))
+    );
+}
