@@ -65,7 +65,7 @@ function usePreset(id) {
   el.preset.value = id;
   if (PRESETS[id]) el.baseUrl.value = PRESETS[id];
   const demo = id === 'demo';
-  el.server.disabled = demo;
+  el.server.hidden = demo;
   el.demoNote.hidden = !demo;
   el.result.replaceChildren();
   onChange();

@@ -185,7 +185,7 @@ function row(label, className, ...content) {
 
 function parsedRows({ parse, call }) {
   const rows = [];
-  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought)));
+  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose' })));
   if (parse.kind === 'action') {
     const input = call?.args ?? parse.input;
     rows.push(row(t('card.action'), 'action',
@@ -193,7 +193,7 @@ function parsedRows({ parse, call }) {
       cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json' }),
       call?.notes?.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', call.notes.join('; ')) : null));
   } else if (parse.kind === 'final') {
-    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer)));
+    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
   } else if (parse.kind === 'error') {
     rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { type: parse.error?.type ?? '?' }))));
   }

@@ -1,0 +1,97 @@
+// The page with the built-in demo model: no server at all.
+import { test, expect, openPage, finalAnswer, screenshot } from './fixtures.mjs';
+
+const Q = 'What is 23 * 17 + 4?';
+
+test('the demo model is usable at once and runs to a final answer', async ({ page }) => {
+  await openPage(page); // no parameters: the local probe runs, the demo stays selected
+  await expect(page.locator('#preset')).toHaveValue('demo');
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const cards = page.getByTestId('step-card');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText('calculator');
+  await expect(cards.first()).toContainText('395');
+  await expect(page.locator('#probe-status')).toContainText('No local server answered');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'demo-finished');
+});
+
+test('the parser X-ray marks the spans of the raw reply and lists the repairs', async ({ page }) => {
+  await openPage(page, { demo: '1', question: Q, autorun: '1' });
+  await expect(finalAnswer(page)).toBeVisible();
+  const first = page.getByTestId('step-card').first();
+  await first.locator('details.xray > summary').click();
+  const xray = first.locator('.xray-text');
+  await expect(xray.locator('mark.span-thought')).toHaveText('I should use the calculator for 23 * 17 + 4.');
+  await expect(xray.locator('mark.span-action')).toHaveText('Calculator');
+  await expect(xray.locator('mark.span-input')).toContainText("'expr'");
+  await expect(first.locator('.repairs')).toContainText('single_quotes');
+  await first.locator('details.anatomy > summary').click();
+  await expect(first.locator('.message')).toHaveCount(2);
+  await expect(first.locator('.anatomy-body')).toContainText('"Observation:"');
+  await first.scrollIntoViewIfNeeded();
+  await screenshot(page, 'xray-open');
+});
+
+test('the guard for a format error is marked and explained', async ({ page }) => {
+  await openPage(page, { demo: '1', question: '计算 (2^10 - 24) / 8 的结果', autorun: '1' });
+  await expect(finalAnswer(page)).toHaveText('结果是 125。');
+  const guard = page.getByTestId('step-card').first().locator('.guard');
+  await expect(guard).toContainText('Format feedback');
+  await expect(guard).toContainText('the model was told how to fix it');
+});
+
+test('the interface switches between English and Chinese', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#ui-lang').selectOption('zh');
+  await expect(page.getByTestId('run')).toHaveText('运行');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  // The prompt follows the interface unless chosen separately.
+  await expect(page.locator('#template')).toHaveValue(/使用工具/);
+  await page.getByTestId('question').fill('计算 (2^10 - 24) / 8 的结果');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('结果是 125。');
+  await expect(page.getByTestId('step-card').first().locator('.guard')).toContainText('格式反馈');
+  await expect(page.getByTestId('step-card').first()).toContainText('第 1 步');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'zh-ui');
+  await page.locator('#ui-lang').selectOption('en');
+  await expect(page.getByTestId('run')).toHaveText('Run');
+  await expect(page.getByTestId('step-card').first()).toContainText('Step 1');
+  await expect(page.locator('#template')).toHaveValue(/Tools:/);
+  // A language given in the URL wins.
+  await openPage(page, { demo: '1', lang: 'zh' });
+  await expect(page.getByTestId('step')).toHaveText('单步');
+});
+
+test('an autorun permalink runs the question on load', async ({ page }) => {
+  await openPage(page, { demo: '1', question: 'What is RAG?', autorun: '1' });
+  await expect(page.getByTestId('question')).toHaveValue('What is RAG?');
+  await expect(finalAnswer(page)).toContainText(/retriev/i);
+  await expect(page.getByTestId('step-card').first()).toContainText('search_docs');
+});
+
+test.describe('small screens and dark scheme', () => {
+  test('phone width', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage(page, { demo: '1', question: Q, autorun: '1' });
+    await expect(finalAnswer(page)).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    await page.getByTestId('step-card').first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'phone');
+  });
+
+  test('dark scheme', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openPage(page, { demo: '1', question: Q, autorun: '1' });
+    await expect(finalAnswer(page)).toBeVisible();
+    const first = page.getByTestId('step-card').first();
+    await first.locator('details.xray > summary').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'demo-dark');
+    await first.screenshot({ path: 'test-results/screenshots/xray-dark.png' });
+  });
+});
