@@ -95,3 +95,15 @@ test.describe('small screens and dark scheme', () => {
     await first.screenshot({ path: 'test-results/screenshots/xray-dark.png' });
   });
 });
+
+test('the probe selects a local server that answers', async ({ page }) => {
+  await page.route('http://localhost:8080/v1/models', (route) => route.fulfill({
+    json: { object: 'list', data: [{ id: 'qwen-small', object: 'model' }] },
+    headers: { 'access-control-allow-origin': '*' },
+  }));
+  await openPage(page);
+  await expect(page.locator('#preset')).toHaveValue('llamacpp');
+  await expect(page.locator('#base-url')).toHaveValue('http://localhost:8080/v1');
+  await expect(page.locator('#model')).toHaveValue('qwen-small');
+  await expect(page.locator('#probe-status')).toContainText('llama.cpp server (localhost:8080) — models: 1');
+});

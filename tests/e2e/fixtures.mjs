@@ -4,8 +4,12 @@ import { test as base, expect } from '@playwright/test';
 
 export { expect };
 
+// The page probes these on load; whatever runs on this machine must not change the tests.
+export const LOCAL_SERVERS = /^http:\/\/localhost:(11434|8080|1234)\//;
+
 export const test = base.extend({
   page: async ({ page }, use) => {
+    await page.route(LOCAL_SERVERS, (route) => route.abort('connectionrefused'));
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (msg) => {
@@ -23,7 +27,7 @@ export const mockUrl = (scenario, run) => `${process.env.MOCK_URL}/s/${scenario}
 export async function mockRequests(scenario, run) {
   const query = new URLSearchParams({ scenario, ...(run ? { run } : {}) });
   const response = await fetch(`${process.env.MOCK_URL}/__requests?${query}`);
-  return (await response.json()).filter((r) => r.path.includes('/chat/completions'));
+  return (await response.json()).filter((r) => r.method === 'POST' && r.path.includes('/chat/completions'));
 }
 
 export async function openPage(page, params = {}) {
