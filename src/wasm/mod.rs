@@ -24,7 +24,7 @@ use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
 use js_tools::JsTool;
 
 #[wasm_bindgen(start)]
-fn start() {
+fn install_panic_hook() {
     // A bug that still panics is reported in the console instead of a bare "unreachable".
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&format!("reactloop bug: {info}").into());
@@ -367,7 +367,11 @@ impl JsAgent {
             return Err(js_error("Ask a question first.", None, None));
         }
         let registry = self.inner.registry.borrow().clone();
-        let run = agent::Agent::new(question, registry, self.inner.config.clone());
+        let mut run = agent::Agent::new(question, registry, self.inner.config.clone());
+        run.label_model(match &self.inner.client {
+            Some(client) => &client.model,
+            None => "demo (scripted)",
+        });
         let next = run.next();
         *self.inner.run.borrow_mut() = Some(run);
         *self.inner.aborted.borrow_mut() = abort_promise();

@@ -1,0 +1,424 @@
+//! The browser driver in headless Chromium against the mock OpenAI-compatible server
+//! (tests/mock/server.mjs). `scripts/test` starts the mock and passes its URL in MOCK_URL
+//! at compile time.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Promise};
+use reactloop::wasm::{load_trace, JsAgent};
+use serde::Serialize;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// scripts/test sets MOCK_URL; the default is the port it uses when that one is free.
+fn mock() -> &'static str {
+    option_env!("MOCK_URL").unwrap_or("http://127.0.0.1:8788/")
+}
+
+fn js(value: &Value) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .expect("to js")
+}
+
+fn rust(value: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(value).expect("from js")
+}
+
+/// Settings for a mock scenario; `extra` overrides.
+fn settings(scenario: &str, extra: Value) -> JsValue {
+    let mut base = json!({
+        "baseUrl": format!("{}s/{scenario}/v1", mock()),
+        "model": "mock-model",
+        "timeoutMs": 5000,
+    });
+    if let (Some(b), Some(e)) = (base.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    js(&base)
+}
+
+fn agent(scenario: &str, extra: Value) -> JsAgent {
+    JsAgent::new(settings(scenario, extra)).expect("valid settings")
+}
+
+/// Collects every event the agent emits.
+struct Events {
+    seen: Rc<RefCell<Vec<Value>>>,
+    _closure: Closure<dyn FnMut(JsValue)>,
+    function: Function,
+}
+
+impl Events {
+    fn new() -> Events {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        let closure = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+            sink.borrow_mut().push(rust(e));
+        });
+        let function: Function = closure.as_ref().unchecked_ref::<Function>().clone();
+        Events {
+            seen,
+            _closure: closure,
+            function,
+        }
+    }
+
+    fn of(&self, kind: &str) -> Vec<Value> {
+        self.seen
+            .borrow()
+            .iter()
+            .filter(|e| e["type"] == kind)
+            .cloned()
+            .collect()
+    }
+}
+
+async fn await_js(promise: Promise) -> Result<Value, JsValue> {
+    JsFuture::from(promise).await.map(rust)
+}
+
+async fn run(agent: &JsAgent, question: &str) -> (Value, Events) {
+    let events = Events::new();
+    let trace = await_js(agent.run(question.into(), Some(events.function.clone())))
+        .await
+        .expect("run resolves");
+    (trace, events)
+}
+
+async fn sleep(ms: i32) {
+    let promise = Promise::new(&mut |resolve, _| {
+        let global = js_sys::global();
+        let set_timeout: Function = js_sys::Reflect::get(&global, &"setTimeout".into())
+            .unwrap()
+            .unchecked_into();
+        set_timeout.call2(&global, &resolve, &ms.into()).unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+/// A scenario with a run id of its own, so its requests can be told apart from other runs.
+fn fresh(scenario: &str) -> (String, String) {
+    let run = format!("{}", (js_sys::Math::random() * 1e12) as u64);
+    (format!("{scenario}@{run}"), run)
+}
+
+/// The chat requests the mock received for one run, oldest first (CORS preflights left out).
+async fn mock_requests(run: &str) -> Vec<Value> {
+    let url = format!("{}__requests?run={run}", mock());
+    let response = gloo_net::http::Request::get(&url).send().await.unwrap();
+    let all: Vec<Value> =
+        serde_json::from_str(&response.text().await.unwrap()).expect("requests json");
+    all.into_iter().filter(|r| r["method"] == "POST").collect()
+}
+
+fn outcome(trace: &Value) -> &Value {
+    &trace["outcome"]
+}
+
+fn first_error(trace: &Value) -> &Value {
+    trace["steps"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| !s["error"].is_null()))
+        .map(|s| &s["error"])
+        .unwrap_or(&Value::Null)
+}
+
+#[wasm_bindgen_test]
+async fn a_full_run_reaches_the_final_answer() {
+    let (scenario, id) = fresh("calc");
+    let (trace, events) = run(&agent(&scenario, json!({})), "What is 23 * 17 + 4?").await;
+    assert_eq!(outcome(&trace)["answer"], "The result is 395.");
+    assert_eq!(trace["steps"].as_array().unwrap().len(), 2);
+    assert_eq!(trace["steps"][0]["call"]["tool"], "calculator");
+    let kinds: Vec<String> = events
+        .seen
+        .borrow()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap_or("").to_string())
+        .collect();
+    for kind in ["request", "tool_start", "step", "done"] {
+        assert!(
+            kinds.iter().any(|k| k == kind),
+            "no {kind} event in {kinds:?}"
+        );
+    }
+    // the server received the stop sequence and append-only messages
+    let sent = mock_requests(&id).await;
+    assert_eq!(sent.len(), 2);
+    let bodies: Vec<&Value> = sent.iter().map(|r| &r["body"]).rev().collect();
+    assert_eq!(bodies[0]["stop"], json!(["Observation:"]));
+    let (first, second) = (&bodies[1]["messages"], &bodies[0]["messages"]);
+    let n = first.as_array().unwrap().len();
+    assert_eq!(
+        &second.as_array().unwrap()[..n],
+        first.as_array().unwrap().as_slice()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn streaming_with_awkward_chunks_gives_the_same_text() {
+    let plain = run(&agent("awkward-chunks", json!({})), "q").await.0;
+    let (streamed, events) = run(&agent("awkward-chunks", json!({"stream": true})), "q").await;
+    assert_eq!(outcome(&streamed), outcome(&plain));
+    let reply = streamed["steps"][0]["reply"]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(reply, plain["steps"][0]["reply"]["text"].as_str().unwrap());
+    assert!(reply.contains("中文") && reply.contains("😀"), "{reply}");
+    let deltas: String = events
+        .of("delta")
+        .iter()
+        .filter(|e| e["step"] == 1)
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(deltas, reply);
+    assert!(events.of("delta").len() > 3, "deltas arrive as they stream");
+}
+
+#[wasm_bindgen_test]
+async fn a_stream_without_done_still_completes_with_a_notice() {
+    let (trace, events) = run(&agent("no-done", json!({"stream": true})), "q").await;
+    assert_eq!(outcome(&trace)["type"], "answer");
+    assert!(!events.of("notice").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn each_error_class_lands_in_the_trace_with_a_message() {
+    let cases = [
+        ("http401", json!({}), "http", "key"),
+        ("http403", json!({}), "http", "OLLAMA_ORIGINS"),
+        ("http404", json!({}), "http", "model 'mock-model' not found"),
+        ("http500", json!({}), "http", "internal failure"),
+        ("not-json", json!({}), "not_json", ""),
+        (
+            "error-midstream",
+            json!({"stream": true}),
+            "server",
+            "model crashed",
+        ),
+        ("cors-refuse", json!({}), "network", "OLLAMA_ORIGINS"),
+        ("hang", json!({"timeoutMs": 400}), "timeout", ""),
+    ];
+    for (scenario, extra, kind, words) in cases {
+        let (trace, events) = run(&agent(scenario, extra), "q").await;
+        assert_eq!(outcome(&trace)["type"], "model_error", "{scenario}");
+        assert_eq!(first_error(&trace)["type"], kind, "{scenario}: {trace}");
+        let error = events.of("error");
+        assert_eq!(error.len(), 1, "{scenario}");
+        let text = format!("{} {}", error[0]["message"], error[0]["hint"]);
+        assert!(!error[0]["message"].as_str().unwrap_or("").is_empty());
+        assert!(text.contains(words), "{scenario}: {text}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_port_is_a_network_error_with_a_fix() {
+    let agent = JsAgent::new(js(
+        &json!({"baseUrl": "http://127.0.0.1:9/v1", "model": "m"}),
+    ))
+    .unwrap();
+    let (trace, events) = run(&agent, "q").await;
+    assert_eq!(first_error(&trace)["type"], "network");
+    let hint = events.of("error")[0]["hint"].as_str().unwrap().to_string();
+    assert!(hint.contains("OLLAMA_ORIGINS=http://127.0.0.1"), "{hint}");
+}
+
+#[wasm_bindgen_test]
+async fn rate_limits_and_503_are_retried_a_bounded_number_of_times() {
+    let (scenario, id) = fresh("http429");
+    let (trace, _) = run(&agent(&scenario, json!({})), "q").await;
+    assert_eq!(first_error(&trace)["status"], 429);
+    assert_eq!(mock_requests(&id).await.len(), 3, "three attempts");
+
+    let (scenario, id) = fresh("flaky503");
+    let (trace, _) = run(&agent(&scenario, json!({})), "q").await;
+    assert_eq!(outcome(&trace)["type"], "answer", "{trace}");
+    assert_eq!(
+        mock_requests(&id).await.len(),
+        4,
+        "two 503s, then two steps"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_failed_run_can_be_retried_and_keeps_its_trace() {
+    let agent = agent("http500", json!({}));
+    let (trace, _) = run(&agent, "q").await;
+    assert_eq!(outcome(&trace)["type"], "model_error");
+    agent.retry().unwrap();
+    let trace = await_js(agent.resume(None)).await.unwrap();
+    assert_eq!(
+        trace["steps"].as_array().unwrap().len(),
+        2,
+        "both attempts kept"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn abort_mid_stream_stops_at_once_and_keeps_the_trace() {
+    let agent = agent("slow-stream", json!({"stream": true, "timeoutMs": 20000}));
+    let events = Events::new();
+    let running = agent.run("q".into(), Some(events.function.clone()));
+    sleep(700).await;
+    assert!(!events.of("delta").is_empty(), "streaming had started");
+    let started = js_sys::Date::now();
+    agent.abort();
+    let trace = await_js(running).await.unwrap();
+    assert!(js_sys::Date::now() - started < 1000.0, "stopped at once");
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    assert_eq!(trace["steps"].as_array().unwrap().len(), 1);
+    assert_eq!(events.of("done").len(), 1);
+}
+
+fn js_tool(agent: &JsAgent, body: &str, timeout_ms: u32) {
+    let definition = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| js_sys::Reflect::set(&definition, &k.into(), &v).unwrap();
+    set("name", "js_tool".into());
+    set("description", "A test tool.".into());
+    set(
+        "parameters",
+        js(&json!({"type": "object", "properties": {"x": {"type": "number"}}})),
+    );
+    set("run", Function::new_with_args("args", body).into());
+    set("timeoutMs", timeout_ms.into());
+    agent.register_tool(definition.into()).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn misbehaving_js_tools_become_observations() {
+    let cases = [
+        ("js-throw", "throw new Error('boom')", "boom"),
+        (
+            "js-reject",
+            "return Promise.reject(new Error('nope'))",
+            "nope",
+        ),
+        (
+            "js-hang",
+            "return new Promise(() => {})",
+            "did not answer within 300 ms",
+        ),
+        (
+            "js-object",
+            "return {a: 1, list: [2, 3]}",
+            "{\"a\":1,\"list\":[2,3]}",
+        ),
+        (
+            "js-circular",
+            "const o = {}; o.self = o; return o",
+            "cannot be written as text",
+        ),
+        ("js-undefined", "return undefined", "returned nothing"),
+        ("js-object", "return 41 + args.x", "42"),
+    ];
+    for (scenario, body, expected) in cases {
+        let agent = agent(scenario, json!({}));
+        js_tool(&agent, body, 300);
+        let (trace, _) = run(&agent, "q").await;
+        let observation = trace["steps"][0]["observation"]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(observation.contains(expected), "{scenario}: {observation}");
+        assert_eq!(
+            outcome(&trace)["type"],
+            "answer",
+            "{scenario}: the run goes on"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_huge_js_result_is_truncated() {
+    let agent = agent("big-observation", json!({}));
+    js_tool(&agent, "return 'x'.repeat(1000000)", 2000);
+    let (trace, _) = run(&agent, "q").await;
+    let observation = &trace["steps"][0]["observation"];
+    assert!(observation["text"].as_str().unwrap().contains("truncated"));
+    assert_eq!(
+        trace["steps"][0]["guards"][0]["type"],
+        "observation_truncated"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn step_through_with_an_edited_reply() {
+    let (scenario, id) = fresh("calc");
+    let agent = agent(&scenario, json!({}));
+    let next = rust(agent.start("What is 2 + 3?").unwrap());
+    assert_eq!(next["type"], "call_model");
+    let edit = js(
+        &json!({"reply": "Thought: edited\nAction: calculator\nAction Input: {\"expression\": \"2 + 3\"}"}),
+    );
+    let next = await_js(agent.step(None, edit)).await.unwrap();
+    assert_eq!(next["type"], "run_tool");
+    assert_eq!(next["call"]["args"]["expression"], "2 + 3");
+    let next = await_js(agent.step(None, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(next["type"], "call_model");
+    let trace = rust(agent.trace().unwrap());
+    assert_eq!(trace["steps"][0]["reply"]["edited"], true);
+    assert_eq!(trace["steps"][0]["observation"]["text"], "5");
+    // the mock was not asked for the edited step, only now for step 2
+    assert!(mock_requests("calc").await.iter().all(|r| {
+        !r["body"]["messages"][1]["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("What is 2 + 3?")
+    }));
+    let next = await_js(agent.step(None, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(next["outcome"]["answer"], "The result is 5.");
+}
+
+#[wasm_bindgen_test]
+async fn an_exported_trace_loads_back_for_replay() {
+    let agent = agent("calc", json!({}));
+    let (trace, _) = run(&agent, "q").await;
+    let exported = agent.export_trace().unwrap();
+    assert!(!exported.contains("apiKey") && !exported.contains("api_key"));
+    assert!(exported.contains("\"model\": \"mock-model\""));
+    let loaded = rust(load_trace(&exported).unwrap());
+    assert_eq!(loaded, trace);
+    let newer = exported.replacen("\"version\": 1", "\"version\": 7", 1);
+    let error = load_trace(&newer).unwrap_err();
+    let message = js_sys::Reflect::get(&error, &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(message.contains("version 7"), "{message}");
+}
+
+#[wasm_bindgen_test]
+async fn the_demo_model_runs_without_any_server() {
+    let agent = JsAgent::new(js(&json!({"demo": true}))).unwrap();
+    let (trace, events) = run(&agent, "What is RAG?").await;
+    assert_eq!(outcome(&trace)["type"], "answer");
+    assert!(!events.of("delta").is_empty());
+}
+
+#[wasm_bindgen_test]
+fn bad_settings_get_clear_errors() {
+    for (settings, words) in [
+        (json!({"baseUrl": "", "model": "m"}), "URL"),
+        (json!({"baseUrl": "ftp://x", "model": "m"}), "http"),
+        (json!({"demo": true, "maxSteps": -2}), "maxSteps"),
+    ] {
+        let error = JsAgent::new(js(&settings)).err().expect("refused");
+        let message = js_sys::Reflect::get(&error, &"message".into())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        assert!(message.contains(words), "{message}");
+    }
+}
