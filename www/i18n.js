@@ -98,7 +98,8 @@ const en = {
   'share.nothing': 'Run something first.',
   'share.importFailed': 'Could not import: {message}',
   'trace.label': 'Trace',
-  'trace.question': 'Question',
+  'trace.question': 'Question:',
+  'trace.model': 'Model: {model}',
   'trace.systemPrompt': 'System prompt of this run',
   'card.step': 'Step {n}',
   'card.waiting': 'Waiting for the model …',
@@ -248,7 +249,8 @@ const zh = {
   'share.nothing': '请先运行一次。',
   'share.importFailed': '无法导入：{message}',
   'trace.label': '运行记录',
-  'trace.question': '问题',
+  'trace.question': '问题：',
+  'trace.model': '模型：{model}',
   'trace.systemPrompt': '本次运行的系统提示词',
   'card.step': '第 {n} 步',
   'card.waiting': '等待模型回复……',
@@ -328,7 +330,6 @@ const zhOutcomes = {
 const tables = { en, zh };
 let current = 'en';
 
-export const LANGS = Object.keys(tables);
 export const lang = () => current;
 
 export function setLang(next) {

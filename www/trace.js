@@ -29,7 +29,8 @@ export class TraceView {
 
   head(trace) {
     return h('div', { class: 'trace-head' },
-      h('p', { class: 'question' }, h('strong', {}, t('trace.question'), ': '), trace.question),
+      h('p', { class: 'question' }, h('strong', {}, t('trace.question')), ' ', trace.question),
+      trace.model ? h('p', { class: 'muted' }, t('trace.model', { model: trace.model })) : null,
       trace.system_prompt ? lazyDetails(t('trace.systemPrompt'), () => cappedText(trace.system_prompt)) : null);
   }
 
@@ -250,7 +251,7 @@ function anatomy(request) {
 }
 
 /** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */
-export function byteToIndex(text, offsets) {
+function byteToIndex(text, offsets) {
   const wanted = [...new Set(offsets)].sort((a, b) => a - b);
   const map = new Map();
   let bytes = 0;

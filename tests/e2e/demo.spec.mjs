@@ -107,3 +107,27 @@ test('the probe selects a local server that answers', async ({ page }) => {
   await expect(page.locator('#model')).toHaveValue('qwen-small');
   await expect(page.locator('#probe-status')).toContainText('llama.cpp server (localhost:8080) — models: 1');
 });
+
+test('every control is labelled and the page works from the keyboard', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  for (const panel of ['#tools-panel', '#prompt-panel']) await page.locator(`${panel} > summary`).click();
+  await page.locator('#prompt-panel #few-shot-add').click();
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((el) => el.offsetParent !== null)
+    .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent.trim())))
+    .map((el) => el.outerHTML.slice(0, 80)));
+  expect(unlabelled).toEqual([]);
+
+  await page.getByTestId('question').focus();
+  await page.keyboard.type('What is 23 * 17 + 4?');
+  await page.keyboard.press('Control+Enter');
+  await expect(finalAnswer(page)).toBeVisible();
+  // Step keeps the focus between presses, so a class can be stepped with the keyboard.
+  await page.getByTestId('step').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('step')).toBeFocused();
+  await expect(page.getByTestId('step-card').first()).toContainText('calculator');
+  const outline = await page.getByTestId('step').evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe('none');
+});
