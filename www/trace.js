@@ -8,7 +8,7 @@ import { t, guardSentence, outcomeSentence } from './i18n.js';
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
 export class TraceView {
-  /** `actions.retry()` and `actions.testConnection()` back the buttons of an error card. */
+  /** `actions` back an error card's buttons: canRetry(step), retry(), testConnection(). */
   constructor(root, actions) {
     this.root = root;
     this.actions = actions;
@@ -131,10 +131,10 @@ export class TraceView {
     return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
       h('header', { class: 'card-head' },
         h('h3', { id: titleId }, t('card.step', { n: step.index })),
-        reply?.edited || observation?.edited ? h('span', { class: 'badge edited' }, t('card.edited')) : null,
+        reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
         h('span', { class: 'meta' }, meta(step))),
       h('div', { class: 'card-body' },
-        h('p', { class: 'card-status', role: 'status' }, waiting ? t('card.waiting') : ''),
+        h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
         parse ? parsedRows(step) : null,
         observation ? observationRow(step) : null,
         step.guards.length ? guardList(step.guards) : null,
@@ -163,7 +163,7 @@ export function doctor(title, message, hint, buttons = []) {
   return h('div', { class: 'doctor', role: 'alert', 'data-testid': 'error' },
     h('p', { class: 'doctor-title' }, h('strong', {}, title)),
     h('p', { class: 'doctor-message' }, message),
-    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix'), ': '), hint) : null,
+    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', hint) : null,
     h('p', { class: 'buttons' }, ...buttons));
 }
 
@@ -204,6 +204,7 @@ function parsedRows({ parse, call }) {
 function observationRow({ observation: o }) {
   return row(t('card.observation'), `observation source-${o.source}`,
     h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
+    o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
     cappedText(o.text),
     o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: o.full_chars.toLocaleString(), to: o.text.length.toLocaleString() })) : null);
 }

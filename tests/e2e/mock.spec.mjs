@@ -38,6 +38,7 @@ test('step through with an edited reply: the edit is shown and drives the next s
   await expect(page.locator('#debug-next')).toContainText('ask the model (step 1)');
   const edited = 'Thought: Let me try 6 * 7 instead.\nAction: calculator\nAction Input: {"expression": "6 * 7"}';
   await page.getByTestId('edit').fill(edited);
+  await screenshot(page, 'step-debugger');
   await page.getByTestId('step').click();
   const first = page.getByTestId('step-card').first();
   await expect(first).toContainText('Let me try 6 * 7 instead.');
@@ -180,6 +181,8 @@ test('a 1 MB observation keeps the page responsive', async ({ page }) => {
   await page.getByTestId('step').click();
   const observation = page.getByTestId('step-card').first().locator('.observation');
   await expect(observation.locator('.more')).toBeVisible();
+  await observation.scrollIntoViewIfNeeded();
+  await screenshot(page, 'big-observation');
   expect(await clickLatency(page, '#tools-panel > summary')).toBeLessThan(500);
   expect(await clickLatency(page, '.observation .more button')).toBeLessThan(1000); // +50,000 characters
   await page.locator('#continue').click();
