@@ -131,3 +131,29 @@ test('every control is labelled and the page works from the keyboard', async ({ 
   const outline = await page.getByTestId('step').evaluate((el) => getComputedStyle(el).outlineStyle);
   expect(outline).not.toBe('none');
 });
+
+test('search_docs searches the documents edited in the page', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#documents').fill('# RAG\nRAG stands for Really Awesome Guacamole in this workshop.\n\n# Other\nNothing here.');
+  await expect(page.locator('#documents-status')).toHaveText('2 documents.');
+  await page.getByTestId('question').fill('What is RAG?');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toContainText('Really Awesome Guacamole');
+});
+
+test('the API key stays in memory unless remembered on this device', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#preset').selectOption('custom');
+  await page.locator('#api-key').fill('sk-memory-only');
+  await page.reload();
+  await page.locator('#preset').selectOption('custom');
+  await expect(page.locator('#api-key')).toHaveValue('');
+  await page.locator('#api-key').fill('sk-remembered');
+  await page.locator('#remember-key').check();
+  await page.reload();
+  await page.locator('#preset').selectOption('custom');
+  await expect(page.locator('#api-key')).toHaveValue('sk-remembered');
+  await page.locator('#remember-key').uncheck();
+  expect(await page.evaluate(() => localStorage.getItem('reactloop.apiKey'))).toBeNull();
+});
