@@ -422,3 +422,22 @@ fn bad_settings_get_clear_errors() {
         assert!(message.contains(words), "{message}");
     }
 }
+
+#[wasm_bindgen_test]
+async fn an_agent_runs_again_after_an_abort() {
+    let agent = JsAgent::new(js(&json!({"demo": true, "demoDelayMs": 50}))).unwrap();
+    let running = agent.run("What is 23 * 17 + 4?".into(), None);
+    sleep(120).await;
+    agent.abort();
+    let trace = await_js(running).await.unwrap();
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    let agent_again = JsAgent::new(js(&json!({"demo": true}))).unwrap();
+    let (fresh, _) = run(&agent_again, "What is 23 * 17 + 4?").await;
+    assert_eq!(outcome(&fresh)["type"], "answer");
+    let (again, _) = run(&agent, "What is 23 * 17 + 4?").await;
+    assert_eq!(
+        outcome(&again),
+        outcome(&fresh),
+        "the aborted agent's next run is whole"
+    );
+}

@@ -73,7 +73,6 @@ function settingsChanged() {
 /** Starts a fresh run of the question and returns its agent, or null (the reason is shown). */
 function begin() {
   if (busy) return null;
-  view.reset();
   try {
     const fresh = buildAgent();
     fresh.start(ui.question.value);
@@ -85,7 +84,8 @@ function begin() {
   loaded = null;
   keepChoice();
   ui.edit.value = '';
-  view.reset(agent.trace());
+  ui.problem.replaceChildren();
+  view.reset(agent.trace()); // also ends a replay in progress
   return agent;
 }
 
@@ -230,10 +230,11 @@ async function importTrace(file) {
   loaded = trace;
   ui.question.value = trace.question;
   ui.problem.replaceChildren();
-  replaying = new AbortController();
+  const controller = new AbortController();
+  replaying = controller;
   refresh();
-  await view.replay(trace, replaying.signal);
-  replaying = null;
+  await view.replay(trace, controller.signal);
+  if (replaying === controller) replaying = null; // not if another import took over
   refresh();
 }
 
@@ -307,7 +308,7 @@ function wire() {
 const params = readParams();
 setLang(initialLang(params.lang));
 ui.uiLang.value = lang();
-initConnect(settingsChanged);
+initConnect();
 initTools(settingsChanged);
 initPrompt(settingsChanged);
 if (params.tools) setEnabledBuiltins(params.tools === 'none' ? [] : params.tools.split(','));

@@ -5,12 +5,14 @@ import { $, h } from './dom.js';
 import { t } from './i18n.js';
 import { doctor } from './trace.js';
 
-export const PRESETS = {
+const PRESETS = {
   ollama: 'http://localhost:11434/v1',
   llamacpp: 'http://localhost:8080/v1',
   lmstudio: 'http://localhost:1234/v1',
 };
 const PROBE_TIMEOUT_MS = 1500;
+// A model list comes back at once, unless the server is busy generating for someone.
+const TEST_TIMEOUT_MS = 15_000;
 const KEY_STORE = 'reactloop.apiKey';
 
 const el = {
@@ -22,11 +24,9 @@ const el = {
 };
 // Set once the person picks a server, so a late probe result never overrides their choice.
 let touched = false;
-let onChange = () => {};
 let probed; // the presets that answered the probe; null while it runs, undefined if never run
 
-export function initConnect(changed) {
-  onChange = changed;
+export function initConnect() {
   const saved = localStorage.getItem(KEY_STORE);
   if (saved) {
     el.apiKey.value = saved;
@@ -40,13 +40,9 @@ export function initConnect(changed) {
   el.baseUrl.addEventListener('input', () => {
     touched = true;
     el.preset.value = presetOf(el.baseUrl.value);
-    onChange();
   });
   el.apiKey.addEventListener('input', rememberKey);
   el.remember.addEventListener('change', rememberKey);
-  for (const input of [el.model, el.temperature, el.maxTokens, el.stream, el.constrained]) {
-    input.addEventListener('change', onChange);
-  }
   el.test.addEventListener('click', testConnection);
   usePreset('demo');
 }
@@ -65,10 +61,9 @@ function usePreset(id) {
   el.preset.value = id;
   if (PRESETS[id]) el.baseUrl.value = PRESETS[id];
   const demo = id === 'demo';
-  el.server.disabled = demo;
+  el.server.hidden = demo;
   el.demoNote.hidden = !demo;
   el.result.replaceChildren();
-  onChange();
 }
 
 /** Points the page at `url` (from a permalink), or at the demo model. */
@@ -81,8 +76,6 @@ export function setEndpoint(url, model) {
   loadModels({ pick: !model });
 }
 
-export const isDemo = () => el.preset.value === 'demo';
-
 /** A run started: from now on the probe must not switch servers under the person. */
 export const keepChoice = () => { touched = true; };
 
@@ -90,7 +83,7 @@ export const keepChoice = () => { touched = true; };
 export function connectSettings() {
   const number = (input) => (input.value === '' ? undefined : Number(input.value));
   return {
-    demo: isDemo(),
+    demo: el.preset.value === 'demo',
     baseUrl: el.baseUrl.value.trim(),
     apiKey: el.apiKey.value || undefined,
     model: el.model.value.trim(),
@@ -111,7 +104,6 @@ function modelsQuery(baseUrl, timeoutMs) {
 function showModels(models, pick) {
   el.models.replaceChildren(...models.map((m) => h('option', { value: m })));
   if (pick && models.length && !models.includes(el.model.value.trim())) el.model.value = models[0];
-  onChange();
 }
 
 /** Fills the model list and resolves to null, or to the error (shown only when asked for). */
@@ -130,7 +122,7 @@ export async function testConnection() {
   panel.open = true;
   el.result.replaceChildren(h('p', {}, t('connect.testing', { url: el.baseUrl.value })));
   el.result.scrollIntoView({ block: 'nearest' });
-  const error = await loadModels();
+  const error = await loadModels({ timeoutMs: TEST_TIMEOUT_MS });
   el.result.replaceChildren(error
     ? doctor(t('connect.failed'), error.message, error.hint)
     : h('p', { class: 'ok' }, t('connect.ok', { count: el.models.childElementCount, url: el.baseUrl.value })));

@@ -22,7 +22,7 @@ export function initPrompt(changed) {
 }
 
 /** The prompt's language: chosen, or the interface's. */
-export const promptLang = () => (el.lang.value === 'auto' ? uiLang() : el.lang.value);
+const promptLang = () => (el.lang.value === 'auto' ? uiLang() : el.lang.value);
 
 const edited = () => el.template.value !== defaultTemplate(filledFor);
 

@@ -11,6 +11,7 @@ function fenced(text, lang = '') {
 /** The trace as a Markdown document (in English, like the core's sentences). */
 export function traceToMarkdown(trace) {
   const out = ['# reactloop trace', '', `**Question:** ${trace.question}`, ''];
+  if (trace.model) out.push(`**Model:** ${trace.model}`, '');
   out.push('<details><summary>System prompt</summary>', '', fenced(trace.system_prompt, 'text'), '', '</details>', '');
   for (const step of trace.steps) {
     out.push(`## Step ${step.index}`, '');
@@ -33,7 +34,7 @@ export function traceToMarkdown(trace) {
 
 // What a permalink carries. Never the API key, and never a JavaScript tool: a link that runs
 // code in this page could read a remembered key.
-export const PARAMS = ['endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'tools', 'plang', 'template', 'fewshot'];
+const PARAMS = ['endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'tools', 'plang', 'template', 'fewshot'];
 
 /** The URL parameters this page understands, as an object of strings. */
 export function readParams(search = location.search) {

@@ -36,7 +36,7 @@ export function initTools(changed) {
 }
 
 /** "# Title" starts a document; the lines up to the next one are its text. */
-export function parseDocuments(text) {
+function parseDocuments(text) {
   const docs = [];
   for (const line of text.split('\n')) {
     const heading = /^#\s+(.+)$/.exec(line);

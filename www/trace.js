@@ -8,7 +8,7 @@ import { t, guardSentence, outcomeSentence } from './i18n.js';
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
 export class TraceView {
-  /** `actions.retry()` and `actions.testConnection()` back the buttons of an error card. */
+  /** `actions` back an error card's buttons: canRetry(step), retry(), testConnection(). */
   constructor(root, actions) {
     this.root = root;
     this.actions = actions;
@@ -29,7 +29,8 @@ export class TraceView {
 
   head(trace) {
     return h('div', { class: 'trace-head' },
-      h('p', { class: 'question' }, h('strong', {}, t('trace.question'), ': '), trace.question),
+      h('p', { class: 'question' }, h('strong', {}, t('trace.question')), ' ', trace.question),
+      trace.model ? h('p', { class: 'muted' }, t('trace.model', { model: trace.model })) : null,
       trace.system_prompt ? lazyDetails(t('trace.systemPrompt'), () => cappedText(trace.system_prompt)) : null);
   }
 
@@ -130,10 +131,10 @@ export class TraceView {
     return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
       h('header', { class: 'card-head' },
         h('h3', { id: titleId }, t('card.step', { n: step.index })),
-        reply?.edited || observation?.edited ? h('span', { class: 'badge edited' }, t('card.edited')) : null,
+        reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
         h('span', { class: 'meta' }, meta(step))),
       h('div', { class: 'card-body' },
-        h('p', { class: 'card-status', role: 'status' }, waiting ? t('card.waiting') : ''),
+        h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
         parse ? parsedRows(step) : null,
         observation ? observationRow(step) : null,
         step.guards.length ? guardList(step.guards) : null,
@@ -162,7 +163,7 @@ export function doctor(title, message, hint, buttons = []) {
   return h('div', { class: 'doctor', role: 'alert', 'data-testid': 'error' },
     h('p', { class: 'doctor-title' }, h('strong', {}, title)),
     h('p', { class: 'doctor-message' }, message),
-    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix'), ': '), hint) : null,
+    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', hint) : null,
     h('p', { class: 'buttons' }, ...buttons));
 }
 
@@ -185,7 +186,7 @@ function row(label, className, ...content) {
 
 function parsedRows({ parse, call }) {
   const rows = [];
-  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought)));
+  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose' })));
   if (parse.kind === 'action') {
     const input = call?.args ?? parse.input;
     rows.push(row(t('card.action'), 'action',
@@ -193,7 +194,7 @@ function parsedRows({ parse, call }) {
       cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json' }),
       call?.notes?.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', call.notes.join('; ')) : null));
   } else if (parse.kind === 'final') {
-    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer)));
+    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
   } else if (parse.kind === 'error') {
     rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { type: parse.error?.type ?? '?' }))));
   }
@@ -203,6 +204,7 @@ function parsedRows({ parse, call }) {
 function observationRow({ observation: o }) {
   return row(t('card.observation'), `observation source-${o.source}`,
     h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
+    o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
     cappedText(o.text),
     o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: o.full_chars.toLocaleString(), to: o.text.length.toLocaleString() })) : null);
 }
@@ -250,7 +252,7 @@ function anatomy(request) {
 }
 
 /** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */
-export function byteToIndex(text, offsets) {
+function byteToIndex(text, offsets) {
   const wanted = [...new Set(offsets)].sort((a, b) => a - b);
   const map = new Map();
   let bytes = 0;

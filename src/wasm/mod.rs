@@ -608,11 +608,16 @@ async fn ask_model(
     step: usize,
 ) -> Result<ModelReply, LlmError> {
     let on_delta = |text: &str| emit(on_event, &Event::Delta { step, text });
+    // A fresh controller per request: an aborted one stays aborted.
+    let abort = controller().map_err(|e| LlmError::Stream {
+        message: client::js_message(&e),
+    })?;
+    *inner.fetch.borrow_mut() = abort.clone();
     let Some(cfg) = &inner.client else {
         let text = crate::demo::reply(request);
         let chars: Vec<char> = text.chars().collect();
         for piece in chars.chunks(4) {
-            if inner.fetch.borrow().signal().aborted() {
+            if abort.signal().aborted() {
                 return Err(LlmError::Aborted);
             }
             on_delta(&piece.iter().collect::<String>());
@@ -625,19 +630,6 @@ async fn ask_model(
             ..ModelReply::default()
         });
     };
-    let abort = controller().map_err(|e| LlmError::Network {
-        url: cfg.base_url.clone(),
-        detail: client::js_message(&e),
-    })?;
-    if inner
-        .run
-        .borrow()
-        .as_ref()
-        .is_some_and(|r| matches!(r.next(), Next::Done { .. }))
-    {
-        return Err(LlmError::Aborted);
-    }
-    *inner.fetch.borrow_mut() = abort.clone();
     let tool_names: Vec<String> = inner
         .registry
         .borrow()
