@@ -336,6 +336,14 @@ export function setLang(next) {
   applyI18n(document);
 }
 
+/**
+ * Sets the language of t() only, leaving the document alone: each embedded <react-loop>
+ * calls it before it renders, so elements in different languages share this module.
+ */
+export function useLang(next) {
+  current = tables[next] ? next : 'en';
+}
+
 /** The string for `key` with `{name}` slots filled from `vars`. */
 export function t(key, vars = {}) {
   const text = tables[current][key] ?? en[key] ?? key;

@@ -60,7 +60,12 @@ export class TraceView {
     if (old) old.el.replaceWith(el);
     else this.list.append(el);
     this.cards.set(step.index, { el, step });
-    if (!old) el.scrollIntoView({ block: 'nearest' });
+    if (!old) this.reveal(el);
+  }
+
+  /** Brings a new card into view; an embedded view overrides it to scroll only itself. */
+  reveal(el) {
+    el.scrollIntoView({ block: 'nearest' });
   }
 
   showOutcome(outcome) {

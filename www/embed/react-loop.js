@@ -1,0 +1,632 @@
+// <react-loop>: a ReAct run inside any page, with one script tag. It replays a recorded
+// trace (no model needed), runs live against an OpenAI-compatible endpoint, or tries live and
+// falls back to the recording. Usage and attributes: www/embed/README.md.
+//
+// Importing this module only defines the element. The wasm, the playground's card renderer
+// (../trace.js) and the recording load when an element first comes near the viewport; the
+// wasm is loaded once and shared by every element on the page. Everything from models, tools
+// and recordings becomes text nodes (through ../dom.js's h()), never markup.
+import { css } from './style.js';
+
+const PROBE_TIMEOUT_MS = 1500;
+const PLAYGROUND = new URL('../', import.meta.url).href;
+
+const STRINGS = {
+  en: {
+    recording: 'Recording', live: 'Live', play: '▶ Play', pause: '❚❚ Pause', step: 'Step ›', restart: '↺ Restart',
+    run: 'Run', stop: 'Stop', question: 'Question', playground: 'reactloop',
+    idle: 'Loads when scrolled into view.', loading: 'Loading …',
+    replaying: 'A recorded run, replayed: no model is called.',
+    probing: 'Looking for a model at {endpoint} …',
+    connected: 'Live: {model} at {endpoint}. Ask anything.',
+    fallback: 'Showing a recording: no model answered at {endpoint}.',
+    start: 'Press Play to watch the run, or Step through it.',
+    tryLive: 'Try live again', why: 'Why, and what to do',
+    badTrace: 'This recording cannot be played', unreachable: 'The model could not be reached', loadFailed: 'Could not load {url} ({reason}).',
+    nothing: 'Nothing to show: give <react-loop> a trace-src, an endpoint, or both.',
+    noModel: 'The server at {endpoint} lists no models: set the model attribute.',
+    hintMixed: 'To run it live, open this page over http or serve the model over https: an https page may not call an http server.',
+    hintPrivate: 'To run it live, open this page from http://localhost: Chrome keeps https pages from calling your own machine or network (Private Network Access).',
+    hintNetwork: 'To run it live, start one that allows this page: OLLAMA_ORIGINS={origin} ollama serve',
+  },
+  zh: {
+    recording: '录制回放', live: '实时', play: '▶ 播放', pause: '❚❚ 暂停', step: '单步 ›', restart: '↺ 重新开始',
+    run: '运行', stop: '停止', question: '问题', playground: 'reactloop',
+    idle: '滚动到这里时加载。', loading: '加载中……',
+    replaying: '这是一次录制的运行，正在回放：不会调用模型。',
+    probing: '正在查找 {endpoint} 上的模型……',
+    connected: '实时：{endpoint} 上的 {model}。可以随意提问。',
+    fallback: '正在播放录制：{endpoint} 上没有模型响应。',
+    start: '按“播放”观看这次运行，或按“单步”逐步查看。',
+    tryLive: '再试一次实时运行', why: '原因与解决方法',
+    badTrace: '这份录制无法播放', unreachable: '无法连接模型', loadFailed: '无法加载 {url}（{reason}）。',
+    nothing: '没有可显示的内容：请给 <react-loop> 设置 trace-src、endpoint，或两者都设置。',
+    noModel: '{endpoint} 上的服务器没有列出模型：请设置 model 属性。',
+    hintMixed: '要实时运行，请通过 http 打开本页，或用 https 提供模型服务：https 页面不能调用 http 服务。',
+    hintPrivate: '要实时运行，请从 http://localhost 打开本页：Chrome 不允许 https 页面访问你自己的电脑或局域网（Private Network Access）。',
+    hintNetwork: '要实时运行，请启动允许本页访问的模型服务：OLLAMA_ORIGINS={origin} ollama serve',
+  },
+};
+
+function say(lang, key, vars = {}) {
+  const text = (STRINGS[lang] ?? STRINGS.en)[key] ?? STRINGS.en[key];
+  return text.replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot));
+}
+
+// ---------------------------------------------------------------- loaded once per page
+
+let core = null;
+
+/** The wasm (initialised once) and the playground's renderer, for every element. */
+function loadCore() {
+  core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js'), import('../dom.js')])
+    .then(async ([pkg, trace, i18n, dom]) => {
+      await pkg.default();
+      return { pkg, h: dom.h, doctor: trace.doctor, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang) };
+    });
+  core.catch(() => { core = null; }); // a later element may try again
+  return core;
+}
+
+/**
+ * The page's TraceView, drawing in one element's language and scrolling only the element's
+ * own box (the page's version scrolls the window to each new card).
+ */
+function embedView(TraceView, useLang) {
+  return class EmbedView extends TraceView {
+    constructor(root, actions, scroller, lang) {
+      super(root, actions);
+      Object.assign(this, { scroller, lang });
+      for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'rerender']) {
+        const method = this[name];
+        this[name] = (...args) => {
+          useLang(this.lang);
+          const pinned = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < 48;
+          const result = method.apply(this, args);
+          if (pinned) this.scroller.scrollTop = this.scroller.scrollHeight;
+          return result;
+        };
+      }
+    }
+
+    reveal() {} // the wrapper above keeps the newest card in view while the reader follows
+  };
+}
+
+// ---------------------------------------------------------------- one-line hints
+
+const isLocalHost = (host) => /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|.*\.local)$/i.test(host);
+
+/**
+ * One line that says how to run it live, from a listModels error: the mixed-content case,
+ * Chrome's Private Network Access case (an https page calling localhost or a LAN address),
+ * a server that is not running or refuses this origin, or the core's own hint.
+ */
+export function liveHint(error, { endpoint, page = location.href, lang = 'en' }) {
+  const pageUrl = new URL(page);
+  let target = null;
+  try { target = new URL(endpoint, pageUrl); } catch { /* the core's message says why */ }
+  const vars = { endpoint, origin: pageUrl.origin };
+  const kind = error?.detail?.type;
+  if (kind === 'mixed_content') return say(lang, 'hintMixed', vars);
+  if (kind === 'network' && target) {
+    const https = pageUrl.protocol === 'https:' && !isLocalHost(pageUrl.hostname);
+    if (https && isLocalHost(target.hostname)) return say(lang, 'hintPrivate', vars);
+    return say(lang, 'hintNetwork', vars);
+  }
+  return error?.hint ?? error?.message ?? String(error);
+}
+
+// ---------------------------------------------------------------- the replay
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const modelPart = (step) => ({ ...step, observation: null, guards: [] });
+
+/**
+ * Plays a trace into a view, one transition at a time: the reply types itself out, the
+ * parsed Thought/Action appear, then the observation. `step()` does one transition at once.
+ */
+class Replay {
+  constructor(trace, view, { speed, visible, changed, placeholder }) {
+    Object.assign(this, { trace, view, speed, visible, changed, placeholder, playing: false, run: 0 });
+    this.restart();
+  }
+
+  get done() { return this.pos > this.trace.steps.length; }
+
+  restart() {
+    this.stopLoop();
+    Object.assign(this, { pos: 0, phase: 0, typed: 0 });
+    this.view.reset(this.trace);
+    this.view.end.replaceChildren(this.placeholder);
+    this.changed();
+  }
+
+  async play() {
+    if (this.playing) return;
+    if (this.done) this.restart();
+    this.playing = true;
+    this.changed();
+    const run = ++this.run;
+    while (run === this.run && !this.done) {
+      await sleep(this.tick() / this.speed);
+      while (run === this.run && !this.visible()) await sleep(200);
+    }
+    if (run === this.run) this.pause();
+  }
+
+  pause() {
+    this.stopLoop();
+    this.changed();
+  }
+
+  stopLoop() {
+    this.playing = false;
+    this.run++;
+  }
+
+  step() {
+    this.stopLoop();
+    if (!this.done) this.transition();
+    this.changed();
+  }
+
+  /** One small piece of the animation; returns how long to wait before the next. */
+  tick() {
+    const step = this.trace.steps[this.pos];
+    if (!step) return this.transition();
+    if (this.phase === 0) {
+      this.open(step);
+      return 250;
+    }
+    const chars = this.chars;
+    if (this.phase === 1 && this.typed < chars.length) {
+      const size = Math.max(2, Math.ceil(chars.length / 90));
+      this.view.event({ type: 'delta', step: step.index, text: chars.slice(this.typed, this.typed + size).join('') });
+      this.typed += size;
+      return 30;
+    }
+    return this.transition();
+  }
+
+  open(step) {
+    this.placeholder.remove();
+    this.view.event({ type: 'request', step: step.index, request: step.request });
+    this.chars = [...(step.reply?.text ?? '')];
+    Object.assign(this, { phase: 1, typed: 0 });
+  }
+
+  /** The model's part of the step (its parsed reply), then the tool's (the observation). */
+  transition() {
+    const { steps } = this.trace;
+    const step = steps[this.pos];
+    if (!step) {
+      this.view.showOutcome(this.trace.outcome);
+      this.pos++;
+      return 0;
+    }
+    this.placeholder.remove();
+    if (this.phase < 2 && step.observation && step.reply) {
+      if (this.phase === 0) this.open(step);
+      this.view.showStep(modelPart(step));
+      if (step.call) this.view.event({ type: 'tool_start', step: step.index, call: step.call });
+      this.phase = 2;
+      return 900;
+    }
+    this.view.showStep(step);
+    Object.assign(this, { pos: this.pos + 1, phase: 0 });
+    if (this.pos === steps.length) return this.transition() || 0;
+    return 1100;
+  }
+}
+
+// ---------------------------------------------------------------- the element
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function textOf(value) {
+  return document.createTextNode(value);
+}
+
+class ReactLoop extends HTMLElement {
+  static observedAttributes = ['lang', 'height'];
+
+  #ui;
+  #core = null; // the shared wasm and renderer, once loaded
+  #view = null;
+  #replay = null;
+  #trace = null; // the validated recording
+  #traceError = null; // why the recording could not be loaded
+  #agent = null; // the live run's agent
+  #model = '';
+  #busy = false;
+  #mode = 'idle'; // idle, loading, replay, fallback, live, error
+  #note = ''; // a message that replaces the mode's own line until the next change
+  #liveError = null; // why live did not work (fallback)
+  #observer = null;
+  #visible = false;
+  #started = false;
+  #tools = [];
+  #documents = null;
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: 'open' });
+    shadow.adoptedStyleSheets = [styleSheet()];
+    const ui = {
+      mode: el('span', { className: 'mode' }),
+      play: el('button', { type: 'button', className: 'primary' }),
+      step: el('button', { type: 'button' }),
+      restart: el('button', { type: 'button' }),
+      note: el('div', { className: 'note' }),
+      input: el('input', { type: 'text', name: 'question', spellcheck: false }),
+      run: el('button', { type: 'submit', className: 'primary' }),
+      stop: el('button', { type: 'button' }),
+      trace: el('div', { className: 'trace' }),
+    };
+    ui.note.setAttribute('role', 'status');
+    ui.ask = el('form', { className: 'ask' }, ui.input, ui.run, ui.stop);
+    ui.scroll = el('div', { className: 'scroll', tabIndex: 0 }, ui.trace);
+    ui.frame = el('div', { className: 'frame' },
+      el('div', { className: 'bar' }, ui.mode,
+        el('span', { className: 'brand' }, el('a', { href: PLAYGROUND, target: '_blank', rel: 'noopener' }, 'reactloop')),
+        el('span', { className: 'buttons' }, ui.play, ui.step, ui.restart)),
+      ui.note, ui.ask, ui.scroll);
+    ui.frame.setAttribute('part', 'frame');
+    shadow.append(ui.frame);
+    this.#ui = ui;
+
+    ui.play.addEventListener('click', () => (this.#replay?.playing ? this.#replay.pause() : this.#replay?.play()));
+    ui.step.addEventListener('click', () => this.#replay?.step());
+    ui.restart.addEventListener('click', () => this.#replay?.restart());
+    ui.ask.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.#runLive();
+    });
+    ui.stop.addEventListener('click', () => this.#agent?.abort());
+    // Card parts built on demand (the X-ray, "show more") draw in this element's language.
+    for (const type of ['toggle', 'click']) shadow.addEventListener(type, () => this.#core?.useLang(this.lang), true);
+    this.#applyHeight();
+    this.#refresh();
+  }
+
+  // ------------------------------------------------------------ properties and methods
+
+  /** The interface and prompt language: the attribute, else the page's, else English. */
+  get lang() {
+    const wanted = this.getAttribute('lang') || this.parentElement?.closest('[lang]')?.getAttribute('lang') || 'en';
+    return wanted.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  }
+
+  set lang(value) { this.setAttribute('lang', value); }
+
+  /** Custom JavaScript tools for live runs: [{name, description, parameters, run, timeoutMs}]. */
+  get tools() { return this.#tools; }
+
+  set tools(list) { this.#tools = Array.isArray(list) ? list : []; }
+
+  /** Documents search_docs searches in live runs, [{title, text}]; or a child <script slot="documents">. */
+  get documents() {
+    if (this.#documents) return this.#documents;
+    const script = this.querySelector(':scope > script[type="application/json"][slot="documents"]');
+    try {
+      return script ? JSON.parse(script.textContent) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  set documents(list) { this.#documents = Array.isArray(list) ? list : null; }
+
+  /** The loaded recording (validated by the core), or null. */
+  get trace() { return this.#trace; }
+
+  play() { this.#replay?.play(); }
+
+  pause() { this.#replay?.pause(); }
+
+  step() { this.#replay?.step(); }
+
+  restart() { this.#replay?.restart(); }
+
+  // ------------------------------------------------------------ lifecycle
+
+  connectedCallback() {
+    if (this.#observer) return;
+    // Nothing loads until the element is about to be seen; a replay moves only while seen.
+    this.#observer = new IntersectionObserver((entries) => {
+      this.#visible = entries.at(-1).isIntersecting;
+      if (this.#visible && !this.#started) this.#start();
+    }, { rootMargin: '100px 0px' });
+    this.#observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#visible = false;
+    this.#replay?.pause();
+    this.#agent?.abort();
+  }
+
+  attributeChangedCallback(name) {
+    if (name === 'height') return this.#applyHeight();
+    if (this.#view) this.#view.lang = this.lang;
+    this.#view?.rerender();
+    return this.#refresh();
+  }
+
+  #applyHeight() {
+    const height = this.getAttribute('height');
+    this.#ui.scroll.style.height = !height ? '' : /^\d+(\.\d+)?$/.test(height) ? `${height}px` : height;
+  }
+
+  // ------------------------------------------------------------ start-up and modes
+
+  async #start() {
+    this.#started = true;
+    const endpoint = this.#endpoint();
+    const src = this.getAttribute('trace-src')?.trim();
+    if (!endpoint && !src) return this.#fail(say(this.lang, 'nothing'));
+    this.#setMode('loading');
+    // The recording downloads while the wasm compiles.
+    const text = src ? fetchText(new URL(src, document.baseURI).href, this.lang) : null;
+    text?.catch(() => {});
+    try {
+      this.#core = await loadCore();
+    } catch (error) {
+      return this.#fail(error.message);
+    }
+    this.#view = new this.#core.View(this.#ui.trace, {
+      canRetry: (step) => Boolean(this.#agent && step.error && !this.#busy && step.index === this.#agent.trace().steps.length),
+      retry: () => this.#retry(),
+      testConnection: () => this.#testConnection(),
+    }, this.#ui.scroll, this.lang);
+    if (text) {
+      try {
+        this.#trace = this.#core.pkg.loadTrace(await text);
+      } catch (error) {
+        this.#traceError = error;
+      }
+    }
+    return endpoint ? this.#tryLive() : this.#startReplay('replay');
+  }
+
+  #endpoint() {
+    return this.getAttribute('endpoint')?.trim() || '';
+  }
+
+  /** The endpoint's models (a short probe), or a rejection with the core's hint. */
+  #probe() {
+    return this.#core.pkg.listModels({ baseUrl: this.#endpoint(), model: this.getAttribute('model') || 'list', timeoutMs: PROBE_TIMEOUT_MS });
+  }
+
+  /** Live if the endpoint answers; else the recording, with a line saying how to run it live. */
+  async #tryLive() {
+    const endpoint = this.#endpoint();
+    this.#setNote(say(this.lang, 'probing', { endpoint }));
+    try {
+      const models = await this.#probe();
+      const model = this.getAttribute('model') || models[0];
+      if (!model) throw new Error(say(this.lang, 'noModel', { endpoint }));
+      return this.#startLive(model);
+    } catch (error) {
+      this.#note = '';
+      this.#liveError = error;
+      if (this.#mode === 'fallback') return this.#refresh();
+      return this.#startReplay('fallback');
+    }
+  }
+
+  #startReplay(mode) {
+    if (!this.#trace) {
+      if (this.#traceError) return this.#fail(this.#traceError.message, null, 'badTrace');
+      return this.#fail(this.#liveError.message, this.#liveError.hint, 'unreachable');
+    }
+    this.#replay = new Replay(this.#trace, this.#view, {
+      speed: Math.min(50, Math.max(0.1, Number(this.getAttribute('speed')) || 1)),
+      visible: () => this.#visible,
+      changed: () => this.#refresh(),
+      placeholder: el('p', { className: 'placeholder' }, say(this.lang, 'start')),
+    });
+    this.#setMode(mode);
+    if (this.hasAttribute('autoplay')) this.#replay.play();
+    return null;
+  }
+
+  #startLive(model) {
+    this.#replay?.pause();
+    this.#replay = null;
+    this.#model = model;
+    this.#ui.input.value ||= this.getAttribute('question') || this.#trace?.question || '';
+    this.#view.reset();
+    this.#setMode('live');
+    if (this.hasAttribute('autoplay') && this.#ui.input.value) this.#runLive();
+  }
+
+  // ------------------------------------------------------------ live runs
+
+  #buildAgent() {
+    const documents = this.documents;
+    const agent = new this.#core.pkg.Agent({
+      baseUrl: this.#endpoint(), model: this.#model, stream: true, lang: this.lang, ...(documents ? { documents } : {}),
+    });
+    const wanted = this.getAttribute('tools');
+    if (wanted != null) {
+      const keep = wanted.split(',').map((name) => name.trim());
+      for (const { name } of agent.tools()) if (!keep.includes(name)) agent.setToolEnabled(name, false);
+    }
+    for (const tool of this.#tools) agent.registerTool(tool);
+    return agent;
+  }
+
+  async #runLive() {
+    if (this.#busy || this.#mode !== 'live') return;
+    const question = this.#ui.input.value.trim();
+    if (!question) return this.#ui.input.focus();
+    let agent;
+    try {
+      agent = this.#buildAgent();
+      agent.start(question);
+    } catch (error) {
+      return this.#setNote(error.message);
+    }
+    this.#agent = agent;
+    this.#view.reset(agent.trace());
+    await this.#drive(agent);
+  }
+
+  async #retry() {
+    const agent = this.#agent;
+    try {
+      const failed = agent.trace().steps.at(-1);
+      agent.retry();
+      this.#view.showOutcome(null);
+      this.#view.showStep(failed); // without its Retry button now
+    } catch (error) {
+      return this.#setNote(error.message);
+    }
+    return this.#drive(agent);
+  }
+
+  async #drive(agent) {
+    this.#busy = true;
+    this.#setNote('');
+    try {
+      await agent.continueRun((event) => this.#agent === agent && this.#view.event(event));
+    } catch (error) {
+      this.#note = error.message;
+    } finally {
+      this.#busy = false;
+      if (this.#agent === agent) this.#view.showOutcome(agent.trace()?.outcome);
+      this.#refresh();
+    }
+  }
+
+  async #testConnection() {
+    const endpoint = this.#endpoint();
+    this.#setNote(say(this.lang, 'probing', { endpoint }));
+    try {
+      await this.#probe();
+      this.#setNote(say(this.lang, 'connected', { model: this.#model, endpoint }));
+    } catch (error) {
+      this.#setNote(`${error.message} ${error.hint ?? ''}`);
+    }
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  /** A problem shown inside the element, never thrown at the page. */
+  #fail(message, hint = null, title = null) {
+    this.#setMode('error');
+    const heading = title ? say(this.lang, title) : null;
+    if (!this.#core) return this.#ui.trace.replaceChildren(el('p', { className: 'doctor' }, [heading, message].filter(Boolean).join(': ')));
+    this.#core.useLang(this.lang);
+    return this.#ui.trace.replaceChildren(this.#core.doctor(heading ?? message, heading ? message : '', hint));
+  }
+
+  #setMode(mode) {
+    this.#mode = mode;
+    this.#note = '';
+    this.#refresh();
+  }
+
+  #setNote(text) {
+    this.#note = text;
+    this.#refresh();
+  }
+
+  /** Redraws the bar, the note and the buttons for the current mode and state. */
+  #refresh() {
+    const ui = this.#ui;
+    const lang = this.lang;
+    const mode = this.#mode;
+    const live = mode === 'live';
+    const replay = mode === 'replay' || mode === 'fallback' ? this.#replay : null;
+    ui.frame.dataset.mode = mode;
+    ui.frame.dataset.state = replay ? (replay.playing ? 'playing' : replay.done ? 'done' : 'paused') : live && this.#busy ? 'running' : '';
+    ui.mode.textContent = say(lang, live ? 'live' : 'recording');
+    ui.mode.className = `mode${live ? ' live' : ''}`;
+    ui.mode.hidden = !live && !replay;
+    for (const button of [ui.play, ui.step, ui.restart]) button.hidden = !replay;
+    if (replay) {
+      ui.play.textContent = say(lang, replay.playing ? 'pause' : 'play');
+      ui.step.textContent = say(lang, 'step');
+      ui.step.disabled = replay.done;
+      ui.restart.textContent = say(lang, 'restart');
+    }
+    ui.ask.hidden = !live;
+    ui.input.setAttribute('aria-label', say(lang, 'question'));
+    ui.run.textContent = say(lang, 'run');
+    ui.stop.textContent = say(lang, 'stop');
+    ui.run.disabled = this.#busy;
+    ui.stop.disabled = !this.#busy;
+    ui.note.className = `note${mode === 'fallback' && !this.#note ? ' fallback' : ''}`;
+    ui.note.replaceChildren(...this.#noteContent(mode, lang));
+  }
+
+  #noteContent(mode, lang) {
+    const endpoint = this.#endpoint();
+    if (this.#note) return [textOf(this.#note)];
+    switch (mode) {
+      case 'idle': return [textOf(say(lang, 'idle'))];
+      case 'loading': return [textOf(say(lang, 'loading'))];
+      case 'replay': return [textOf(say(lang, 'replaying'))];
+      case 'live': return [textOf(say(lang, 'connected', { model: this.#model, endpoint }))];
+      case 'fallback': {
+        const error = this.#liveError;
+        const again = el('button', { type: 'button', className: 'link' }, say(lang, 'tryLive'));
+        again.addEventListener('click', () => this.#tryLive());
+        return [
+          `${say(lang, 'fallback', { endpoint })} `,
+          el('span', { className: 'hint' }, liveHint(error, { endpoint, lang })),
+          ' ',
+          again,
+          el('details', { className: 'why' }, el('summary', {}, say(lang, 'why')),
+            el('p', {}, error?.message ?? ''), error?.hint ? el('p', {}, error.hint) : ''),
+        ];
+      }
+      default: return [];
+    }
+  }
+}
+
+let sheet = null;
+
+/** One stylesheet object, shared by every element's shadow root. */
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+  }
+  return sheet;
+}
+
+const texts = new Map(); // url → promise of its text: a recording used twice loads once
+
+function fetchText(url, lang) {
+  if (!texts.has(url)) {
+    const text = download(url, lang);
+    texts.set(url, text);
+    text.catch(() => texts.delete(url));
+  }
+  return texts.get(url);
+}
+
+async function download(url, lang) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(say(lang, 'loadFailed', { url, reason: error.message }));
+  }
+  if (!response.ok) throw new Error(say(lang, 'loadFailed', { url, reason: `HTTP ${response.status}` }));
+  return response.text();
+}
+
+if (!customElements.get('react-loop')) customElements.define('react-loop', ReactLoop);
+export { ReactLoop };
