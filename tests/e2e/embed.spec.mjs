@@ -1,0 +1,340 @@
+// <react-loop> (www/embed): the example docs page, replay, live against the mock, live with
+// fallback, several elements on one page, bad recordings, lazy loading, isolation and XSS.
+// Test pages are files in a temporary folder next to links to www/'s contents, served by a
+// static server of this spec's own: a page must come from a real 127.0.0.1 server, since
+// Chromium refuses loopback requests (the mock) from a page it cannot place on the network.
+import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStatic } from '../../scripts/static-server.mjs';
+import { test, expect, mockUrl, mockRequests, screenshot } from './fixtures.mjs';
+
+const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
+const recording = async (name) => JSON.parse(await readFile(join(WWW, 'recordings', name), 'utf8'));
+const EN = 'calculator-en.json';
+const ZH = 'rag-zh.json';
+
+let site;
+let root;
+let pages = 0;
+
+test.beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'reactloop-embed-'));
+  for (const name of await readdir(WWW)) await symlink(join(WWW, name), join(root, name));
+  site = await startStatic({ root, port: 0 });
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Writes `body` as a page (with the element's script tag) and `files` next to it, and opens it. */
+async function embedPage(page, body, { files = {}, lang = 'en', head = '' } = {}) {
+  const dir = `embed-test/${process.pid}-${++pages}`;
+  await mkdir(join(root, dir), { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(root, dir, name), text);
+  await writeFile(join(root, dir, 'index.html'), `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+    <title>embed test</title><script type="module" src="/embed/react-loop.js"></script>${head}</head>
+    <body>${body}</body></html>`);
+  await page.goto(`${site.url}${dir}/`);
+}
+
+/** Every URL the page requests from then on, relative to the static server. */
+function requests(page) {
+  const seen = [];
+  page.on('request', (r) => seen.push(r.url().replace(site.url, '/').replace(process.env.PAGE_URL, '/')));
+  return seen;
+}
+
+const embed = (page, i = 0) => page.locator('react-loop').nth(i);
+const frame = (el) => el.locator('.frame');
+const answer = (el) => el.getByTestId('final-answer');
+const cards = (el) => el.getByTestId('step-card');
+const button = (el, name) => el.locator('.bar button', { hasText: name });
+
+test('the example page: every element renders, the replay reaches its answer, the live one falls back', async ({ page }) => {
+  const seen = requests(page);
+  await page.goto(`${process.env.PAGE_URL}examples/`);
+  const all = page.locator('react-loop');
+  await expect(all).toHaveCount(3);
+  const en = await recording(EN);
+  await expect(answer(embed(page, 0))).toHaveText(en.outcome.answer, { timeout: 30_000 });
+  await screenshot(page, 'embed-example-top');
+  const modes = ['replay', 'replay', 'fallback'];
+  for (let i = 0; i < 3; i++) {
+    await embed(page, i).scrollIntoViewIfNeeded();
+    await expect(frame(embed(page, i))).toHaveAttribute('data-mode', modes[i]);
+    await expect(embed(page, i).locator('.trace-head .question')).not.toBeEmpty();
+  }
+  // The Chinese element speaks Chinese; the fallback says why and how to run it live.
+  await expect(embed(page, 1).locator('.bar')).toContainText('播放');
+  await expect(embed(page, 2).locator('.note')).toContainText('no model answered at http://localhost:11434/v1');
+  await expect(embed(page, 2).locator('.note .hint')).toContainText('OLLAMA_ORIGINS=');
+  await screenshot(page, 'embed-example-fallback');
+  expect(seen.filter((u) => u.endsWith('.wasm')), 'the wasm is fetched once').toHaveLength(1);
+  // The playground links to the example page.
+  await page.goto(process.env.PAGE_URL);
+  await expect(page.locator('a[href="examples/"]')).toBeVisible();
+});
+
+test('replay: the reply types out, then the observation; Step goes one transition at a time', async ({ page }) => {
+  const en = await recording(EN);
+  await embedPage(page, `<react-loop trace-src="/recordings/${EN}" speed="20"></react-loop>`);
+  const el = embed(page);
+  await expect(frame(el)).toHaveAttribute('data-state', 'paused');
+  await expect(el.locator('.placeholder')).toBeVisible();
+  await expect(cards(el)).toHaveCount(0);
+  const first = en.steps[0];
+  await button(el, 'Step').click();
+  await expect(cards(el)).toHaveCount(1);
+  if (first.observation && first.reply) {
+    // The model's part first: no observation yet.
+    await expect(cards(el).first().locator('.row.observation')).toHaveCount(0);
+    await button(el, 'Step').click();
+    await expect(cards(el).first().locator('.row.observation')).toContainText(first.observation.text.slice(0, 20));
+  }
+  await button(el, 'Play').click();
+  await expect(answer(el)).toHaveText(en.outcome.answer);
+  await expect(cards(el)).toHaveCount(en.steps.length);
+  await expect(frame(el)).toHaveAttribute('data-state', 'done');
+  await expect(button(el, 'Step')).toBeDisabled();
+  await button(el, 'Restart').click();
+  await expect(cards(el)).toHaveCount(0);
+  await expect(answer(el)).toHaveCount(0);
+});
+
+test('live against the mock server: streaming run with a custom JS tool and documents', async ({ page }) => {
+  const run = `embed-live-${process.pid}`;
+  await embedPage(page, `<react-loop endpoint="${mockUrl('js-object', run)}" model="mock-model" question="Use the tool." autoplay>
+      <script type="application/json" slot="documents">[{"title": "Only doc", "text": "Nothing here."}]</script>
+    </react-loop>`, {
+    head: `<script type="module">
+      const el = document.querySelector('react-loop');
+      el.tools = [{ name: 'js_tool', description: 'A test tool.', parameters: { type: 'object', properties: { x: { type: 'number' } } },
+        run: ({ x }) => 'forty-two from ' + x }];
+    </script>`,
+  });
+  const el = embed(page);
+  await expect(frame(el)).toHaveAttribute('data-mode', 'live');
+  await expect(el.locator('.mode')).toHaveText('Live');
+  await expect(answer(el)).toHaveText('The tool returned: forty-two from 1');
+  const sent = await mockRequests('js-object', run);
+  expect(sent).toHaveLength(2);
+  expect(sent[0].body.stream).toBe(true);
+  expect(sent[0].body.messages[0].content).toContain('js_tool');
+  // A second question from the reader.
+  await el.locator('.ask input').fill('Again, please.');
+  await el.locator('.ask button', { hasText: 'Run' }).click();
+  await expect(el.locator('.trace-head .question')).toContainText('Again, please.');
+  await expect(answer(el)).toHaveText('The tool returned: forty-two from 1');
+});
+
+test('live: the tools attribute picks built-ins, and search_docs searches the slotted documents', async ({ page }) => {
+  const run = `embed-docs-${process.pid}`;
+  await embedPage(page, `<react-loop endpoint="${mockUrl('docs', run)}" tools="search_docs" question="What is RAG?" autoplay>
+      <script type="application/json" slot="documents">[{"title": "RAG", "text": "RAG stands for Really Awesome Gadget."}]</script>
+    </react-loop>`);
+  const el = embed(page);
+  await expect(answer(el)).toBeVisible();
+  await expect(cards(el).first().locator('.row.observation')).toContainText('RAG stands for Really Awesome Gadget.');
+  await expect(el.locator('.note')).toContainText('Live: mock-model at');
+  const [first] = await mockRequests('docs', run);
+  expect(first.body.model).toBe('mock-model'); // the first model the server lists
+  expect(first.body.messages[0].content).toContain('search_docs');
+  expect(first.body.messages[0].content).not.toContain('calculator');
+});
+
+test('live with a dead endpoint falls back to the recording and says how to run it live', async ({ page }) => {
+  const en = await recording(EN);
+  await embedPage(page, `<react-loop endpoint="http://127.0.0.1:9/v1" trace-src="/recordings/${EN}" speed="20" autoplay></react-loop>`);
+  const el = embed(page);
+  await expect(frame(el)).toHaveAttribute('data-mode', 'fallback');
+  const origin = new URL(site.url).origin;
+  await expect(el.locator('.note')).toContainText('Showing a recording: no model answered at http://127.0.0.1:9/v1.');
+  await expect(el.locator('.note .hint')).toHaveText(`To run it live, start one that allows this page: OLLAMA_ORIGINS=${origin} ollama serve`);
+  await expect(answer(el)).toHaveText(en.outcome.answer);
+  await el.locator('.note summary').click();
+  await expect(el.locator('.note .why')).toContainText('Could not reach http://127.0.0.1:9/v1');
+  // "Try live again" probes again and stays on the recording.
+  await el.locator('.note button', { hasText: 'Try live again' }).click();
+  await expect(frame(el)).toHaveAttribute('data-mode', 'fallback');
+  await expect(el.locator('.note .hint')).toBeVisible();
+});
+
+test('the one-line hints: Private Network Access and mixed content on an https docs page', async ({ page }) => {
+  await embedPage(page, '');
+  const hints = await page.evaluate(async () => {
+    const { liveHint } = await import('/embed/react-loop.js');
+    const network = { message: 'Could not reach …', detail: { type: 'network' } };
+    const page = 'https://docs.example.com/guide/';
+    return {
+      pna: liveHint(network, { endpoint: 'http://localhost:11434/v1', page }),
+      lan: liveHint(network, { endpoint: 'http://192.168.1.20:8080/v1', page }),
+      mixed: liveHint({ message: 'blocked', detail: { type: 'mixed_content' } }, { endpoint: 'http://192.168.1.20:8080/v1', page }),
+      local: liveHint(network, { endpoint: 'http://localhost:11434/v1', page: 'http://localhost:8000/' }),
+      http: liveHint({ message: 'HTTP 401', hint: 'Check the API key.', detail: { type: 'http' } }, { endpoint: 'http://x/v1', page }),
+      zh: liveHint(network, { endpoint: 'http://localhost:11434/v1', page, lang: 'zh' }),
+    };
+  });
+  expect(hints.pna).toContain('Private Network Access');
+  expect(hints.lan).toContain('Private Network Access');
+  expect(hints.mixed).toContain('an https page may not call an http server');
+  expect(hints.local).toBe('To run it live, start one that allows this page: OLLAMA_ORIGINS=http://localhost:8000 ollama serve');
+  expect(hints.http).toBe('Check the API key.');
+  expect(hints.zh).toContain('请从 http://localhost 打开本页');
+});
+
+test('two elements on one page: separate languages, traces and controls; the wasm loads once', async ({ page }) => {
+  const seen = requests(page);
+  const [en, zh] = [await recording(EN), await recording(ZH)];
+  await embedPage(page, `
+    <react-loop trace-src="/recordings/${EN}" height="220" speed="3"></react-loop>
+    <react-loop trace-src="/recordings/${ZH}" lang="zh" height="220" speed="20"></react-loop>`);
+  const [a, b] = [embed(page, 0), embed(page, 1)];
+  await expect(button(a, 'Play')).toBeVisible();
+  await expect(button(b, '播放')).toBeVisible();
+  await button(a, 'Play').click();
+  await button(b, '播放').click();
+  await expect(cards(a)).not.toHaveCount(0);
+  await button(a, 'Pause').click();
+  await expect(frame(a)).toHaveAttribute('data-state', 'paused');
+  const shown = await cards(a).count();
+  // The other one plays on, in Chinese, to its own answer.
+  await expect(answer(b)).toHaveText(zh.outcome.answer);
+  await expect(cards(b).first()).toContainText('第 1 步');
+  await expect(b.locator('.trace-head')).toContainText(zh.question);
+  await page.waitForTimeout(500);
+  await expect(frame(a)).toHaveAttribute('data-state', 'paused');
+  expect(await cards(a).count()).toBe(shown);
+  await expect(answer(a)).toHaveCount(0);
+  await expect(cards(a).first()).toContainText('Step 1');
+  await expect(a.locator('.trace-head')).toContainText(en.question);
+  // Opening a card's X-ray in one element draws it in that element's language.
+  await button(a, 'Step').click();
+  await cards(b).first().locator('details.xray > summary').click();
+  await expect(cards(b).first().locator('.xray-body')).toContainText('高亮');
+  await cards(a).first().locator('details.xray > summary').click();
+  await expect(cards(a).first().locator('.xray-body')).toContainText('Highlighted');
+  await button(a, 'Play').click();
+  await expect(answer(a)).toHaveText(en.outcome.answer);
+  expect(seen.filter((u) => u.endsWith('reactloop_bg.wasm'))).toHaveLength(1);
+  expect(seen.filter((u) => u.endsWith('/pkg/reactloop.js'))).toHaveLength(1);
+});
+
+test('a malformed, a newer-version and a missing recording each get a clear message inside the element', async ({ page }) => {
+  const en = await recording(EN);
+  await embedPage(page, `
+    <react-loop trace-src="bad.json" height="150"></react-loop>
+    <react-loop trace-src="newer.json" height="150"></react-loop>
+    <react-loop trace-src="missing.json" height="150"></react-loop>
+    <react-loop trace-src="not-a-trace.json" height="150"></react-loop>`, {
+    files: {
+      'bad.json': '{"version": 1, "question": ',
+      'newer.json': JSON.stringify({ ...en, version: 99 }),
+      'not-a-trace.json': '{"version": 1, "hello": "world"}',
+    },
+  });
+  const messages = [
+    /This file is not JSON/,
+    /This trace has format version 99; this reactloop reads up to version 1/,
+    /Could not load .*missing\.json \(HTTP 404\)/,
+    /This JSON is not a reactloop trace/,
+  ];
+  for (const [i, message] of messages.entries()) {
+    const el = embed(page, i);
+    await expect(frame(el)).toHaveAttribute('data-mode', 'error');
+    await expect(el.locator('.doctor')).toContainText('This recording cannot be played');
+    await expect(el.locator('.doctor')).toContainText(message);
+    await expect(el.locator('.bar button:visible')).toHaveCount(0);
+  }
+});
+
+test('nothing loads before the element scrolls into view', async ({ page }) => {
+  const seen = requests(page);
+  await embedPage(page, `<p style="height: 4000px">Long text above the element.</p>
+    <react-loop trace-src="/recordings/${EN}" speed="20" autoplay></react-loop>`);
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  const heavy = (u) => /\.wasm$|\/pkg\/|\/trace\.js$|\/recordings\//.test(u);
+  expect(seen.filter(heavy), 'nothing heavy before scrolling').toEqual([]);
+  await expect(frame(embed(page))).toHaveAttribute('data-mode', 'idle');
+  await embed(page).scrollIntoViewIfNeeded();
+  await expect(answer(embed(page))).toBeVisible();
+  expect(seen.filter((u) => u.endsWith('.wasm'))).toHaveLength(1);
+  expect(seen.filter((u) => u.includes('/recordings/'))).toHaveLength(1);
+});
+
+test('a recording with markup in it shows the markup as text', async ({ page }) => {
+  const payload = '<img src=x onerror=window.__xss=1>';
+  const trace = await recording(EN);
+  const [first] = trace.steps;
+  first.reply.text = `Thought: ${payload}\n${first.reply.text}`;
+  first.parse.thought = payload;
+  if (first.observation) first.observation.text = payload;
+  const last = trace.steps.at(-1);
+  if (last.parse?.kind === 'final') last.parse.answer = payload;
+  trace.outcome = { type: 'answer', answer: payload };
+  trace.question = payload;
+  await embedPage(page, `<react-loop trace-src="xss.json" speed="50" autoplay></react-loop>`, {
+    files: { 'xss.json': JSON.stringify(trace) },
+  });
+  const el = embed(page);
+  await expect(answer(el)).toHaveText(payload);
+  await expect(cards(el).first().locator('.row.thought')).toContainText(payload);
+  await expect(el.locator('.trace-head .question')).toContainText(payload);
+  if (first.observation) await expect(cards(el).first().locator('.row.observation')).toContainText(payload);
+  await cards(el).first().locator('details.xray > summary').click();
+  await expect(cards(el).first().locator('.xray-text')).toContainText(payload);
+  expect(await el.locator('img').count()).toBe(0);
+  expect(await page.evaluate(() => window.__xss)).toBeUndefined();
+});
+
+test('no global side effects: no window globals, no document listeners, no styles outside', async ({ page }) => {
+  // Which script added each listener on window and document.
+  const cdp = await page.context().newCDPSession(page);
+  const scripts = new Map();
+  cdp.on('Debugger.scriptParsed', (s) => scripts.set(s.scriptId, s.url));
+  await cdp.send('Debugger.enable');
+  await embedPage(page, '<p id="outside">Outside text</p>');
+  const ours = async () => {
+    const found = [];
+    for (const target of ['window', 'document']) {
+      const { result } = await cdp.send('Runtime.evaluate', { expression: target });
+      const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+      for (const l of listeners) if (scripts.get(l.scriptId)?.startsWith(site.url)) found.push(`${target} ${l.type} ${scripts.get(l.scriptId)}`);
+    }
+    return found;
+  };
+  const keys = () => page.evaluate(() => Object.keys(window).sort());
+  const color = () => page.locator('#outside').evaluate((e) => getComputedStyle(e).color);
+  const before = { keys: await keys(), color: await color() };
+  await page.evaluate((src) => {
+    const el = document.createElement('react-loop');
+    el.setAttribute('trace-src', src);
+    el.setAttribute('speed', '50');
+    el.setAttribute('autoplay', '');
+    document.body.append(el);
+  }, `/recordings/${EN}`);
+  await expect(answer(embed(page))).toBeVisible();
+  await cards(embed(page)).first().locator('details.xray > summary').click();
+  expect(await keys()).toEqual(before.keys);
+  expect(await ours()).toEqual([]);
+  expect(await color()).toBe(before.color);
+  expect(await page.evaluate(() => document.styleSheets.length + document.adoptedStyleSheets.length)).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+});
+
+test('themes: dark, light and the --rl-* custom properties', async ({ page }) => {
+  await embedPage(page, `
+    <react-loop trace-src="/recordings/${EN}" theme="dark" height="120"></react-loop>
+    <react-loop trace-src="/recordings/${EN}" theme="light" height="120" style="--rl-accent: rgb(200, 0, 0); --rl-radius: 0px"></react-loop>`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const bg = (el) => frame(el).evaluate((e) => getComputedStyle(e).backgroundColor);
+  await expect(button(embed(page, 1), 'Play')).toBeVisible();
+  expect(await bg(embed(page, 0))).toBe('rgb(22, 23, 27)');
+  expect(await bg(embed(page, 1))).toBe('rgb(255, 255, 255)');
+  expect(await button(embed(page, 1), 'Play').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(200, 0, 0)');
+  expect(await frame(embed(page, 1)).evaluate((e) => getComputedStyle(e).borderTopLeftRadius)).toBe('0px');
+});
