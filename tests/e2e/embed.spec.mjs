@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStatic } from '../../scripts/static-server.mjs';
+import { EMBED_FILES } from '../../scripts/embed-size.mjs';
 import { test, expect, mockUrl, mockRequests, screenshot } from './fixtures.mjs';
 
 const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
@@ -196,7 +197,7 @@ test('two elements on one page: separate languages, traces and controls; the was
   await expect(button(a, 'Play')).toBeVisible();
   await expect(button(b, '播放')).toBeVisible();
   await button(a, 'Play').click();
-  await button(b, '播放').click();
+  await b.locator('.placeholder button').click(); // the big Play button in the empty box
   await expect(cards(a)).not.toHaveCount(0);
   await button(a, 'Pause').click();
   await expect(frame(a)).toHaveAttribute('data-state', 'paused');
@@ -257,13 +258,15 @@ test('nothing loads before the element scrolls into view', async ({ page }) => {
     <react-loop trace-src="/recordings/${EN}" speed="20" autoplay></react-loop>`);
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500);
-  const heavy = (u) => /\.wasm$|\/pkg\/|\/trace\.js$|\/recordings\//.test(u);
-  expect(seen.filter(heavy), 'nothing heavy before scrolling').toEqual([]);
+  const code = (u) => /\.(js|wasm)$/.test(u);
+  expect(seen.filter(code).sort(), 'only the element before scrolling').toEqual(EMBED_FILES['at import'].map((f) => `/${f}`).sort());
+  expect(seen.filter((u) => u.includes('/recordings/'))).toEqual([]);
   await expect(frame(embed(page))).toHaveAttribute('data-mode', 'idle');
   await embed(page).scrollIntoViewIfNeeded();
   await expect(answer(embed(page))).toBeVisible();
-  expect(seen.filter((u) => u.endsWith('.wasm'))).toHaveLength(1);
   expect(seen.filter((u) => u.includes('/recordings/'))).toHaveLength(1);
+  // Exactly the files scripts/embed-size.mjs measures, each once.
+  expect(seen.filter(code).sort()).toEqual(Object.values(EMBED_FILES).flat().map((f) => `/${f}`).sort());
 });
 
 test('a recording with markup in it shows the markup as text', async ({ page }) => {

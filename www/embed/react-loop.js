@@ -20,7 +20,7 @@ const STRINGS = {
     probing: 'Looking for a model at {endpoint} …',
     connected: 'Live: {model} at {endpoint}. Ask anything.',
     fallback: 'Showing a recording: no model answered at {endpoint}.',
-    start: 'Press Play to watch the run, or Step through it.',
+    start: 'Watch the run, or go through it with Step.',
     tryLive: 'Try live again', why: 'Why, and what to do',
     badTrace: 'This recording cannot be played', unreachable: 'The model could not be reached', loadFailed: 'Could not load {url} ({reason}).',
     nothing: 'Nothing to show: give <react-loop> a trace-src, an endpoint, or both.',
@@ -37,7 +37,7 @@ const STRINGS = {
     probing: '正在查找 {endpoint} 上的模型……',
     connected: '实时：{endpoint} 上的 {model}。可以随意提问。',
     fallback: '正在播放录制：{endpoint} 上没有模型响应。',
-    start: '按“播放”观看这次运行，或按“单步”逐步查看。',
+    start: '观看这次运行，或用“单步”逐步查看。',
     tryLive: '再试一次实时运行', why: '原因与解决方法',
     badTrace: '这份录制无法播放', unreachable: '无法连接模型', loadFailed: '无法加载 {url}（{reason}）。',
     nothing: '没有可显示的内容：请给 <react-loop> 设置 trace-src、endpoint，或两者都设置。',
@@ -431,11 +431,18 @@ class ReactLoop extends HTMLElement {
       speed: Math.min(50, Math.max(0.1, Number(this.getAttribute('speed')) || 1)),
       visible: () => this.#visible,
       changed: () => this.#refresh(),
-      placeholder: el('p', { className: 'placeholder' }, say(this.lang, 'start')),
+      placeholder: this.#placeholder(),
     });
     this.#setMode(mode);
     if (this.hasAttribute('autoplay')) this.#replay.play();
     return null;
+  }
+
+  /** The empty box before a replay starts: a big Play button. */
+  #placeholder() {
+    const play = el('button', { type: 'button', className: 'primary big' }, say(this.lang, 'play'));
+    play.addEventListener('click', () => this.#replay?.play());
+    return el('div', { className: 'placeholder' }, play, el('p', {}, say(this.lang, 'start')));
   }
 
   #startLive(model) {
@@ -583,7 +590,7 @@ class ReactLoop extends HTMLElement {
         again.addEventListener('click', () => this.#tryLive());
         return [
           `${say(lang, 'fallback', { endpoint })} `,
-          el('span', { className: 'hint' }, liveHint(error, { endpoint, lang })),
+          el('span', { className: 'hint' }, ...withCode(liveHint(error, { endpoint, lang }))),
           ' ',
           again,
           el('details', { className: 'why' }, el('summary', {}, say(lang, 'why')),
@@ -593,6 +600,12 @@ class ReactLoop extends HTMLElement {
       default: return [];
     }
   }
+}
+
+/** A hint's shell command (the part from OLLAMA_ORIGINS=) set as code. */
+function withCode(hint) {
+  const at = hint.indexOf('OLLAMA_ORIGINS=');
+  return at < 0 ? [hint] : [hint.slice(0, at), el('code', {}, hint.slice(at))];
 }
 
 let sheet = null;

@@ -89,7 +89,9 @@ button.link { border: 0; background: none; padding: 0 .2rem; color: var(--accent
 
 .scroll { height: 24rem; overflow: auto; padding: .6rem .75rem .9rem; }
 .scroll:focus-visible { outline-offset: -2px; }
-.placeholder { color: var(--muted); margin: .5rem 0; }
+.placeholder { display: flex; flex-direction: column; align-items: center; gap: .4rem; padding: 2.5rem 1rem 1rem; color: var(--muted); text-align: center; }
+.placeholder p { margin: 0; font-size: .9rem; }
+button.big { font-size: 1.05rem; padding: .5rem 1.4rem; border-radius: 999px; }
 h3 { line-height: 1.2; }
 code, pre { font-family: var(--mono); }
 code { background: var(--code-bg); padding: 0 .25em; border-radius: 4px; font-size: .92em; }
