@@ -10,7 +10,7 @@
 // Options: --base-url (http://127.0.0.1:8090/v1), --model (qwen2.5-coder-0.5b), --lang (en|zh),
 // --tools (comma-separated built-ins to keep; default all), --max-tokens (256), --seed (1),
 // --temperature (0), --stream (off), --style (chat|scratchpad), --few-shot (a JSON file of
-// [{question, transcript}]), --timeout (seconds per request, 300: a small CPU model is slow). Without --out the trace goes to stdout.
+// [{question, transcript}]), --stop (a JSON array, default ["Observation:"]), --timeout (seconds per request, 300: a small CPU model is slow). Without --out the trace goes to stdout.
 // Needs the wasm build (scripts/build). Prints each step's raw reply to stderr.
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,7 @@ const { values: o } = parseArgs({
     lang: { type: 'string', default: 'en' }, tools: { type: 'string' },
     'max-tokens': { type: 'string', default: '256' }, seed: { type: 'string', default: '1' },
     temperature: { type: 'string', default: '0' }, stream: { type: 'boolean', default: false },
-    'few-shot': { type: 'string' }, timeout: { type: 'string', default: '300' }, style: { type: 'string', default: 'chat' },
+    'few-shot': { type: 'string' }, stop: { type: 'string' }, timeout: { type: 'string', default: '300' }, style: { type: 'string', default: 'chat' },
   },
 });
 if (!o.question) throw new Error('--question is required');
@@ -38,6 +38,7 @@ const agent = new Agent({
   timeoutMs: Number(o.timeout) * 1000,
   disabledTools: BUILTINS.filter((name) => !keep.includes(name)), style: o.style,
   fewShot: o['few-shot'] ? JSON.parse(await readFile(o['few-shot'], 'utf8')) : [],
+  ...(o.stop ? { stop: JSON.parse(o.stop) } : {}),
 });
 const trace = await agent.run(o.question, (e) => {
   if (e.type === 'step' && e.step.reply && !e.step.observation) process.stderr.write(`--- step ${e.step.index}\n${e.step.reply.text}\n`);
