@@ -14,7 +14,7 @@ const PLAYGROUND = new URL('../', import.meta.url).href;
 const STRINGS = {
   en: {
     recording: 'Recording', live: 'Live', play: '▶ Play', pause: '❚❚ Pause', step: 'Step ›', restart: '↺ Restart',
-    run: 'Run', stop: 'Stop', question: 'Question', playground: 'reactloop',
+    run: 'Run', stop: 'Stop', question: 'Question',
     idle: 'Loads when scrolled into view.', loading: 'Loading …',
     replaying: 'A recorded run, replayed: no model is called.',
     probing: 'Looking for a model at {endpoint} …',
@@ -31,7 +31,7 @@ const STRINGS = {
   },
   zh: {
     recording: '录制回放', live: '实时', play: '▶ 播放', pause: '❚❚ 暂停', step: '单步 ›', restart: '↺ 重新开始',
-    run: '运行', stop: '停止', question: '问题', playground: 'reactloop',
+    run: '运行', stop: '停止', question: '问题',
     idle: '滚动到这里时加载。', loading: '加载中……',
     replaying: '这是一次录制的运行，正在回放：不会调用模型。',
     probing: '正在查找 {endpoint} 上的模型……',
@@ -59,10 +59,10 @@ let core = null;
 
 /** The wasm (initialised once) and the playground's renderer, for every element. */
 function loadCore() {
-  core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js'), import('../dom.js')])
-    .then(async ([pkg, trace, i18n, dom]) => {
+  core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js')])
+    .then(async ([pkg, trace, i18n]) => {
       await pkg.default();
-      return { pkg, h: dom.h, doctor: trace.doctor, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang) };
+      return { pkg, doctor: trace.doctor, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang) };
     });
   core.catch(() => { core = null; }); // a later element may try again
   return core;
@@ -215,7 +215,7 @@ class Replay {
     }
     this.view.showStep(step);
     Object.assign(this, { pos: this.pos + 1, phase: 0 });
-    if (this.pos === steps.length) return this.transition() || 0;
+    if (this.pos === steps.length) return this.transition(); // the outcome comes with the last step
     return 1100;
   }
 }
@@ -292,6 +292,14 @@ class ReactLoop extends HTMLElement {
     for (const type of ['toggle', 'click']) shadow.addEventListener(type, () => this.#core?.useLang(this.lang), true);
     this.#applyHeight();
     this.#refresh();
+    // Properties a page set before this module loaded would hide the accessors below.
+    for (const name of ['tools', 'documents']) {
+      if (Object.hasOwn(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
   }
 
   // ------------------------------------------------------------ properties and methods

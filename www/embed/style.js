@@ -136,6 +136,8 @@ code.tool { font-weight: 700; }
 .doctor p { margin: .25rem 0; }
 .doctor-title { color: var(--error); }
 .doctor .buttons { margin-left: 0; }
+/* A recording's model error has nothing to retry or test. */
+.frame:is([data-mode=replay], [data-mode=fallback]) .doctor .buttons { display: none; }
 .card details { margin-top: .4rem; font-size: .9rem; }
 .card details > summary { cursor: pointer; color: var(--accent); font-weight: 600; }
 mark { color: inherit; border-radius: 3px; padding: 0 1px; }
