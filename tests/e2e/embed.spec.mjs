@@ -106,17 +106,15 @@ test('replay: the reply types out, then the observation; Step goes one transitio
   await expect(answer(el)).toHaveCount(0);
 });
 
-test('live against the mock server: streaming run with a custom JS tool and documents', async ({ page }) => {
+test('live against the mock server: a streaming run with a custom JS tool set before the element upgraded', async ({ page }) => {
   const run = `embed-live-${process.pid}`;
   await embedPage(page, `<react-loop endpoint="${mockUrl('js-object', run)}" model="mock-model" question="Use the tool." autoplay>
-      <script type="application/json" slot="documents">[{"title": "Only doc", "text": "Nothing here."}]</script>
-    </react-loop>`, {
-    head: `<script type="module">
-      const el = document.querySelector('react-loop');
-      el.tools = [{ name: 'js_tool', description: 'A test tool.', parameters: { type: 'object', properties: { x: { type: 'number' } } },
-        run: ({ x }) => 'forty-two from ' + x }];
-    </script>`,
-  });
+    </react-loop>
+    <script>
+      // A classic script: it runs before the element's module, on the not yet upgraded element.
+      document.querySelector('react-loop').tools = [{ name: 'js_tool', description: 'A test tool.',
+        parameters: { type: 'object', properties: { x: { type: 'number' } } }, run: ({ x }) => 'forty-two from ' + x }];
+    </script>`);
   const el = embed(page);
   await expect(frame(el)).toHaveAttribute('data-mode', 'live');
   await expect(el.locator('.mode')).toHaveText('Live');
@@ -145,6 +143,17 @@ test('live: the tools attribute picks built-ins, and search_docs searches the sl
   expect(first.body.model).toBe('mock-model'); // the first model the server lists
   expect(first.body.messages[0].content).toContain('search_docs');
   expect(first.body.messages[0].content).not.toContain('calculator');
+});
+
+test('live: Stop aborts a streaming reply', async ({ page }) => {
+  await embedPage(page, `<react-loop endpoint="${mockUrl('slow-stream', `embed-stop-${process.pid}`)}" question="What is 23 * 17 + 4?" autoplay></react-loop>`);
+  const el = embed(page);
+  await expect(frame(el)).toHaveAttribute('data-state', 'running');
+  await expect(el.locator('pre.live')).toContainText('Thought');
+  await el.locator('.ask button', { hasText: 'Stop' }).click();
+  await expect(el.locator('.outcome')).toContainText(/stopped/i);
+  await expect(frame(el)).toHaveAttribute('data-state', '');
+  await expect(el.locator('.ask button', { hasText: 'Run' })).toBeEnabled();
 });
 
 test('live with a dead endpoint falls back to the recording and says how to run it live', async ({ page }) => {
