@@ -184,6 +184,7 @@ test('the one-line hints: Private Network Access and mixed content on an https d
       lan: liveHint(network, { endpoint: 'http://192.168.1.20:8080/v1', page }),
       mixed: liveHint({ message: 'blocked', detail: { type: 'mixed_content' } }, { endpoint: 'http://192.168.1.20:8080/v1', page }),
       local: liveHint(network, { endpoint: 'http://localhost:11434/v1', page: 'http://localhost:8000/' }),
+      hang: liveHint({ message: 'no answer', detail: { type: 'timeout', ms: 1500 } }, { endpoint: 'http://localhost:11434/v1', page: 'http://localhost:8000/' }),
       http: liveHint({ message: 'HTTP 401', hint: 'Check the API key.', detail: { type: 'http' } }, { endpoint: 'http://x/v1', page }),
       zh: liveHint(network, { endpoint: 'http://localhost:11434/v1', page, lang: 'zh' }),
     };
@@ -192,6 +193,7 @@ test('the one-line hints: Private Network Access and mixed content on an https d
   expect(hints.lan).toContain('Private Network Access');
   expect(hints.mixed).toContain('an https page may not call an http server');
   expect(hints.local).toBe('To run it live, start one that allows this page: OLLAMA_ORIGINS=http://localhost:8000 ollama serve');
+  expect(hints.hang).toBe(hints.local);
   expect(hints.http).toBe('Check the API key.');
   expect(hints.zh).toContain('请从 http://localhost 打开本页');
 });

@@ -100,7 +100,7 @@ const isLocalHost = (host) => /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::
 /**
  * One line that says how to run it live, from a listModels error: the mixed-content case,
  * Chrome's Private Network Access case (an https page calling localhost or a LAN address),
- * a server that is not running or refuses this origin, or the core's own hint.
+ * a server that is not running, hangs or refuses this origin, or else the core's own hint.
  */
 export function liveHint(error, { endpoint, page = location.href, lang = 'en' }) {
   const pageUrl = new URL(page);
@@ -109,7 +109,7 @@ export function liveHint(error, { endpoint, page = location.href, lang = 'en' })
   const vars = { endpoint, origin: pageUrl.origin };
   const kind = error?.detail?.type;
   if (kind === 'mixed_content') return say(lang, 'hintMixed', vars);
-  if (kind === 'network' && target) {
+  if ((kind === 'network' || kind === 'timeout') && target) {
     const https = pageUrl.protocol === 'https:' && !isLocalHost(pageUrl.hostname);
     if (https && isLocalHost(target.hostname)) return say(lang, 'hintPrivate', vars);
     return say(lang, 'hintNetwork', vars);
