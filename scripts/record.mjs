@@ -1,17 +1,28 @@
 #!/usr/bin/env node
 // Records a trace for <react-loop trace-src> with a real model: drives the wasm Agent in Node
-// against an OpenAI-compatible server and writes agent.exportTrace() as JSON.
+// against an OpenAI-compatible server and writes agent.exportTrace() (the recording format).
+// Needs the wasm build (scripts/build). Prints each reply and observation to stderr, and exits
+// with 2 when the run did not end in an answer.
 //
 //   scripts/local-llm start qwen --port 8090
-//   node scripts/record.mjs --question "What is 23 * 17 + 4?" --out www/recordings/calculator-en.json
-//   node scripts/record.mjs --lang zh --tools search_docs --question "什么是 RAG？" --out www/recordings/rag-zh.json
+//   node scripts/record.mjs --question "What is 23 * 17 + 4?" --tools calculator --out www/recordings/my-run.json
 //   scripts/local-llm stop --port 8090
 //
-// Options: --base-url (http://127.0.0.1:8090/v1), --model (qwen2.5-coder-0.5b), --lang (en|zh),
-// --tools (comma-separated built-ins to keep; default all), --max-tokens (256), --seed (1),
-// --temperature (0), --stream (off), --style (chat|scratchpad), --few-shot (a JSON file of
-// [{question, transcript}]), --stop (a JSON array, default ["Observation:"]), --timeout (seconds per request, 300: a small CPU model is slow). Without --out the trace goes to stdout.
-// Needs the wasm build (scripts/build). Prints each step's raw reply to stderr.
+// The commands that made www/recordings/*.json are listed in www/embed/README.md.
+//
+// Options (defaults):
+//   --question TEXT            required
+//   --out FILE                 (stdout)
+//   --base-url URL             (http://127.0.0.1:8090/v1)
+//   --model NAME               (qwen2.5-coder-0.5b)
+//   --lang en|zh               prompt language (en)
+//   --tools a,b                built-ins to keep (all)
+//   --max-tokens N (256)  --seed N (1)  --temperature T (0)  --stream
+//   --style chat|scratchpad    (chat)
+//   --few-shot FILE            a JSON file of [{question, transcript}]
+//   --stop JSON                stop sequences (["Observation:"])
+//   --settings JSON            any other Agent settings, e.g. '{"restateQuestion": true}'
+//   --timeout SECONDS          per request (300: a small model on a busy CPU is slow)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import init, { Agent } from '../www/pkg/reactloop.js';
@@ -24,7 +35,8 @@ const { values: o } = parseArgs({
     lang: { type: 'string', default: 'en' }, tools: { type: 'string' },
     'max-tokens': { type: 'string', default: '256' }, seed: { type: 'string', default: '1' },
     temperature: { type: 'string', default: '0' }, stream: { type: 'boolean', default: false },
-    'few-shot': { type: 'string' }, stop: { type: 'string' }, timeout: { type: 'string', default: '300' }, style: { type: 'string', default: 'chat' },
+    style: { type: 'string', default: 'chat' }, 'few-shot': { type: 'string' }, stop: { type: 'string' },
+    settings: { type: 'string' }, timeout: { type: 'string', default: '300' },
   },
 });
 if (!o.question) throw new Error('--question is required');
@@ -39,6 +51,7 @@ const agent = new Agent({
   disabledTools: BUILTINS.filter((name) => !keep.includes(name)), style: o.style,
   fewShot: o['few-shot'] ? JSON.parse(await readFile(o['few-shot'], 'utf8')) : [],
   ...(o.stop ? { stop: JSON.parse(o.stop) } : {}),
+  ...(o.settings ? JSON.parse(o.settings) : {}),
 });
 const trace = await agent.run(o.question, (e) => {
   if (e.type === 'step' && e.step.reply && !e.step.observation) process.stderr.write(`--- step ${e.step.index}\n${e.step.reply.text}\n`);

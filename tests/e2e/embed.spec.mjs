@@ -14,7 +14,7 @@ import { test, expect, mockUrl, mockRequests, screenshot } from './fixtures.mjs'
 const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
 const recording = async (name) => JSON.parse(await readFile(join(WWW, 'recordings', name), 'utf8'));
 const EN = 'calculator-en.json';
-const ZH = 'rag-zh.json';
+const ZH = 'search-zh.json'; // ends with a guard: the model repeats its search
 
 let site;
 let root;
@@ -59,20 +59,21 @@ test('the example page: every element renders, the replay reaches its answer, th
   const seen = requests(page);
   await page.goto(`${process.env.PAGE_URL}examples/`);
   const all = page.locator('react-loop');
-  await expect(all).toHaveCount(3);
+  await expect(all).toHaveCount(4);
   const en = await recording(EN);
-  await expect(answer(embed(page, 0))).toHaveText(en.outcome.answer, { timeout: 30_000 });
+  await expect(answer(all.first())).toHaveText(en.outcome.answer, { timeout: 30_000 });
   await screenshot(page, 'embed-example-top');
-  const modes = ['replay', 'replay', 'fallback'];
-  for (let i = 0; i < 3; i++) {
-    await embed(page, i).scrollIntoViewIfNeeded();
-    await expect(frame(embed(page, i))).toHaveAttribute('data-mode', modes[i]);
-    await expect(embed(page, i).locator('.trace-head .question')).not.toBeEmpty();
+  for (let i = 0; i < 4; i++) {
+    const el = all.nth(i);
+    await el.scrollIntoViewIfNeeded();
+    await expect(frame(el)).toHaveAttribute('data-mode', (await el.getAttribute('endpoint')) ? 'fallback' : 'replay');
+    await expect(el.locator('.trace-head .question')).not.toBeEmpty();
   }
   // The Chinese element speaks Chinese; the fallback says why and how to run it live.
-  await expect(embed(page, 1).locator('.bar')).toContainText('播放');
-  await expect(embed(page, 2).locator('.note')).toContainText('no model answered at http://localhost:11434/v1');
-  await expect(embed(page, 2).locator('.note .hint')).toContainText('OLLAMA_ORIGINS=');
+  await expect(page.locator('react-loop[lang=zh] .bar')).toContainText('播放');
+  const live = page.locator('react-loop[endpoint]');
+  await expect(live.locator('.note')).toContainText('no model answered at http://localhost:11434/v1');
+  await expect(live.locator('.note .hint')).toContainText('OLLAMA_ORIGINS=');
   await screenshot(page, 'embed-example-fallback');
   expect(seen.filter((u) => u.endsWith('.wasm')), 'the wasm is fetched once').toHaveLength(1);
   // The playground links to the example page.
@@ -104,6 +105,17 @@ test('replay: the reply types out, then the observation; Step goes one transitio
   await button(el, 'Restart').click();
   await expect(cards(el)).toHaveCount(0);
   await expect(answer(el)).toHaveCount(0);
+});
+
+test('a recording that ends in a model error shows the error and its fix, and the parser\'s correction', async ({ page }) => {
+  await embedPage(page, '<react-loop trace-src="/recordings/format-en.json" speed="20" autoplay></react-loop>');
+  const el = embed(page);
+  await expect(el.locator('.outcome')).toBeVisible();
+  await expect(cards(el).first().locator('.notes')).toContainText("tool name 'calculator(expression)' read as 'calculator'");
+  const doctor = cards(el).nth(1).locator('.doctor');
+  await expect(doctor).toContainText('empty reply');
+  await expect(doctor.locator('.doctor-hint')).toContainText('stop sequence');
+  await expect(doctor.locator('button')).toBeHidden();
 });
 
 test('live against the mock server: a streaming run with a custom JS tool set before the element upgraded', async ({ page }) => {
@@ -213,8 +225,9 @@ test('two elements on one page: separate languages, traces and controls; the was
   await button(a, 'Pause').click();
   await expect(frame(a)).toHaveAttribute('data-state', 'paused');
   const shown = await cards(a).count();
-  // The other one plays on, in Chinese, to its own answer.
-  await expect(answer(b)).toHaveText(zh.outcome.answer);
+  // The other one plays on, in Chinese, to its own end (a guard stops the repeated search).
+  await expect(b.locator('.outcome')).toContainText('已停止：模型不断以相同参数调用 search_docs');
+  await expect(cards(b)).toHaveCount(zh.steps.length);
   await expect(cards(b).first()).toContainText('第 1 步');
   await expect(b.locator('.trace-head')).toContainText(zh.question);
   await page.waitForTimeout(500);
