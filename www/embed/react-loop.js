@@ -252,6 +252,7 @@ class ReactLoop extends HTMLElement {
   #started = false;
   #tools = [];
   #documents = null;
+  #playWhenReady = false;
 
   constructor() {
     super();
@@ -333,7 +334,11 @@ class ReactLoop extends HTMLElement {
   /** The loaded recording (validated by the core), or null. */
   get trace() { return this.#trace; }
 
-  play() { this.#replay?.play(); }
+  /** Plays the recording; called before it has loaded, plays it once it has. */
+  play() {
+    if (this.#replay) this.#replay.play();
+    else this.#playWhenReady = true;
+  }
 
   pause() { this.#replay?.pause(); }
 
@@ -442,7 +447,7 @@ class ReactLoop extends HTMLElement {
       placeholder: this.#placeholder(),
     });
     this.#setMode(mode);
-    if (this.hasAttribute('autoplay')) this.#replay.play();
+    if (this.hasAttribute('autoplay') || this.#playWhenReady) this.#replay.play();
     return null;
   }
 
