@@ -441,3 +441,49 @@ async fn an_agent_runs_again_after_an_abort() {
         "the aborted agent's next run is whole"
     );
 }
+
+/// Settings cross to Rust as JSON: numbers JSON cannot hold are refused by name instead of
+/// becoming null, `undefined` fields count as missing, and a safe-integer BigInt is a number.
+#[wasm_bindgen_test]
+fn settings_cross_as_json() {
+    let with = |key: &str, value: JsValue| {
+        let settings = js(&json!({"demo": true}));
+        js_sys::Reflect::set(&settings, &key.into(), &value).unwrap();
+        settings
+    };
+    let message = |error: JsValue| {
+        js_sys::Reflect::get(&error, &"message".into())
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    for (key, value, words) in [
+        (
+            "maxSteps",
+            f64::NAN,
+            "maxSteps must be a finite number (got NaN)",
+        ),
+        (
+            "temperature",
+            f64::INFINITY,
+            "temperature must be a finite number (got Infinity)",
+        ),
+    ] {
+        let error = JsAgent::new(with(key, value.into()))
+            .err()
+            .expect("refused");
+        let message = message(error);
+        assert!(message.contains(words), "{message}");
+        assert!(message.starts_with("Invalid settings"), "{message}");
+    }
+    let error = JsAgent::new(with("maxSteps", "3".into()))
+        .err()
+        .expect("refused");
+    assert!(message(error).contains("expected f64"));
+    assert!(JsAgent::new(with("maxSteps", JsValue::UNDEFINED)).is_ok());
+    assert!(JsAgent::new(with("seed", js_sys::BigInt::from(7u32).into())).is_ok());
+    let error = JsAgent::new(with("seed", js_sys::BigInt::from(u64::MAX).into()))
+        .err()
+        .expect("refused");
+    assert!(message(error).contains("seed is a BigInt too large"));
+}

@@ -10,7 +10,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt::Display;
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Promise, Reflect, JSON};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -31,8 +31,13 @@ fn install_panic_hook() {
     }));
 }
 
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+/// Rust → JS through JSON text and `JSON.parse`. Going through serde_json's `Value` builds
+/// each type's `Serialize` once, for the `Value` serializer, which the request bodies and the
+/// trace export use as well; a second serde format here would double that code in the wasm.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_json::Error> {
+    let text = serde_json::to_string(&serde_json::to_value(value)?)?;
+    // serde_json writes valid JSON, so this cannot fail.
+    Ok(JSON::parse(&text).unwrap_or(JsValue::NULL))
 }
 
 /// The one place errors become JS values: an `Error` with the message, plus `hint` and the
@@ -52,9 +57,57 @@ fn llm_error(error: &LlmError) -> JsValue {
     js_error(error, error.hint(&timer::page_origin()), to_js(error).ok())
 }
 
+/// JS → Rust through `JSON.stringify` and serde_json's `Value`, so each type's `Deserialize`
+/// is built once (for `Value`, which `Trace::from_json` uses too). Numbers JSON cannot hold
+/// (NaN, ±Infinity) are refused by name instead of silently becoming null; a BigInt that is
+/// a safe integer passes as a number.
 fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| js_error(format!("Invalid {what}: {e}"), None, None))
+    let invalid =
+        |message: &dyn Display| js_error(format!("Invalid {what}: {message}"), None, None);
+    let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |key: JsValue, value: JsValue| json_number(&key, value),
+    );
+    let text = JSON::stringify_with_replacer(&value, replacer.as_ref())
+        .map_err(|e| invalid(&client::js_message(&e)))?;
+    // `undefined`, a function or a symbol has no JSON text; it reads as null.
+    let text = text.as_string().unwrap_or_else(|| "null".to_string());
+    serde_json::from_str::<serde_json::Value>(&text)
+        .and_then(serde_json::from_value)
+        .map_err(|e| invalid(&e))
+}
+
+/// The `JSON.stringify` replacer of [`from_js`].
+fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
+    let name = || match key.as_string() {
+        Some(key) if !key.is_empty() => key,
+        _ => "the value".to_string(),
+    };
+    if value.is_bigint() {
+        return match i64::try_from(value.unchecked_into::<js_sys::BigInt>()) {
+            Ok(n) if n.unsigned_abs() < 1 << 53 => Ok((n as f64).into()),
+            _ => Err(js_sys::Error::new(&format!(
+                "{} is a BigInt too large for a JavaScript number",
+                name()
+            ))
+            .into()),
+        };
+    }
+    match value.as_f64() {
+        Some(n) if !n.is_finite() => {
+            let got = if n.is_nan() {
+                "NaN"
+            } else if n > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
+            Err(
+                js_sys::Error::new(&format!("{} must be a finite number (got {got})", name()))
+                    .into(),
+            )
+        }
+        _ => Ok(value),
+    }
 }
 
 /// The settings object the page passes to `new Agent(settings)`.
@@ -461,7 +514,10 @@ impl JsAgent {
         let run = run
             .as_ref()
             .ok_or_else(|| js_error("Nothing has run yet.", None, None))?;
-        serde_json::to_string_pretty(run.trace()).map_err(|e| js_error(e, None, None))
+        // Through `Value`, like `to_js`, so the trace types' `Serialize` is built only once.
+        serde_json::to_value(run.trace())
+            .and_then(|trace| serde_json::to_string_pretty(&trace))
+            .map_err(|e| js_error(e, None, None))
     }
 }
 
