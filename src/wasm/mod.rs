@@ -18,7 +18,7 @@ use web_sys::AbortController;
 
 use crate::agent::{self, AgentConfig, Guard, ModelReply, Next, Outcome, ToolResult, Trace};
 use crate::history::MessageStyle;
-use crate::llm::{ClientConfig, Constrained, LlmError, ModelRequest, DEFAULT_TIMEOUT_MS};
+use crate::llm::{ClientConfig, Constrained, LlmError, ModelRequest, Usage, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, Lang, PromptConfig};
 use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
 use js_tools::JsTool;
@@ -278,12 +278,16 @@ fn emit(on_event: &Option<Function>, event: &Event) {
     }
 }
 
-/// A replacement typed into the step debugger.
+/// What the step debugger feeds instead of calling the model or the tool: a reply typed
+/// by a person, or one fetched earlier with `ask()` (then `edited` says whether it changed).
 #[derive(Debug, Default, Deserialize)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 struct Edit {
     reply: Option<String>,
     observation: Option<String>,
+    usage: Option<Usage>,
+    elapsed_ms: Option<f64>,
+    edited: Option<bool>,
 }
 
 struct Inner {
@@ -455,6 +459,39 @@ impl JsAgent {
         })
     }
 
+    /// Asks the model for the pending step without feeding the reply in, so a person can
+    /// read and edit it first; pass it back with `step(onEvent, {reply, usage, elapsedMs,
+    /// edited})`. Resolves to `{text, usage, elapsed_ms}`.
+    pub fn ask(&self, on_event: Option<Function>) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            if inner.busy.replace(true) {
+                return Err(js_error("A step is already running.", None, None));
+            }
+            let _busy = Busy(&inner.busy);
+            let (index, next) = with_run(&inner, |run| (run.trace().steps.len(), run.next()))?;
+            let Next::CallModel { request } = next else {
+                return Err(js_error(
+                    "The run is not waiting for the model now.",
+                    None,
+                    None,
+                ));
+            };
+            emit(
+                &on_event,
+                &Event::Request {
+                    step: index,
+                    request: &request,
+                },
+            );
+            let partial = RefCell::new(String::new());
+            let reply = ask_model(&inner, &request, &on_event, index, &partial)
+                .await
+                .map_err(|e| llm_error(&e))?;
+            to_js(&reply).map_err(|e| js_error(e, None, None))
+        })
+    }
+
     /// Starts a run and steps it to the end; resolves to the whole trace.
     pub fn run(&self, question: String, on_event: Option<Function>) -> Promise {
         if let Err(e) = self.start(&question) {
@@ -561,23 +598,26 @@ async fn step_once(
                     request,
                 },
             );
-            let started = timer::now_ms();
+            let partial = RefCell::new(String::new());
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
                     text,
-                    edited: true,
-                    ..ModelReply::default()
+                    usage: edit.usage.unwrap_or_default(),
+                    elapsed_ms: edit.elapsed_ms,
+                    edited: edit.edited.unwrap_or(true),
                 }),
-                None => ask_model(inner, request, on_event, index).await,
+                None => ask_model(inner, request, on_event, index, &partial).await,
             };
-            let elapsed = timer::now_ms() - started;
-            // After an abort the agent is already done and refuses the late result.
-            let _ = with_run(inner, |run| match result {
-                Ok(mut reply) => {
-                    reply.elapsed_ms = Some(elapsed);
-                    run.feed_model(reply)
+            with_run(inner, |run| {
+                // After abort() the run is over: keep what had streamed in, for the record.
+                if matches!(run.next(), Next::Done { .. }) {
+                    run.keep_partial_reply(partial.take());
+                    return;
                 }
-                Err(error) => run.feed_model_error(error),
+                let _ = match result {
+                    Ok(reply) => run.feed_model(reply),
+                    Err(error) => run.feed_model_error(error),
+                };
             })?;
         }
         Next::RunTool { call } => {
@@ -657,13 +697,19 @@ fn report(
     Ok(())
 }
 
+/// Calls the model (or the demo script); `partial` collects the streamed text as it comes.
 async fn ask_model(
     inner: &Rc<Inner>,
     request: &ModelRequest,
     on_event: &Option<Function>,
     step: usize,
+    partial: &RefCell<String>,
 ) -> Result<ModelReply, LlmError> {
-    let on_delta = |text: &str| emit(on_event, &Event::Delta { step, text });
+    let started = timer::now_ms();
+    let on_delta = |text: &str| {
+        partial.borrow_mut().push_str(text);
+        emit(on_event, &Event::Delta { step, text });
+    };
     // A fresh controller per request: an aborted one stays aborted.
     let abort = controller().map_err(|e| LlmError::Stream {
         message: client::js_message(&e),
@@ -683,6 +729,7 @@ async fn ask_model(
         }
         return Ok(ModelReply {
             text,
+            elapsed_ms: Some(timer::now_ms() - started),
             ..ModelReply::default()
         });
     };
@@ -706,7 +753,7 @@ async fn ask_model(
     Ok(ModelReply {
         text: completion.text,
         usage: completion.usage,
-        elapsed_ms: None,
+        elapsed_ms: Some(timer::now_ms() - started),
         edited: false,
     })
 }
@@ -746,8 +793,14 @@ pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
 pub fn list_models(settings: JsValue) -> Promise {
     future_to_promise(async move {
         let settings: Settings = from_js(settings, "settings")?;
+        // Listing needs no model name; the check is for runs.
+        let model = match settings.model.trim() {
+            "" => "(listing models)".to_string(),
+            name => name.to_string(),
+        };
         let client = configure(Settings {
             demo: false,
+            model,
             ..settings
         })?
         .client
@@ -789,6 +842,20 @@ pub fn explain_guard(guard: JsValue) -> Result<String, JsValue> {
 pub fn describe_outcome(outcome: JsValue) -> Result<String, JsValue> {
     let outcome: Outcome = from_js(outcome, "outcome")?;
     Ok(outcome.describe())
+}
+
+/// The sentence for a repair code in a parse (e.g. "single_quotes").
+#[wasm_bindgen(js_name = describeRepair)]
+pub fn describe_repair(code: JsValue) -> Result<String, JsValue> {
+    let repair: crate::parse::Repair = from_js(code, "repair")?;
+    Ok(repair.describe().to_string())
+}
+
+/// The sentence for a format error in a parse (e.g. `{type: "no_action"}`).
+#[wasm_bindgen(js_name = describeFormatError)]
+pub fn describe_format_error(error: JsValue) -> Result<String, JsValue> {
+    let error: crate::parse::FormatError = from_js(error, "format error")?;
+    Ok(error.to_string())
 }
 
 #[wasm_bindgen(js_name = demoQuestions)]
