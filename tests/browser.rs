@@ -533,3 +533,17 @@ fn settings_cross_as_json() {
         .expect("refused");
     assert!(message(error).contains("seed is a BigInt too large"));
 }
+
+#[wasm_bindgen_test]
+async fn an_abort_during_ask_keeps_the_streamed_text_too() {
+    let agent = agent("slow-stream", json!({"stream": true, "timeoutMs": 20000}));
+    agent.start("q").unwrap();
+    let asking = agent.ask(None);
+    sleep(900).await;
+    agent.abort();
+    assert!(await_js(asking).await.is_err(), "the ask was aborted");
+    let trace = rust(agent.trace().unwrap());
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    let partial = trace["steps"][0]["reply"]["text"].as_str().unwrap_or("");
+    assert!(partial.starts_with("Th"), "{partial:?}");
+}

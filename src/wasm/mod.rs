@@ -485,9 +485,10 @@ impl JsAgent {
                 },
             );
             let partial = RefCell::new(String::new());
-            let reply = ask_model(&inner, &request, &on_event, index, &partial)
-                .await
-                .map_err(|e| llm_error(&e))?;
+            let reply = ask_model(&inner, &request, &on_event, index, &partial).await;
+            // As in a step: after abort() the text streamed so far stays in the trace.
+            with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
+            let reply = reply.map_err(|e| llm_error(&e))?;
             to_js(&reply).map_err(|e| js_error(e, None, None))
         })
     }
