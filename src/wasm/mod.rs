@@ -23,6 +23,9 @@ use crate::prompt::{FewShot, Lang, PromptConfig};
 use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
 use js_tools::JsTool;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("types.d.ts");
+
 #[wasm_bindgen(start)]
 fn install_panic_hook() {
     // A bug that still panics is reported in the console instead of a bare "unreachable".
@@ -336,7 +339,9 @@ pub struct JsAgent {
 #[wasm_bindgen(js_class = Agent)]
 impl JsAgent {
     #[wasm_bindgen(constructor)]
-    pub fn new(settings: JsValue) -> Result<JsAgent, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
+    ) -> Result<JsAgent, JsValue> {
         let settings: Settings = if settings.is_undefined() || settings.is_null() {
             Settings {
                 demo: true,
@@ -365,7 +370,10 @@ impl JsAgent {
     /// Registers (or replaces) a JavaScript tool: `{name, description, parameters, run,
     /// timeoutMs}`. `run(args)` may return a value or a promise.
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(&self, definition: JsValue) -> Result<(), JsValue> {
+    pub fn register_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] definition: JsValue,
+    ) -> Result<(), JsValue> {
         let run = Reflect::get(&definition, &"run".into())
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok())
@@ -397,6 +405,7 @@ impl JsAgent {
     }
 
     /// The enabled tools' specs, as the model will see them.
+    #[wasm_bindgen(unchecked_return_type = "ToolSpec[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
         let registry = self.inner.registry.borrow();
         to_js(&registry.specs()).map_err(|e| js_error(e, None, None))
@@ -412,6 +421,7 @@ impl JsAgent {
     }
 
     /// Starts a new run (dropping any previous one) and returns what it needs first.
+    #[wasm_bindgen(unchecked_return_type = "Next")]
     pub fn start(&self, question: &str) -> Result<JsValue, JsValue> {
         if self.inner.busy.get() {
             return Err(js_error(
@@ -437,6 +447,7 @@ impl JsAgent {
     }
 
     /// What the run needs next, or null before `start`.
+    #[wasm_bindgen(unchecked_return_type = "Next | null")]
     pub fn pending(&self) -> Result<JsValue, JsValue> {
         match self.inner.run.borrow().as_ref() {
             Some(run) => to_js(&run.next()).map_err(|e| js_error(e, None, None)),
@@ -446,7 +457,14 @@ impl JsAgent {
 
     /// Performs one transition. `edit` may replace the model's reply (`{reply}`) or the
     /// tool's observation (`{observation}`). Resolves to what the run needs next.
-    pub fn step(&self, on_event: Option<Function>, edit: JsValue) -> Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<Next>")]
+    pub fn step(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
+            Function,
+        >,
+        #[wasm_bindgen(unchecked_param_type = "Edit | null | undefined")] edit: JsValue,
+    ) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
             let edit: Edit = if edit.is_undefined() || edit.is_null() {
@@ -462,7 +480,13 @@ impl JsAgent {
     /// Asks the model for the pending step without feeding the reply in, so a person can
     /// read and edit it first; pass it back with `step(onEvent, {reply, usage, elapsedMs,
     /// edited})`. Resolves to `{text, usage, elapsed_ms}`.
-    pub fn ask(&self, on_event: Option<Function>) -> Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<ModelReply>")]
+    pub fn ask(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
+            Function,
+        >,
+    ) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
             if inner.busy.replace(true) {
@@ -494,7 +518,14 @@ impl JsAgent {
     }
 
     /// Starts a run and steps it to the end; resolves to the whole trace.
-    pub fn run(&self, question: String, on_event: Option<Function>) -> Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<Trace>")]
+    pub fn run(
+        &self,
+        question: String,
+        #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
+            Function,
+        >,
+    ) -> Promise {
         if let Err(e) = self.start(&question) {
             return Promise::reject(&e);
         }
@@ -502,8 +533,13 @@ impl JsAgent {
     }
 
     /// Steps the current run until it ends or `pause()` is called; resolves to the trace.
-    #[wasm_bindgen(js_name = continueRun)]
-    pub fn resume(&self, on_event: Option<Function>) -> Promise {
+    #[wasm_bindgen(js_name = continueRun, unchecked_return_type = "Promise<Trace | null>")]
+    pub fn resume(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
+            Function,
+        >,
+    ) -> Promise {
         let inner = self.inner.clone();
         inner.paused.set(false);
         future_to_promise(async move {
@@ -541,6 +577,7 @@ impl JsAgent {
     }
 
     /// The trace so far as a plain object, or null before `start`.
+    #[wasm_bindgen(unchecked_return_type = "Trace | null")]
     pub fn trace(&self) -> Result<JsValue, JsValue> {
         trace_of(&self.inner)
     }
@@ -783,15 +820,17 @@ async fn run_tool(inner: &Rc<Inner>, call: &ToolCall) -> Result<String, crate::t
 }
 
 /// Validates and loads a saved trace (the `exportTrace` format).
-#[wasm_bindgen(js_name = loadTrace)]
+#[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
 pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
     let trace = Trace::from_json(json).map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
     to_js(&trace).map_err(|e| js_error(e, None, None))
 }
 
 /// The server's model list for these settings (`GET {baseUrl}/models`).
-#[wasm_bindgen(js_name = listModels)]
-pub fn list_models(settings: JsValue) -> Promise {
+#[wasm_bindgen(js_name = listModels, unchecked_return_type = "Promise<string[]>")]
+pub fn list_models(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
+) -> Promise {
     future_to_promise(async move {
         let settings: Settings = from_js(settings, "settings")?;
         // Listing needs no model name; the check is for runs.
@@ -815,14 +854,16 @@ pub fn list_models(settings: JsValue) -> Promise {
 }
 
 /// Parses one reply as the agent would (the parser X-ray).
-#[wasm_bindgen(js_name = parseReply)]
+#[wasm_bindgen(js_name = parseReply, unchecked_return_type = "Parse")]
 pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
 }
 
 /// The sentence and the fix for a model error stored in a trace.
-#[wasm_bindgen(js_name = describeError)]
-pub fn describe_error(error: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = describeError, unchecked_return_type = "{ message: string; hint: string | null }")]
+pub fn describe_error(
+    #[wasm_bindgen(unchecked_param_type = "ModelError")] error: JsValue,
+) -> Result<JsValue, JsValue> {
     let error: LlmError = from_js(error, "error")?;
     to_js(&serde_json::json!({
         "message": error.to_string(),
@@ -833,21 +874,27 @@ pub fn describe_error(error: JsValue) -> Result<JsValue, JsValue> {
 
 /// One sentence explaining a guard stored in a trace.
 #[wasm_bindgen(js_name = explainGuard)]
-pub fn explain_guard(guard: JsValue) -> Result<String, JsValue> {
+pub fn explain_guard(
+    #[wasm_bindgen(unchecked_param_type = "Guard")] guard: JsValue,
+) -> Result<String, JsValue> {
     let guard: Guard = from_js(guard, "guard")?;
     Ok(guard.explain())
 }
 
 /// One sentence describing how a run ended.
 #[wasm_bindgen(js_name = describeOutcome)]
-pub fn describe_outcome(outcome: JsValue) -> Result<String, JsValue> {
+pub fn describe_outcome(
+    #[wasm_bindgen(unchecked_param_type = "Outcome")] outcome: JsValue,
+) -> Result<String, JsValue> {
     let outcome: Outcome = from_js(outcome, "outcome")?;
     Ok(outcome.describe())
 }
 
 /// The sentence for a repair code in a parse (e.g. "single_quotes").
 #[wasm_bindgen(js_name = describeRepair)]
-pub fn describe_repair(code: JsValue) -> Result<String, JsValue> {
+pub fn describe_repair(
+    #[wasm_bindgen(unchecked_param_type = "string")] code: JsValue,
+) -> Result<String, JsValue> {
     let repair: crate::parse::Repair = from_js(code, "repair")?;
     Ok(repair.describe().to_string())
 }
@@ -867,7 +914,7 @@ pub fn demo_questions() -> Vec<String> {
         .collect()
 }
 
-#[wasm_bindgen(js_name = defaultDocuments)]
+#[wasm_bindgen(js_name = defaultDocuments, unchecked_return_type = "Document[]")]
 pub fn default_documents() -> Result<JsValue, JsValue> {
     to_js(&crate::tools::default_documents()).map_err(|e| js_error(e, None, None))
 }
