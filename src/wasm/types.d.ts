@@ -1,0 +1,141 @@
+// Types of the plain objects that cross the JS boundary (README.md documents them too).
+
+export interface Settings {
+  /** The scripted demo model instead of a server. */
+  demo?: boolean;
+  /** Milliseconds between the demo model's streamed pieces (0: at once). */
+  demoDelayMs?: number;
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  stream?: boolean;
+  seed?: number;
+  /** 60000 by default. */
+  timeoutMs?: number;
+  constrained?: 'off' | 'json_object' | 'json_schema' | 'grammar';
+  lang?: 'en' | 'zh';
+  /** A prompt template with {tools} and {tool_names}. */
+  template?: string;
+  /** Replaces the generated system prompt. */
+  systemPrompt?: string;
+  fewShot?: { question: string; transcript: string }[];
+  maxSteps?: number;
+  maxFormatErrors?: number;
+  maxRepeats?: number;
+  observationLimit?: number;
+  historyRounds?: number;
+  restateQuestion?: boolean;
+  style?: 'chat' | 'scratchpad';
+  stop?: string[];
+  documents?: Document[];
+  disabledTools?: string[];
+}
+
+export interface Document { title: string; text: string }
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** A JSON schema object. */
+  parameters?: object;
+  /** May return a value or a promise; a throw, a rejection or a timeout becomes an observation. */
+  run: (args: any) => unknown;
+  /** 10000 by default. */
+  timeoutMs?: number;
+}
+
+export interface ToolSpec { name: string; description: string; parameters: object }
+
+/** Replaces the model's reply or the tool's result of the pending step. */
+export interface Edit {
+  reply?: string;
+  observation?: string;
+  usage?: Usage;
+  elapsedMs?: number;
+  /** Whether a person changed the reply (true when omitted). */
+  edited?: boolean;
+}
+
+export interface Message { role: 'system' | 'user' | 'assistant'; content: string }
+export interface ModelRequest { messages: Message[]; stop: string[] }
+export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
+export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
+export interface ToolCall {
+  tool: string;
+  args: any;
+  builtin: 'calculator' | 'search_docs' | 'current_time' | null;
+  notes: string[];
+}
+
+export type Next =
+  | { type: 'call_model'; request: ModelRequest }
+  | { type: 'run_tool'; call: ToolCall }
+  | { type: 'done'; outcome: Outcome };
+
+export type Outcome =
+  | { type: 'answer'; answer: string }
+  | { type: 'step_limit'; steps: number; last_observation: string | null }
+  | { type: 'format_errors'; count: number }
+  | { type: 'repeated_calls'; tool: string }
+  | { type: 'model_error'; error: ModelError }
+  | { type: 'aborted' };
+
+/** A guard that stepped in; `type` names it, the other fields depend on it. */
+export interface Guard { type: string; [field: string]: unknown }
+/** A failed model call; `type` is network, mixed_content, http, server, not_json, … */
+export interface ModelError { type: string; [field: string]: unknown }
+
+export interface Span { start: number; end: number }
+export interface Parse {
+  kind: 'action' | 'final' | 'error';
+  tool?: string;
+  input?: any;
+  answer?: string;
+  error?: { type: string; [field: string]: unknown };
+  thought: string | null;
+  /** Byte offsets into the reply text (UTF-8). */
+  spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null };
+  repairs: string[];
+}
+
+export interface Step {
+  index: number;
+  request: ModelRequest;
+  reply: ModelReply | null;
+  parse: Parse | null;
+  call: ToolCall | null;
+  observation: {
+    text: string;
+    source: 'tool' | 'tool_error' | 'feedback' | 'cached';
+    full_chars: number;
+    elapsed_ms: number | null;
+    edited: boolean;
+  } | null;
+  guards: Guard[];
+  error: ModelError | null;
+}
+
+export interface Trace {
+  version: number;
+  model?: string;
+  question: string;
+  system_prompt: string;
+  tools: ToolSpec[];
+  config: object;
+  steps: Step[];
+  outcome: Outcome | null;
+}
+
+export type AgentEvent =
+  | { type: 'request'; step: number; request: ModelRequest }
+  | { type: 'delta'; step: number; text: string }
+  | { type: 'step'; step: Step }
+  | { type: 'tool_start'; step: number; call: ToolCall }
+  | { type: 'guard'; step: number; guard: Guard; explanation: string }
+  | { type: 'notice'; step: number; message: string }
+  | { type: 'error'; step: number; error: ModelError; message: string; hint: string | null }
+  | { type: 'done'; outcome: Outcome; message: string };
+
+export type OnEvent = (event: AgentEvent) => void;
