@@ -128,7 +128,7 @@ pre.live { border: 1px dashed var(--border); }
 .more { margin: .2rem 0 0; font-size: .8rem; }
 code.tool { font-weight: 700; }
 .badge { display: inline-block; font-size: .72rem; padding: 0 .45rem; border-radius: 999px; border: 1px solid var(--border); margin-bottom: .2rem; }
-.badge.source-tool_error, .badge.source-feedback, .badge.source-cached, .badge.edited { border-color: var(--warn); color: var(--warn); }
+.badge.source-tool_error, .badge.source-feedback, .badge.source-cached, .badge.edited, .badge.cut-off { border-color: var(--warn); color: var(--warn); }
 .guards { list-style: none; padding: 0; margin: .4rem 0 0; }
 .guard { background: var(--warn-bg); border-left: 3px solid var(--warn); border-radius: 4px; padding: .3rem .6rem; margin-top: .3rem; font-size: .9rem; }
 .guard strong::before { content: "⚠ "; }
