@@ -415,7 +415,7 @@ class ReactLoop extends HTMLElement {
 
   /** The endpoint's models (a short probe), or a rejection with the core's hint. */
   #probe() {
-    return this.#core.pkg.listModels({ baseUrl: this.#endpoint(), model: this.getAttribute('model') || 'list', timeoutMs: PROBE_TIMEOUT_MS });
+    return this.#core.pkg.listModels({ baseUrl: this.#endpoint(), timeoutMs: PROBE_TIMEOUT_MS });
   }
 
   /** Live if the endpoint answers; else the recording, with a line saying how to run it live. */
