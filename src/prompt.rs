@@ -34,7 +34,9 @@ pub struct PromptConfig {
     pub few_shot: Vec<FewShot>,
 }
 
-const EN: &str = "Answer the question step by step, using tools.
+// "Start every reply with Thought:" matters: without it small models (Qwen2.5 0.5B) open
+// with "Observation:", which the stop sequence cuts to an empty reply.
+const EN: &str = "Answer the question with the help of tools; do not compute or guess yourself.
 
 Tools:
 {tools}
@@ -44,10 +46,11 @@ Thought: <your reasoning>
 Action: <one of: {tool_names}, final_answer>
 Action Input: <JSON arguments; for final_answer, the answer>
 
-Write one Action, then stop: its result comes back as \"Observation: …\". Once you know \
-the answer, use Action: final_answer. If an Observation shows an error, fix the call and retry.";
+Start every reply with \"Thought:\". Write one Action, then stop: the system sends the \
+result. When you know the answer, use Action: final_answer. If a result shows an error, fix \
+the call.";
 
-const ZH: &str = "请逐步思考并使用工具回答问题。
+const ZH: &str = "借助工具回答问题；不要自己计算或猜测。
 
 可用工具：
 {tools}
@@ -57,8 +60,8 @@ Thought: <你的思考>
 Action: <以下之一：{tool_names}, final_answer>
 Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 
-每次只写一个 Action，然后停下，结果会以 \"Observation: …\" 返回。知道答案后使用 \
-Action: final_answer。如果 Observation 显示错误，请修正后重试。";
+每次回复都以 \"Thought:\" 开头。只写一个 Action，然后停下：系统会返回结果。知道答案后使用 \
+Action: final_answer。如果结果显示错误，请修正调用。";
 
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
@@ -68,27 +71,31 @@ pub fn default_template(lang: Lang) -> &'static str {
     }
 }
 
-/// One line per tool: name, parameters, purpose and an example input built from its schema.
+/// One line per tool: name, purpose, an example Action Input built from its schema, and
+/// its optional parameters. (A `name(params)` heading made small models write calls.)
 pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
-    let example_label = match lang {
-        Lang::En => "Example input",
-        Lang::Zh => "输入示例",
+    let optional_label = match lang {
+        Lang::En => "optional",
+        Lang::Zh => "可选",
     };
     tools
         .iter()
         .map(|t| {
-            let params: Vec<String> = t
+            let optional: Vec<String> = t
                 .params()
                 .into_iter()
-                .map(|(name, required)| if required { name } else { format!("{name}?") })
+                .filter_map(|(name, required)| (!required).then_some(name))
                 .collect();
-            format!(
-                "- {}({}): {} {example_label}: {}",
+            let mut line = format!(
+                "- {}: {} Action Input: {}",
                 t.name,
-                params.join(", "),
                 description(t, lang),
                 t.example_input()
-            )
+            );
+            if !optional.is_empty() {
+                line.push_str(&format!(" ({optional_label}: {})", optional.join(", ")));
+            }
+            line
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -205,6 +205,10 @@ fn each_repair() {
         case("Action: s\nAction Input: {\"path\": \"C:\\dir\"}", action("s", json!({"path": "C:\\dir"}))).repairs(&[InvalidEscape]),
         case("Action: s\nAction Input: {q: \"x\"}", action("s", json!({"q": "x"}))).repairs(&[UnquotedKey]),
         case("Action: s\nAction Input: \"{\\\"q\\\": 1}\"", action("s", json!({"q": 1}))).repairs(&[StringJsonDecoded]),
+        case(
+            "Action: final_answer\nAction Input: [1] RAG: retrieval-augmented generation.",
+            Want::Final("[1] RAG: retrieval-augmented generation."),
+        ),
         case("Action: final_answer\nAction Input: {\"answer\": \"42\"}", Want::Final("42"))
             .repairs(&[AnswerUnwrapped])
             .span("answer", "42"),
@@ -278,7 +282,10 @@ fn errors_and_feedback() {
             InputWithoutAction,
             vec!["without an 'Action:'", "Action: <tool name>"],
         ),
-        (EmptyAnswer, vec!["Final Answer is empty"]),
+        (
+            EmptyAnswer,
+            vec!["final answer is empty", "Action Input: <the answer>"],
+        ),
         (XmlToolCall, vec!["XML", "Action Input:"]),
     ];
     for (error, phrases) in needs {

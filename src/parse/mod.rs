@@ -77,7 +77,12 @@ impl FormatError {
     /// The message fed back to the model as the Observation (English; the agent may prefix it).
     pub fn feedback(&self) -> String {
         match self {
-            FormatError::Empty => format!("Your reply was empty. Reply in this format:\n{FORMAT}"),
+            // Small models often begin with "Observation:", which the stop sequence cuts to
+            // nothing: say so.
+            FormatError::Empty => format!(
+                "Your reply was empty. Start with 'Thought:'; never write 'Observation:' yourself, \
+                 the system sends it. Reply in this format:\n{FORMAT}"
+            ),
             FormatError::NoAction => format!(
                 "No 'Action:' or 'Final Answer:' found. If you are done, reply 'Final Answer: \
                  <answer>' (a question for the user goes there too); otherwise call a tool. Use \
@@ -95,8 +100,8 @@ impl FormatError {
             FormatError::InputWithoutAction => "You wrote 'Action Input:' without an 'Action:' \
                  line. Put 'Action: <tool name>' on the line before 'Action Input:'."
                 .to_string(),
-            FormatError::EmptyAnswer => "Your Final Answer is empty. Write the answer right after \
-                 'Final Answer:'."
+            FormatError::EmptyAnswer => "Your final answer is empty. Write the answer itself on \
+                 the line 'Action Input: <the answer>' right after 'Action: final_answer'."
                 .to_string(),
             FormatError::XmlToolCall => "Do not use XML tool calls. Write 'Action: <tool name>' \
                  and 'Action Input: <JSON object>' instead."

@@ -240,6 +240,15 @@ impl<'a> Cx<'a> {
         let (input, input_sp) = if has_input {
             self.repairs(scan.labels[d + 1].repairs());
             let (s, e) = Self::region(scan, d + 1);
+            // An answer that only starts like JSON ("[1] RAG is …") is text, not a JSON prefix.
+            let answer = self.trim(s, e);
+            let text = self.str(answer);
+            if is_final_name(tool)
+                && text.starts_with(['[', '{'])
+                && parse_json_lenient(text).is_err()
+            {
+                return self.final_from_value(Value::String(text.to_string()), Some(answer));
+            }
             self.input_value(scan, s, e)?
         } else {
             self.unlabeled_input(line_end, sp.end)?

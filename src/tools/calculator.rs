@@ -173,8 +173,8 @@ impl CalcError {
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: "calculator".into(),
-        description: "Evaluates arithmetic: + - * / % ^, parentheses, sqrt, abs, round, min, \
-            max, log, pi, e."
+        description: "Arithmetic: + - * / % ^, parentheses, sqrt, abs, round, min, max, log, \
+            pi, e."
             .into(),
         parameters: json!({
             "type": "object",

@@ -34,7 +34,7 @@ const STOP_CHARS: &[char] = &[
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: "search_docs".into(),
-        description: "Searches the reference documents by keywords (English or Chinese).".into(),
+        description: "Searches the reference documents by keywords.".into(),
         parameters: json!({
             "type": "object",
             "properties": {

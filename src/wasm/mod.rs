@@ -778,7 +778,15 @@ async fn ask_model(
         .iter()
         .map(|s| s.name.clone())
         .collect();
-    let completion = client::complete(cfg, request, &tool_names, &abort, &on_delta).await?;
+    let completion = match client::complete(cfg, request, &tool_names, &abort, &on_delta).await {
+        // An empty reply is the model's format mistake, fed back like any other.
+        Err(LlmError::EmptyReply) => client::Completion {
+            text: String::new(),
+            usage: Default::default(),
+            unfinished: false,
+        },
+        other => other?,
+    };
     if completion.unfinished {
         emit(
             on_event,
