@@ -55,7 +55,7 @@ test('the interface switches between English and Chinese', async ({ page }) => {
   await expect(page.getByTestId('run')).toHaveText('运行');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   // The prompt follows the interface unless chosen separately.
-  await expect(page.locator('#template')).toHaveValue(/使用工具/);
+  await expect(page.locator('#template')).toHaveValue(/可用工具/);
   await page.getByTestId('question').fill('计算 (2^10 - 24) / 8 的结果');
   await page.getByTestId('run').click();
   await expect(finalAnswer(page)).toHaveText('结果是 125。');
