@@ -259,6 +259,9 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
     pub version: u32,
+    /// The model that produced the replies, as the driver named it; for readers only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     pub question: String,
     pub system_prompt: String,
     pub tools: Vec<ToolSpec>,
@@ -372,6 +375,7 @@ impl Agent {
             registry,
             trace: Trace {
                 version: TRACE_VERSION,
+                model: None,
                 question: question.trim().to_string(),
                 system_prompt,
                 tools,
@@ -387,6 +391,11 @@ impl Agent {
         };
         agent.open_step();
         agent
+    }
+
+    /// Records which model answers this run (shown to readers of the trace).
+    pub fn label_model(&mut self, model: &str) {
+        self.trace.model = Some(model.to_string());
     }
 
     pub fn trace(&self) -> &Trace {

@@ -386,7 +386,8 @@ async fn an_exported_trace_loads_back_for_replay() {
     let agent = agent("calc", json!({}));
     let (trace, _) = run(&agent, "q").await;
     let exported = agent.export_trace().unwrap();
-    assert!(!exported.contains("apiKey") && !exported.contains("mock-model"));
+    assert!(!exported.contains("apiKey") && !exported.contains("api_key"));
+    assert!(exported.contains("\"model\": \"mock-model\""));
     let loaded = rust(load_trace(&exported).unwrap());
     assert_eq!(loaded, trace);
     let newer = exported.replacen("\"version\": 1", "\"version\": 7", 1);
@@ -420,4 +421,23 @@ fn bad_settings_get_clear_errors() {
             .unwrap();
         assert!(message.contains(words), "{message}");
     }
+}
+
+#[wasm_bindgen_test]
+async fn an_agent_runs_again_after_an_abort() {
+    let agent = JsAgent::new(js(&json!({"demo": true, "demoDelayMs": 50}))).unwrap();
+    let running = agent.run("What is 23 * 17 + 4?".into(), None);
+    sleep(120).await;
+    agent.abort();
+    let trace = await_js(running).await.unwrap();
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    let agent_again = JsAgent::new(js(&json!({"demo": true}))).unwrap();
+    let (fresh, _) = run(&agent_again, "What is 23 * 17 + 4?").await;
+    assert_eq!(outcome(&fresh)["type"], "answer");
+    let (again, _) = run(&agent, "What is 23 * 17 + 4?").await;
+    assert_eq!(
+        outcome(&again),
+        outcome(&fresh),
+        "the aborted agent's next run is whole"
+    );
 }

@@ -24,7 +24,7 @@ use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
 use js_tools::JsTool;
 
 #[wasm_bindgen(start)]
-fn start() {
+fn install_panic_hook() {
     // A bug that still panics is reported in the console instead of a bare "unreachable".
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&format!("reactloop bug: {info}").into());
@@ -367,7 +367,11 @@ impl JsAgent {
             return Err(js_error("Ask a question first.", None, None));
         }
         let registry = self.inner.registry.borrow().clone();
-        let run = agent::Agent::new(question, registry, self.inner.config.clone());
+        let mut run = agent::Agent::new(question, registry, self.inner.config.clone());
+        run.label_model(match &self.inner.client {
+            Some(client) => &client.model,
+            None => "demo (scripted)",
+        });
         let next = run.next();
         *self.inner.run.borrow_mut() = Some(run);
         *self.inner.aborted.borrow_mut() = abort_promise();
@@ -604,11 +608,16 @@ async fn ask_model(
     step: usize,
 ) -> Result<ModelReply, LlmError> {
     let on_delta = |text: &str| emit(on_event, &Event::Delta { step, text });
+    // A fresh controller per request: an aborted one stays aborted.
+    let abort = controller().map_err(|e| LlmError::Stream {
+        message: client::js_message(&e),
+    })?;
+    *inner.fetch.borrow_mut() = abort.clone();
     let Some(cfg) = &inner.client else {
         let text = crate::demo::reply(request);
         let chars: Vec<char> = text.chars().collect();
         for piece in chars.chunks(4) {
-            if inner.fetch.borrow().signal().aborted() {
+            if abort.signal().aborted() {
                 return Err(LlmError::Aborted);
             }
             on_delta(&piece.iter().collect::<String>());
@@ -621,19 +630,6 @@ async fn ask_model(
             ..ModelReply::default()
         });
     };
-    let abort = controller().map_err(|e| LlmError::Network {
-        url: cfg.base_url.clone(),
-        detail: client::js_message(&e),
-    })?;
-    if inner
-        .run
-        .borrow()
-        .as_ref()
-        .is_some_and(|r| matches!(r.next(), Next::Done { .. }))
-    {
-        return Err(LlmError::Aborted);
-    }
-    *inner.fetch.borrow_mut() = abort.clone();
     let tool_names: Vec<String> = inner
         .registry
         .borrow()

@@ -1,0 +1,24 @@
+// Browser tests of the playground (tests/e2e) in Debian's Chromium; no browser download.
+// The static server (www/) and the mock model server start in-process in global-setup.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/global-setup.mjs',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  workers: 2,
+  reporter: [['list']],
+  outputDir: 'test-results/playwright',
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 720 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+    acceptDownloads: true,
+    trace: 'retain-on-failure',
+  },
+});

@@ -1,0 +1,159 @@
+// The page with the built-in demo model: no server at all.
+import { test, expect, openPage, finalAnswer, screenshot } from './fixtures.mjs';
+
+const Q = 'What is 23 * 17 + 4?';
+
+test('the demo model is usable at once and runs to a final answer', async ({ page }) => {
+  await openPage(page); // no parameters: the local probe runs, the demo stays selected
+  await expect(page.locator('#preset')).toHaveValue('demo');
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const cards = page.getByTestId('step-card');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText('calculator');
+  await expect(cards.first()).toContainText('395');
+  await expect(page.locator('#probe-status')).toContainText('No local server answered');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'demo-finished');
+});
+
+test('the parser X-ray marks the spans of the raw reply and lists the repairs', async ({ page }) => {
+  await openPage(page, { demo: '1', question: Q, autorun: '1' });
+  await expect(finalAnswer(page)).toBeVisible();
+  const first = page.getByTestId('step-card').first();
+  await first.locator('details.xray > summary').click();
+  const xray = first.locator('.xray-text');
+  await expect(xray.locator('mark.span-thought')).toHaveText('I should use the calculator for 23 * 17 + 4.');
+  await expect(xray.locator('mark.span-action')).toHaveText('Calculator');
+  await expect(xray.locator('mark.span-input')).toContainText("'expr'");
+  await expect(first.locator('.repairs')).toContainText('single_quotes');
+  await first.locator('details.anatomy > summary').click();
+  await expect(first.locator('.message')).toHaveCount(2);
+  await expect(first.locator('.anatomy-body')).toContainText('"Observation:"');
+  await first.scrollIntoViewIfNeeded();
+  await screenshot(page, 'xray-open');
+});
+
+test('the guard for a format error is marked and explained', async ({ page }) => {
+  await openPage(page, { demo: '1', question: '计算 (2^10 - 24) / 8 的结果', autorun: '1' });
+  await expect(finalAnswer(page)).toHaveText('结果是 125。');
+  const guard = page.getByTestId('step-card').first().locator('.guard');
+  await expect(guard).toContainText('Format feedback');
+  await expect(guard).toContainText('the model was told how to fix it');
+});
+
+test('the interface switches between English and Chinese', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#ui-lang').selectOption('zh');
+  await expect(page.getByTestId('run')).toHaveText('运行');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  // The prompt follows the interface unless chosen separately.
+  await expect(page.locator('#template')).toHaveValue(/使用工具/);
+  await page.getByTestId('question').fill('计算 (2^10 - 24) / 8 的结果');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('结果是 125。');
+  await expect(page.getByTestId('step-card').first().locator('.guard')).toContainText('格式反馈');
+  await expect(page.getByTestId('step-card').first()).toContainText('第 1 步');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'zh-ui');
+  await page.locator('#ui-lang').selectOption('en');
+  await expect(page.getByTestId('run')).toHaveText('Run');
+  await expect(page.getByTestId('step-card').first()).toContainText('Step 1');
+  await expect(page.locator('#template')).toHaveValue(/Tools:/);
+  // A language given in the URL wins.
+  await openPage(page, { demo: '1', lang: 'zh' });
+  await expect(page.getByTestId('step')).toHaveText('单步');
+});
+
+test('an autorun permalink runs the question on load', async ({ page }) => {
+  await openPage(page, { demo: '1', question: 'What is RAG?', autorun: '1' });
+  await expect(page.getByTestId('question')).toHaveValue('What is RAG?');
+  await expect(finalAnswer(page)).toContainText(/retriev/i);
+  await expect(page.getByTestId('step-card').first()).toContainText('search_docs');
+});
+
+test.describe('small screens and dark scheme', () => {
+  test('phone width', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage(page, { demo: '1', question: Q, autorun: '1' });
+    await expect(finalAnswer(page)).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    await page.getByTestId('step-card').first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'phone');
+  });
+
+  test('dark scheme', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openPage(page, { demo: '1', question: Q, autorun: '1' });
+    await expect(finalAnswer(page)).toBeVisible();
+    const first = page.getByTestId('step-card').first();
+    await first.locator('details.xray > summary').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'demo-dark');
+    await first.screenshot({ path: 'test-results/screenshots/xray-dark.png' });
+  });
+});
+
+test('the probe selects a local server that answers', async ({ page }) => {
+  await page.route('http://localhost:8080/v1/models', (route) => route.fulfill({
+    json: { object: 'list', data: [{ id: 'qwen-small', object: 'model' }] },
+    headers: { 'access-control-allow-origin': '*' },
+  }));
+  await openPage(page);
+  await expect(page.locator('#preset')).toHaveValue('llamacpp');
+  await expect(page.locator('#base-url')).toHaveValue('http://localhost:8080/v1');
+  await expect(page.locator('#model')).toHaveValue('qwen-small');
+  await expect(page.locator('#probe-status')).toContainText('llama.cpp server (localhost:8080) — models: 1');
+});
+
+test('every control is labelled and the page works from the keyboard', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  for (const panel of ['#tools-panel', '#prompt-panel']) await page.locator(`${panel} > summary`).click();
+  await page.locator('#prompt-panel #few-shot-add').click();
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((el) => el.offsetParent !== null)
+    .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent.trim())))
+    .map((el) => el.outerHTML.slice(0, 80)));
+  expect(unlabelled).toEqual([]);
+
+  await page.getByTestId('question').focus();
+  await page.keyboard.type('What is 23 * 17 + 4?');
+  await page.keyboard.press('Control+Enter');
+  await expect(finalAnswer(page)).toBeVisible();
+  // Step keeps the focus between presses, so a class can be stepped with the keyboard.
+  await page.getByTestId('step').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('step')).toBeFocused();
+  await expect(page.getByTestId('step-card').first()).toContainText('calculator');
+  const outline = await page.getByTestId('step').evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe('none');
+});
+
+test('search_docs searches the documents edited in the page', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#documents').fill('# RAG\nRAG stands for Really Awesome Guacamole in this workshop.\n\n# Other\nNothing here.');
+  await expect(page.locator('#documents-status')).toHaveText('2 documents.');
+  await page.getByTestId('question').fill('What is RAG?');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toContainText('Really Awesome Guacamole');
+});
+
+test('the API key stays in memory unless remembered on this device', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#preset').selectOption('custom');
+  await page.locator('#api-key').fill('sk-memory-only');
+  await page.reload();
+  await page.locator('#preset').selectOption('custom');
+  await expect(page.locator('#api-key')).toHaveValue('');
+  await page.locator('#api-key').fill('sk-remembered');
+  await page.locator('#remember-key').check();
+  await page.reload();
+  await page.locator('#preset').selectOption('custom');
+  await expect(page.locator('#api-key')).toHaveValue('sk-remembered');
+  await page.locator('#remember-key').uncheck();
+  expect(await page.evaluate(() => localStorage.getItem('reactloop.apiKey'))).toBeNull();
+});

@@ -1,0 +1,259 @@
+// The page against the mock OpenAI-compatible server: real requests, streaming, the step
+// debugger, keep-and-share, the connection doctor and untrusted text.
+import { readFile } from 'node:fs/promises';
+import { XSS_PAYLOADS } from '../mock/server.mjs';
+import { test, expect, openPage, useServer, mockUrl, mockRequests, finalAnswer, screenshot } from './fixtures.mjs';
+
+const Q = 'What is 23 * 17 + 4?';
+let runs = 0;
+/** A run id of its own for each test, so parallel tests' requests stay apart. */
+const runId = (name) => `${name}-${process.pid}-${++runs}`;
+
+async function ask(page, question = Q) {
+  await page.getByTestId('question').fill(question);
+  await page.getByTestId('run').click();
+}
+
+for (const stream of [true, false]) {
+  test(`a run against the mock server (calc), streaming ${stream ? 'on' : 'off'}`, async ({ page }) => {
+    const run = runId('calc');
+    await openPage(page);
+    await useServer(page, mockUrl('calc', run), { stream });
+    await ask(page);
+    await expect(finalAnswer(page)).toHaveText('The result is 395.');
+    await expect(page.getByTestId('step-card')).toHaveCount(2);
+    const sent = await mockRequests('calc', run);
+    expect(sent).toHaveLength(2);
+    for (const request of sent) expect(Boolean(request.body.stream)).toBe(stream);
+    expect(sent[1].body.messages.at(-1).content).toContain('Observation: 395');
+  });
+}
+
+test('step through with an edited reply: the edit is shown and drives the next step', async ({ page }) => {
+  const run = runId('step');
+  await openPage(page);
+  await useServer(page, mockUrl('calc', run));
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('step').click(); // arms the debugger before the first request
+  await expect(page.locator('#debug-next')).toContainText('ask the model (step 1)');
+  const edited = 'Thought: Let me try 6 * 7 instead.\nAction: calculator\nAction Input: {"expression": "6 * 7"}';
+  await page.getByTestId('edit').fill(edited);
+  await screenshot(page, 'step-debugger');
+  await page.getByTestId('step').click();
+  const first = page.getByTestId('step-card').first();
+  await expect(first).toContainText('Let me try 6 * 7 instead.');
+  await expect(first.locator('.badge.edited')).toBeVisible();
+  await expect(page.locator('#debug-next')).toContainText('run calculator with {"expression":"6 * 7"}');
+  expect(await mockRequests('calc', run), 'the edited reply replaced the model call').toHaveLength(0);
+  await page.getByTestId('step').click();
+  await expect(first.locator('.observation')).toContainText('42');
+  await page.locator('#continue').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 42.');
+  const sent = await mockRequests('calc', run);
+  expect(sent).toHaveLength(1);
+  expect(sent[0].body.messages.at(-1).content).toContain('Observation: 42');
+  expect(JSON.stringify(sent[0].body.messages)).toContain('Let me try 6 * 7 instead.');
+});
+
+test('an edited observation replaces the tool result', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('step').click();
+  await page.getByTestId('step').click(); // the demo model asks for the calculator
+  await expect(page.locator('#debug-next')).toContainText('run calculator');
+  await page.getByTestId('edit').fill('1000');
+  await page.getByTestId('step').click();
+  await page.locator('#continue').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 1000.');
+});
+
+test('export a trace and replay it without any model', async ({ page }) => {
+  const run = runId('export');
+  await openPage(page);
+  await useServer(page, mockUrl('calc', run));
+  await ask(page);
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const saved = await json.path();
+  const [md] = await Promise.all([page.waitForEvent('download'), page.locator('#export-md').click()]);
+  const markdown = await readFile(await md.path(), 'utf8');
+  expect(markdown).toContain('## Step 1');
+  expect(markdown).toContain('**Action:** `calculator`');
+  expect(markdown).toContain('Final answer: The result is 395.');
+  const before = (await mockRequests('calc', run)).length;
+
+  await openPage(page, { demo: '1' });
+  await page.locator('#import-file').setInputFiles(saved);
+  await expect(page.getByTestId('question')).toHaveValue(Q);
+  await expect(page.locator('#skip')).toBeVisible(); // the step animation is playing
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  await expect(page.getByTestId('step-card')).toHaveCount(2);
+  expect((await mockRequests('calc', run)).length, 'no request during the replay').toBe(before);
+
+  // A file that is not a trace is refused with a clear message.
+  await page.locator('#import-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 99}') });
+  await expect(page.getByTestId('error')).toContainText('version 99');
+});
+
+for (const [name, url] of [
+  ['a refused port', () => 'http://127.0.0.1:9/v1'],
+  ['a CORS refusal', () => mockUrl('cors-refuse')],
+]) {
+  test(`the connection doctor explains ${name}`, async ({ page }) => {
+    await openPage(page);
+    const origin = new URL(process.env.PAGE_URL).origin;
+    await useServer(page, url());
+    await ask(page);
+    const error = page.getByTestId('error');
+    await expect(error).toContainText(`OLLAMA_ORIGINS=${origin}`);
+    await expect(error.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(page.getByTestId('step-card')).toHaveCount(1);
+    if (name === 'a refused port') {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, 'error-doctor');
+    }
+    // "Test connection" asks again and shows the doctor in the Connect panel.
+    await error.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.locator('#connect-result [data-testid="error"]')).toContainText(`OLLAMA_ORIGINS=${origin}`);
+  });
+}
+
+test('a model error can be retried', async ({ page }) => {
+  await openPage(page);
+  await useServer(page, mockUrl('http500'));
+  await ask(page);
+  await expect(page.getByTestId('error')).toContainText('internal failure');
+  await useServer(page, mockUrl('calc')); // the agent keeps its settings: retry asks the same server
+  await page.getByTestId('error').getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByTestId('step-card')).toHaveCount(2);
+  await expect(page.getByTestId('error')).toContainText('internal failure');
+});
+
+test('model output, observations and JS tool results are shown as text, never run', async ({ page }) => {
+  const payload = '<img src=x onerror=window.__xss=1>';
+  await openPage(page);
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#js-name').fill('js_tool');
+  await page.locator('#js-description').fill('Returns HTML, to test rendering.');
+  await page.locator('#js-parameters').fill('{"type": "object", "properties": {"html": {"type": "string"}, "x": {"type": "number"}}}');
+  await page.locator('#js-body').fill(`return ${JSON.stringify(payload)};`);
+  await page.locator('#js-tool-form button[type=submit]').click();
+  await expect(page.locator('#js-tool-status')).toContainText('js_tool is ready');
+  await useServer(page, mockUrl('xss'));
+  await ask(page, 'Show me the payloads.');
+  await expect(finalAnswer(page)).toHaveText(`Payloads: ${XSS_PAYLOADS.join(' ')}`);
+  const first = page.getByTestId('step-card').first();
+  await expect(first.locator('.observation')).toContainText(payload);
+  for (const card of await page.getByTestId('step-card').all()) {
+    await card.locator('details.xray > summary').click();
+    await card.locator('details.anatomy > summary').click();
+  }
+  await expect(first.locator('.xray-text')).toContainText('<script>window.__xss=1</script>');
+  expect(await page.evaluate(() => window.__xss)).toBeUndefined();
+  await expect(page.locator('#trace img, #trace script')).toHaveCount(0);
+});
+
+/** Milliseconds from a click to the next frame after it is handled. */
+const clickLatency = (page, selector) => page.evaluate((sel) => new Promise((done) => {
+  const start = performance.now();
+  document.querySelector(sel).click();
+  requestAnimationFrame(() => setTimeout(() => done(performance.now() - start)));
+}), selector);
+
+test('a 1 MB observation keeps the page responsive', async ({ page }) => {
+  const run = runId('big');
+  await openPage(page);
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#js-name').fill('js_tool');
+  await page.locator('#js-parameters').fill('{"type": "object", "properties": {"x": {"type": "number"}}}');
+  await page.locator('#js-body').fill("return 'x'.repeat(1000000);");
+  await page.locator('#js-tool-form button[type=submit]').click();
+  await page.locator('#connect-panel details.sub > summary').click();
+  await page.locator('#observation-limit').fill('2000000');
+  await useServer(page, mockUrl('big-observation', run));
+  await page.getByTestId('question').fill('Give me a big result.');
+  await page.getByTestId('step').click();
+  await page.getByTestId('step').click();
+  await expect(page.locator('#debug-next')).toContainText('run js_tool');
+  // The tool's own result is capped at 100,000 characters by the runtime; an observation
+  // typed in the debugger is not, so this is a full megabyte.
+  await page.getByTestId('edit').evaluate((box) => { box.value = 'y'.repeat(1_000_000); });
+  await page.getByTestId('step').click();
+  const observation = page.getByTestId('step-card').first().locator('.observation');
+  await expect(observation.locator('.more')).toBeVisible();
+  await observation.scrollIntoViewIfNeeded();
+  await screenshot(page, 'big-observation');
+  expect(await clickLatency(page, '#tools-panel > summary')).toBeLessThan(1000);
+  expect(await clickLatency(page, '.observation .more button')).toBeLessThan(2000); // +50,000 characters
+  await page.locator('#continue').click();
+  await expect(finalAnswer(page)).toHaveText('Received 1000000 characters.');
+  const second = page.getByTestId('step-card').nth(1);
+  await second.locator('details.anatomy > summary').click();
+  await expect(second.locator('.message')).toHaveCount(4);
+  expect(await clickLatency(page, '#prompt-panel > summary')).toBeLessThan(1000);
+});
+
+test('a 200-step imported trace replays and stays responsive', async ({ page }) => {
+  await openPage(page, { demo: '1', question: Q, autorun: '1' });
+  await expect(finalAnswer(page)).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
+  const [action, final] = trace.steps;
+  const steps = Array.from({ length: 199 }, (_, i) => ({ ...structuredClone(action), index: i + 1 }));
+  steps[10].observation.text = 'z'.repeat(1_000_000);
+  trace.steps = [...steps, { ...final, index: 200 }];
+  await page.locator('#import-file').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+  await expect(page.locator('#skip')).toBeVisible();
+  expect(await clickLatency(page, '#tools-panel > summary')).toBeLessThan(1000);
+  await page.locator('#skip').click();
+  await expect(page.getByTestId('step-card')).toHaveCount(200);
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  expect(await clickLatency(page, '#prompt-panel > summary')).toBeLessThan(1000);
+});
+
+test('a permalink restores endpoint, model, question, tools and prompt, never the key', async ({ page }) => {
+  const run = runId('link');
+  await openPage(page);
+  await useServer(page, mockUrl('calc', run));
+  await page.locator('#api-key').fill('sk-secret-123');
+  await page.getByTestId('question').fill(Q);
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('input[name=builtin][value=current_time]').uncheck();
+  await page.locator('#prompt-panel > summary').click();
+  await page.locator('#template').fill('You are terse.\nTools:\n{tools}\nUse: {tool_names}');
+  await page.locator('#permalink').click();
+  const link = await page.locator('#permalink-url').inputValue();
+  expect(link).not.toContain('sk-secret');
+  await page.goto(`${link}&autorun=1`);
+  await expect(page.locator('#base-url')).toHaveValue(mockUrl('calc', run));
+  await expect(page.locator('#model')).toHaveValue('mock-model');
+  await expect(page.locator('#api-key')).toHaveValue('');
+  await expect(page.locator('input[name=builtin][value=current_time]')).not.toBeChecked();
+  await expect(page.locator('#template')).toHaveValue(/You are terse/);
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const sent = await mockRequests('calc', run);
+  expect(sent[0].body.messages[0].content).toMatch(/^You are terse/);
+  expect(sent[0].body.messages[0].content).not.toContain('current_time');
+  expect(sent[0].headers.authorization ?? '').not.toContain('sk-secret');
+});
+
+test('pause stops after the transition in progress; stop aborts a streaming reply', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.getByTestId('question').fill('What is RAG?');
+  // Pause in the same task as Run, so it lands during the first transition however fast it is.
+  await page.evaluate(() => {
+    document.querySelector('[data-testid=run]').click();
+    document.querySelector('#pause').click();
+  });
+  await expect(page.locator('#debug-next')).toContainText('run search_docs');
+  await expect(page.locator('#status')).toContainText('Paused');
+  await page.locator('#continue').click();
+  await expect(finalAnswer(page)).toBeVisible();
+
+  await useServer(page, mockUrl('slow-stream', runId('slow')));
+  await ask(page);
+  await expect(page.locator('pre.live')).toContainText('Th'); // one character per 200 ms
+  await page.locator('#stop').click();
+  await expect(page.locator('.outcome')).toContainText('Stopped by the user.', { timeout: 2000 });
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});

@@ -1,0 +1,325 @@
+// The playground: builds an Agent from the panels' settings and drives it (run, step, pause,
+// stop, edit a reply or an observation), and keeps, shares and replays traces.
+import init, { Agent, demoQuestions, loadTrace } from './pkg/reactloop.js';
+import { $, h, download } from './dom.js';
+import { t, lang, setLang, initialLang } from './i18n.js';
+import { TraceView, doctor } from './trace.js';
+import { initConnect, connectSettings, setEndpoint, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
+import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
+import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt } from './prompt.js';
+import { traceToMarkdown, readParams, permalink } from './share.js';
+
+await init();
+
+const DEMO_DELAY_MS = 15; // the demo model "types", so streaming can be seen offline
+
+const ui = {
+  ask: $('#ask'), question: $('#question'), examples: $('#examples'), uiLang: $('#ui-lang'),
+  run: $('#run'), step: $('#step'), cont: $('#continue'), pause: $('#pause'), stop: $('#stop'), skip: $('#skip'),
+  debugger: $('#debugger'), next: $('#debug-next'), editLabel: $('#edit-label'), edit: $('#edit-text'),
+  status: $('#status'), problem: $('#problem'), importFile: $('#import-file'), permalinkUrl: $('#permalink-url'),
+};
+
+let agent = null; // the live run's agent
+let loaded = null; // an imported trace on show
+let busy = false; // a transition is in flight
+let replaying = null; // the AbortController that skips the replay animation
+
+const view = new TraceView($('#trace'), {
+  canRetry: (step) => Boolean(agent && step.error && step.index === agent.trace().steps.length),
+  retry,
+  testConnection,
+});
+
+// ---------------------------------------------------------------- settings → Agent
+
+function settings() {
+  const number = (id) => ($(id).value === '' ? undefined : Number($(id).value));
+  const seconds = number('#timeout');
+  return {
+    ...connectSettings(),
+    ...promptSettings(),
+    ...toolSettings(),
+    demoDelayMs: DEMO_DELAY_MS,
+    maxSteps: number('#max-steps'),
+    observationLimit: number('#observation-limit'),
+    historyRounds: number('#history-rounds'),
+    timeoutMs: seconds && Math.round(seconds * 1000),
+  };
+}
+
+function buildAgent(overrides = {}) {
+  const built = new Agent({ ...settings(), ...overrides });
+  registerJsTools(built);
+  return built;
+}
+
+let previewTimer;
+/** Any panel changed: refresh the system prompt preview (debounced while typing). */
+function settingsChanged() {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(() => {
+    try {
+      // The prompt does not depend on the server, so the demo settings always build.
+      showPreview(buildAgent({ demo: true }).systemPrompt());
+    } catch (error) {
+      showPreview(error.message);
+    }
+  }, 150);
+}
+
+// ---------------------------------------------------------------- running
+
+/** Starts a fresh run of the question and returns its agent, or null (the reason is shown). */
+function begin() {
+  if (busy) return null;
+  try {
+    const fresh = buildAgent();
+    fresh.start(ui.question.value);
+    agent = fresh;
+  } catch (error) {
+    showProblem(error);
+    return null;
+  }
+  loaded = null;
+  keepChoice();
+  ui.edit.value = '';
+  ui.problem.replaceChildren();
+  view.reset(agent.trace()); // also ends a replay in progress
+  return agent;
+}
+
+/** Events of this run only: a stopped run's late events must not draw into a new one. */
+const eventsOf = (run) => (event) => {
+  if (run === agent) view.event(event);
+};
+
+/** Runs one piece of agent work with the controls locked, and shows what failed. */
+async function drive(work) {
+  busy = true;
+  ui.problem.replaceChildren();
+  refresh();
+  try {
+    await work();
+  } catch (error) {
+    showProblem(error);
+  } finally {
+    busy = false;
+    if (agent) view.showOutcome(agent.trace()?.outcome);
+    refresh();
+  }
+}
+
+async function run() {
+  const started = begin();
+  if (started) await drive(() => started.continueRun(eventsOf(started)));
+}
+
+/** One transition; with no run in progress, starts one and stops before the first request. */
+async function step() {
+  if (busy) return;
+  if (!paused()) {
+    if (begin()) view.showStep(agent.trace().steps[0]);
+    return refresh();
+  }
+  const edit = takeEdit();
+  await drive(() => agent.step(eventsOf(agent), edit));
+}
+
+async function resume() {
+  if (busy || !paused()) return;
+  const edit = takeEdit();
+  const current = agent;
+  await drive(async () => {
+    if (edit) await current.step(eventsOf(current), edit);
+    await current.continueRun(eventsOf(current));
+  });
+}
+
+async function retry() {
+  try {
+    const failed = agent.trace().steps.at(-1);
+    agent.retry();
+    view.showOutcome(null);
+    view.showStep(failed); // without its Retry button now
+  } catch (error) {
+    return showProblem(error);
+  }
+  const current = agent;
+  await drive(() => current.continueRun(eventsOf(current)));
+}
+
+function stop() {
+  replaying?.abort();
+  if (!agent) return;
+  agent.abort();
+  if (!busy) view.showOutcome(agent.trace()?.outcome);
+  refresh();
+}
+
+/** A run is waiting for the next transition (started, not finished, nothing in flight). */
+const paused = () => Boolean(agent && !busy && agent.pending()?.type !== 'done');
+
+/** The step debugger's edit box becomes the reply or the observation it stands for. */
+function takeEdit() {
+  const text = ui.edit.value;
+  ui.edit.value = '';
+  if (!text) return undefined;
+  return agent.pending().type === 'run_tool' ? { observation: text } : { reply: text };
+}
+
+// ---------------------------------------------------------------- controls and status
+
+function enable(button, on) {
+  // aria-disabled instead of disabled keeps keyboard focus on Step between presses.
+  button.setAttribute('aria-disabled', String(!on));
+}
+
+function refresh() {
+  const next = paused() ? agent.pending() : null;
+  enable(ui.run, !busy);
+  enable(ui.step, !busy);
+  enable(ui.cont, Boolean(next));
+  enable(ui.pause, busy);
+  enable(ui.stop, busy || Boolean(next) || Boolean(replaying));
+  ui.skip.hidden = !replaying;
+  ui.debugger.hidden = !next;
+  if (next?.type === 'call_model') {
+    ui.next.textContent = t('debug.callModel', { step: agent.trace().steps.length });
+    ui.editLabel.textContent = t('debug.editReply');
+  } else if (next?.type === 'run_tool') {
+    ui.next.textContent = t('debug.runTool', { tool: next.call.tool, args: JSON.stringify(next.call.args) });
+    ui.editLabel.textContent = t('debug.editObservation');
+  }
+  const state = busy ? 'run.running' : replaying ? 'run.replaying' : next ? 'run.paused' : null;
+  ui.status.textContent = state ? t(state) : '';
+}
+
+function showProblem(error) {
+  ui.problem.replaceChildren(doctor(t('problem.title'), error.message ?? String(error), error.hint));
+}
+
+/** Clicks on a button marked aria-disabled do nothing. */
+function on(button, action) {
+  button.addEventListener('click', (event) => {
+    if (button.getAttribute('aria-disabled') !== 'true') action(event);
+  });
+}
+
+// ---------------------------------------------------------------- keep and share
+
+function exportText(format) {
+  const trace = agent ? agent.trace() : loaded;
+  if (!trace) return (ui.status.textContent = t('share.nothing'));
+  if (format === 'json') {
+    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, null, 2), 'application/json');
+  } else {
+    download('reactloop-trace.md', traceToMarkdown(trace), 'text/markdown');
+  }
+}
+
+async function importTrace(file) {
+  let trace;
+  try {
+    trace = loadTrace(await file.text());
+  } catch (error) {
+    return showProblem({ message: t('share.importFailed', { message: error.message }) });
+  }
+  if (busy) agent.abort();
+  agent = null;
+  loaded = trace;
+  ui.question.value = trace.question;
+  ui.problem.replaceChildren();
+  const controller = new AbortController();
+  replaying = controller;
+  refresh();
+  await view.replay(trace, controller.signal);
+  if (replaying === controller) replaying = null; // not if another import took over
+  refresh();
+}
+
+function copyPermalink() {
+  const c = connectSettings();
+  const tools = enabledBuiltins();
+  const url = permalink({
+    endpoint: c.demo ? '' : c.baseUrl,
+    model: c.demo ? '' : c.model,
+    demo: c.demo ? '1' : '',
+    question: ui.question.value.trim(),
+    lang: lang(),
+    // Absent means all built-ins; "none" keeps an empty choice apart from that.
+    tools: tools.length === builtinNames().length ? '' : tools.join(',') || 'none',
+    ...promptParams(),
+  });
+  ui.permalinkUrl.hidden = false;
+  ui.permalinkUrl.value = url;
+  ui.permalinkUrl.select();
+  navigator.clipboard?.writeText(url).then(() => (ui.status.textContent = t('share.copied')), () => {});
+}
+
+// ---------------------------------------------------------------- language
+
+function renderExamples() {
+  ui.examples.replaceChildren(...demoQuestions().map((q) => h('button', { type: 'button', class: 'chip', onclick: () => {
+    ui.question.value = q;
+    ui.question.focus();
+  } }, q)));
+}
+
+function switchLang(next) {
+  setLang(next);
+  ui.uiLang.value = lang();
+  localStorage.setItem('reactloop.lang', lang());
+  renderProbe();
+  rerenderTools();
+  rerenderPrompt();
+  followLang();
+  view.rerender();
+  refresh();
+}
+
+// ---------------------------------------------------------------- start-up
+
+function wire() {
+  ui.ask.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (ui.run.getAttribute('aria-disabled') !== 'true') run();
+  });
+  ui.question.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) ui.ask.requestSubmit();
+  });
+  on(ui.step, step);
+  on(ui.cont, resume);
+  on(ui.pause, () => agent?.pause());
+  on(ui.stop, stop);
+  on(ui.skip, () => replaying?.abort());
+  on($('#export-json'), () => exportText('json'));
+  on($('#export-md'), () => exportText('md'));
+  on($('#import'), () => ui.importFile.click());
+  ui.importFile.addEventListener('change', () => {
+    const [file] = ui.importFile.files;
+    ui.importFile.value = '';
+    if (file) importTrace(file);
+  });
+  on($('#permalink'), copyPermalink);
+  ui.uiLang.addEventListener('change', () => switchLang(ui.uiLang.value));
+}
+
+const params = readParams();
+setLang(initialLang(params.lang));
+ui.uiLang.value = lang();
+initConnect();
+initTools(settingsChanged);
+initPrompt(settingsChanged);
+if (params.tools) setEnabledBuiltins(params.tools === 'none' ? [] : params.tools.split(','));
+restorePrompt(params);
+if (params.question) ui.question.value = params.question;
+renderExamples();
+wire();
+refresh();
+// The demo model is selected from the start, so the page works before (or without) probes.
+if (params.demo === '1') setEndpoint(null);
+else if (params.endpoint) setEndpoint(params.endpoint, params.model);
+else probeLocal();
+document.body.dataset.ready = '1';
+if (params.autorun === '1') run();

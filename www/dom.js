@@ -1,0 +1,69 @@
+// Small DOM helpers. Data only ever becomes text nodes: `append` turns strings into Text
+// nodes, so model output, observations and imported traces can never become markup.
+import { t } from './i18n.js';
+
+/** h('p', {class: 'x', onclick: f}, 'text', child) → element. */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (key === 'class') el.className = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  el.append(...children.flat(Infinity).filter((c) => c != null && c !== false));
+  return el;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+// How much of a long text is shown at first, and how much each "show more" adds: a 1 MB
+// observation must not become one huge layout on every render.
+const FIRST = 2_000;
+const MORE = 50_000;
+
+/** A <pre> with at most `first` characters shown, and buttons for the rest. */
+export function cappedText(text, { first = FIRST, className = '' } = {}) {
+  const shown = document.createTextNode('');
+  const pre = h('pre', { class: `text ${className}` }, shown);
+  const more = h('button', { type: 'button', class: 'link' });
+  const all = h('button', { type: 'button', class: 'link' }, t('showAll'));
+  const controls = h('p', { class: 'more' }, more, ' ', all);
+  const show = (count) => {
+    const end = Math.min(text.length, count);
+    shown.data = text.slice(0, end) + (end < text.length ? ' …' : '');
+    controls.hidden = end >= text.length;
+    more.textContent = t('showMore', { count: (text.length - end).toLocaleString() });
+    more.onclick = () => show(end + MORE);
+  };
+  all.onclick = () => show(text.length);
+  show(first);
+  return h('div', { class: 'capped' }, pre, controls);
+}
+
+/** A <details> whose body is built only when first opened (the X-ray, the prompt anatomy). */
+export function lazyDetails(summary, build, { className = '', open = false } = {}) {
+  const details = h('details', { class: className }, h('summary', {}, summary));
+  const fill = () => {
+    if (details.open && details.childElementCount === 1) details.append(build());
+  };
+  details.addEventListener('toggle', fill);
+  details.open = open;
+  fill();
+  return details;
+}
+
+/** Offers `text` as a file download. */
+export function download(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h('a', { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** "12.3 s" / "850 ms". */
+export function formatMs(ms) {
+  return ms >= 1000 ? t('card.s', { s: (ms / 1000).toFixed(1) }) : t('card.ms', { ms: Math.round(ms) });
+}

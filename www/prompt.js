@@ -1,0 +1,88 @@
+// The Prompt panel: the template (English or Chinese) the system prompt is generated from,
+// few-shot examples, and a preview of the exact system prompt with its estimated size.
+import { defaultTemplate, estimateTokens } from './pkg/reactloop.js';
+import { $, h } from './dom.js';
+import { t, lang as uiLang } from './i18n.js';
+
+const el = {
+  lang: $('#prompt-lang'), template: $('#template'), reset: $('#template-reset'),
+  shots: $('#few-shots'), addShot: $('#few-shot-add'), preview: $('#prompt-preview'), tokens: $('#prompt-tokens'),
+};
+let onChange = () => {};
+// The language the template box was filled for, to tell an edited template from a default.
+let filledFor = null;
+
+export function initPrompt(changed) {
+  onChange = changed;
+  el.lang.addEventListener('change', followLang);
+  el.template.addEventListener('input', onChange);
+  el.reset.addEventListener('click', () => fill(promptLang()));
+  el.addShot.addEventListener('click', () => { addShot(); onChange(); });
+  fill(promptLang());
+}
+
+/** The prompt's language: chosen, or the interface's. */
+const promptLang = () => (el.lang.value === 'auto' ? uiLang() : el.lang.value);
+
+const edited = () => el.template.value !== defaultTemplate(filledFor);
+
+function fill(lang) {
+  filledFor = lang;
+  el.template.value = defaultTemplate(lang);
+  onChange();
+}
+
+/** Called when either language changes: an unedited template follows. */
+export function followLang() {
+  if (!edited()) fill(promptLang());
+  else onChange();
+}
+
+function addShot(question = '', transcript = '') {
+  const item = h('li', { class: 'shot' },
+    h('label', {}, t('prompt.fewShotQuestion'), h('input', { type: 'text', name: 'question', value: question, oninput: onChange })),
+    h('label', {}, t('prompt.fewShotTranscript'), h('textarea', { name: 'transcript', rows: 4, oninput: onChange }, transcript)),
+    h('button', { type: 'button', class: 'link', onclick: () => { item.remove(); onChange(); } }, t('prompt.fewShotRemove')));
+  el.shots.append(item);
+}
+
+const allShots = () => [...el.shots.querySelectorAll('.shot')]
+  .map((li) => ({ question: li.querySelector('[name=question]').value, transcript: li.querySelector('[name=transcript]').value }));
+const shots = () => allShots().filter((s) => s.question.trim() && s.transcript.trim());
+
+/** The prompt part of the Agent settings; a default template is left to the core. */
+export function promptSettings() {
+  return { lang: promptLang(), template: edited() ? el.template.value : undefined, fewShot: shots() };
+}
+
+export function showPreview(systemPrompt) {
+  el.preview.textContent = systemPrompt;
+  el.tokens.textContent = t('prompt.tokens', { count: estimateTokens(systemPrompt) });
+}
+
+/** For the permalink: only what differs from the defaults. */
+export function promptParams() {
+  const few = shots();
+  return {
+    plang: el.lang.value === 'auto' ? '' : el.lang.value,
+    template: edited() ? el.template.value : '',
+    fewshot: few.length ? JSON.stringify(few) : '',
+  };
+}
+
+export function restorePrompt({ plang, template, fewshot }) {
+  if (plang) el.lang.value = plang;
+  fill(promptLang());
+  if (template) el.template.value = template;
+  try {
+    for (const s of JSON.parse(fewshot || '[]')) addShot(String(s.question ?? ''), String(s.transcript ?? ''));
+  } catch { /* a damaged link loses its examples, nothing else */ }
+  onChange();
+}
+
+/** Few-shot labels are built here, so they are rebuilt for a new language. */
+export function rerenderPrompt() {
+  const kept = allShots();
+  el.shots.replaceChildren();
+  kept.forEach((s) => addShot(s.question, s.transcript));
+}

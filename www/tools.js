@@ -1,0 +1,131 @@
+// The Tools panel: built-in tools on/off, the documents search_docs searches, and tools the
+// person writes in JavaScript. Only the person's own code is compiled (AsyncFunction);
+// nothing the model writes is ever run.
+import { Agent, defaultDocuments } from './pkg/reactloop.js';
+import { $, h } from './dom.js';
+import { t } from './i18n.js';
+
+const AsyncFunction = (async () => {}).constructor;
+
+const el = {
+  builtins: $('#builtin-tools'), documents: $('#documents'), documentsStatus: $('#documents-status'),
+  documentsReset: $('#documents-reset'), jsForm: $('#js-tool-form'), jsStatus: $('#js-tool-status'),
+  jsList: $('#js-tools'),
+};
+const jsTools = new Map(); // name → {definition, enabled}
+let onChange = () => {};
+
+export function initTools(changed) {
+  onChange = changed;
+  const specs = new Agent({ demo: true }).tools();
+  el.builtins.replaceChildren(...specs.map((spec) => h('label', { class: 'check tool' },
+    h('input', { type: 'checkbox', name: 'builtin', value: spec.name, checked: true, onchange: onChange }),
+    h('span', {}, h('code', {}, spec.name), h('small', { class: 'muted' }, spec.description)))));
+  el.documents.value = documentsToText(defaultDocuments());
+  el.documents.addEventListener('input', () => { documentsStatus(); onChange(); });
+  el.documentsReset.addEventListener('click', () => {
+    el.documents.value = documentsToText(defaultDocuments());
+    documentsStatus();
+    onChange();
+  });
+  el.jsForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    addJsTool();
+  });
+  documentsStatus();
+}
+
+/** "# Title" starts a document; the lines up to the next one are its text. */
+function parseDocuments(text) {
+  const docs = [];
+  for (const line of text.split('\n')) {
+    const heading = /^#\s+(.+)$/.exec(line);
+    if (heading) docs.push({ title: heading[1].trim(), text: '' });
+    else if (docs.length) docs[docs.length - 1].text += `${line}\n`;
+  }
+  return docs.map((d) => ({ title: d.title, text: d.text.trim() }));
+}
+
+const documentsToText = (docs) => docs.map((d) => `# ${d.title}\n${d.text}`).join('\n\n');
+
+function documentsStatus() {
+  const docs = parseDocuments(el.documents.value);
+  const bad = !docs.length && el.documents.value.trim() !== '';
+  el.documentsStatus.textContent = bad ? t('tools.documentsError') : t('tools.documentsCount', { count: docs.length });
+  el.documentsStatus.classList.toggle('problem', bad);
+}
+
+const builtinBoxes = () => [...el.builtins.querySelectorAll('input[name=builtin]')];
+export const builtinNames = () => builtinBoxes().map((b) => b.value);
+export const enabledBuiltins = () => builtinBoxes().filter((b) => b.checked).map((b) => b.value);
+
+export function setEnabledBuiltins(names) {
+  for (const box of builtinBoxes()) box.checked = names.includes(box.value);
+}
+
+/** The tool part of the Agent settings. */
+export function toolSettings() {
+  return {
+    documents: parseDocuments(el.documents.value),
+    disabledTools: builtinBoxes().filter((b) => !b.checked).map((b) => b.value),
+  };
+}
+
+/** Gives `agent` the page's JavaScript tools. */
+export function registerJsTools(agent) {
+  for (const { definition, enabled } of jsTools.values()) {
+    agent.registerTool(definition);
+    if (!enabled) agent.setToolEnabled(definition.name, false);
+  }
+}
+
+function addJsTool() {
+  const form = new FormData(el.jsForm);
+  const say = (text, problem = false) => {
+    el.jsStatus.textContent = text;
+    el.jsStatus.classList.toggle('problem', problem);
+  };
+  let parameters;
+  let run;
+  try {
+    parameters = JSON.parse(form.get('parameters') || '{}');
+  } catch (error) {
+    return say(t('tools.jsBadJson', { message: error.message }), true);
+  }
+  try {
+    run = new AsyncFunction('args', form.get('body'));
+  } catch (error) {
+    return say(t('tools.jsBadBody', { message: error.message }), true);
+  }
+  const definition = {
+    name: String(form.get('name')).trim(),
+    description: String(form.get('description')),
+    parameters,
+    run,
+    timeoutMs: Number(form.get('timeout')) || undefined,
+  };
+  try {
+    // The core checks the name and schema; a throwaway agent gives its message now.
+    new Agent({ demo: true }).registerTool(definition);
+  } catch (error) {
+    return say(error.message, true);
+  }
+  jsTools.set(definition.name, { definition, enabled: true });
+  renderJsTools();
+  say(t('tools.jsAdded', { name: definition.name }));
+  onChange();
+}
+
+function renderJsTools() {
+  el.jsList.replaceChildren(...[...jsTools.values()].map((tool) => {
+    const { name, description } = tool.definition;
+    return h('li', {},
+      h('label', { class: 'check tool' },
+        h('input', { type: 'checkbox', checked: tool.enabled, onchange: (e) => { tool.enabled = e.target.checked; onChange(); } }),
+        h('span', {}, h('code', {}, name), h('small', { class: 'muted' }, description))),
+      h('button', { type: 'button', class: 'link', 'aria-label': t('tools.jsRemove', { name }),
+        onclick: () => { jsTools.delete(name); renderJsTools(); onChange(); } }, '✕'));
+  }));
+}
+
+export const rerenderTools = () => { documentsStatus(); renderJsTools(); };

@@ -1,0 +1,277 @@
+// Renders a run: one card per step, from the core's Step objects (the same code draws a
+// live run, a paused one and an imported trace). Card bodies that can be large — the parser
+// X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
+import { describeError, describeOutcome, estimateTokens, explainGuard } from './pkg/reactloop.js';
+import { h, cappedText, lazyDetails, formatMs } from './dom.js';
+import { t, guardSentence, outcomeSentence } from './i18n.js';
+
+const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
+
+export class TraceView {
+  /** `actions` back an error card's buttons: canRetry(step), retry(), testConnection(). */
+  constructor(root, actions) {
+    this.root = root;
+    this.actions = actions;
+    this.reset();
+  }
+
+  /** Clears the view; `trace` (question, system prompt) heads it when given. */
+  reset(trace = null) {
+    this.generation = (this.generation ?? 0) + 1; // ends a replay drawing into this view
+    this.trace = trace;
+    this.cards = new Map(); // step index → {el, step, live}
+    this.notices = new Map(); // step index → messages such as "the stream ended early"
+    this.outcome = null;
+    this.list = h('ol', { class: 'steps' });
+    this.end = h('div', { class: 'outcome-slot' });
+    this.root.replaceChildren(...(trace ? [this.head(trace)] : []), this.list, this.end);
+  }
+
+  head(trace) {
+    return h('div', { class: 'trace-head' },
+      h('p', { class: 'question' }, h('strong', {}, t('trace.question')), ' ', trace.question),
+      trace.model ? h('p', { class: 'muted' }, t('trace.model', { model: trace.model })) : null,
+      trace.system_prompt ? lazyDetails(t('trace.systemPrompt'), () => cappedText(trace.system_prompt)) : null);
+  }
+
+  /** Applies one event from agent.run / step / continueRun. */
+  event(e) {
+    switch (e.type) {
+      case 'request':
+        if (!this.cards.has(e.step)) this.showStep({ index: e.step, request: e.request, guards: [] });
+        break;
+      case 'delta': this.liveText(e.step).appendData(e.text); break;
+      case 'tool_start': this.status(e.step, t('card.runningTool', { tool: e.call.tool })); break;
+      case 'step': this.showStep(e.step); break;
+      case 'done': this.showOutcome(e.outcome); break;
+      case 'notice':
+        this.notices.set(e.step, [...(this.notices.get(e.step) ?? []), e.message]);
+        this.cards.get(e.step)?.el.querySelector('.card-body').append(notice(e.message));
+        break;
+      // 'guard' and 'error' are part of the step object, drawn by its 'step' event.
+    }
+  }
+
+  /** Draws (or redraws) the card of one step, keeping open sections open. */
+  showStep(step) {
+    const old = this.cards.get(step.index);
+    const open = new Set(old ? [...old.el.querySelectorAll('details[open]')].map((d) => d.className) : []);
+    const el = this.card(step, open);
+    if (old) old.el.replaceWith(el);
+    else this.list.append(el);
+    this.cards.set(step.index, { el, step });
+    if (!old) el.scrollIntoView({ block: 'nearest' });
+  }
+
+  showOutcome(outcome) {
+    this.outcome = outcome ?? null;
+    if (!outcome) return this.end.replaceChildren();
+    // A step that will never get its reply (the run was stopped) stops saying "waiting".
+    const last = [...this.cards.values()].at(-1);
+    if (last && !last.step.reply && !last.step.error) this.showStep(last.step);
+    const sentence = outcomeSentence(outcome, describeOutcome);
+    const body = outcome.type === 'answer'
+      ? [h('h3', {}, t('card.answer')), h('p', { class: 'answer', 'data-testid': 'final-answer' }, outcome.answer)]
+      : [h('h3', {}, t('outcome.title')), h('p', {}, sentence)];
+    this.end.replaceChildren(h('section', { class: `outcome outcome-${outcome.type}`, role: 'status' }, ...body));
+  }
+
+  /** Redraws everything in the current language. */
+  rerender() {
+    const steps = [...this.cards.values()].map((c) => c.step);
+    const { outcome, notices, generation } = this;
+    this.reset(this.trace);
+    Object.assign(this, { notices, generation });
+    steps.forEach((s) => this.showStep(s));
+    this.showOutcome(outcome);
+  }
+
+  /** Plays a loaded trace back with the typing animation; `signal` skips to the end. */
+  async replay(trace, signal) {
+    this.reset(trace);
+    const generation = this.generation;
+    // The whole animation stays under ~12 s, however many steps there are.
+    const perStep = Math.min(700, 12_000 / Math.max(1, trace.steps.length));
+    for (const step of trace.steps) {
+      if (this.generation !== generation) return;
+      if (!signal.aborted) {
+        this.event({ type: 'request', step: step.index, request: step.request });
+        const text = step.reply?.text ?? '';
+        const size = Math.max(4, Math.ceil(text.length / 20));
+        for (let i = 0; i < text.length && !signal.aborted && this.generation === generation; i += size) {
+          this.liveText(step.index).appendData(text.slice(i, i + size));
+          await sleep(perStep / 30, signal);
+        }
+        await sleep(perStep / 3, signal);
+      }
+      if (this.generation === generation) this.showStep(step);
+    }
+    if (this.generation === generation) this.showOutcome(trace.outcome);
+  }
+
+  liveText(index) {
+    const entry = this.cards.get(index);
+    if (!entry.live) {
+      entry.live = document.createTextNode('');
+      entry.el.querySelector('.card-body').prepend(h('pre', { class: 'text live', 'aria-live': 'off' }, entry.live));
+      this.status(index, '');
+    }
+    return entry.live;
+  }
+
+  status(index, text) {
+    const el = this.cards.get(index)?.el.querySelector('.card-status');
+    if (el) el.textContent = text;
+  }
+
+  card(step, open) {
+    const { reply, parse, observation } = step;
+    const titleId = `step-${step.index}-title`;
+    const waiting = !reply && !step.error && !this.outcome;
+    return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
+      h('header', { class: 'card-head' },
+        h('h3', { id: titleId }, t('card.step', { n: step.index })),
+        reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
+        h('span', { class: 'meta' }, meta(step))),
+      h('div', { class: 'card-body' },
+        h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
+        parse ? parsedRows(step) : null,
+        observation ? observationRow(step) : null,
+        step.guards.length ? guardList(step.guards) : null,
+        (this.notices.get(step.index) ?? []).map(notice),
+        step.error ? this.errorBlock(step) : null,
+        reply ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
+        lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
+          () => anatomy(step.request), { className: 'anatomy', open: open.has('anatomy') })));
+  }
+
+  errorBlock(step) {
+    const { message, hint } = describeError(step.error);
+    const retry = this.actions.canRetry(step)
+      ? h('button', { type: 'button', onclick: () => this.actions.retry() }, t('error.retry')) : null;
+    const test = h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test'));
+    return doctor(t('error.title'), message, hint, [retry, test]);
+  }
+}
+
+/**
+ * The connection doctor: what failed, why it likely did, and the fix. The newest one on the
+ * page carries data-testid="error", so "the error" always means the current one.
+ */
+export function doctor(title, message, hint, buttons = []) {
+  for (const old of document.querySelectorAll('[data-testid="error"]')) old.removeAttribute('data-testid');
+  return h('div', { class: 'doctor', role: 'alert', 'data-testid': 'error' },
+    h('p', { class: 'doctor-title' }, h('strong', {}, title)),
+    h('p', { class: 'doctor-message' }, message),
+    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', hint) : null,
+    h('p', { class: 'buttons' }, ...buttons));
+}
+
+const notice = (message) => h('p', { class: 'notice' }, message);
+
+function meta(step) {
+  const parts = [];
+  if (step.reply?.elapsed_ms != null) parts.push(formatMs(step.reply.elapsed_ms));
+  const usage = step.reply?.usage;
+  if (usage?.prompt_tokens != null || usage?.completion_tokens != null) {
+    parts.push(t('card.tokens', { prompt: usage.prompt_tokens ?? '?', completion: usage.completion_tokens ?? '?' }));
+  }
+  if (step.observation?.elapsed_ms != null) parts.push(t('card.toolTime', { ms: Math.round(step.observation.elapsed_ms) }));
+  return parts.join(' · ');
+}
+
+function row(label, className, ...content) {
+  return h('div', { class: `row ${className}` }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, ...content));
+}
+
+function parsedRows({ parse, call }) {
+  const rows = [];
+  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose' })));
+  if (parse.kind === 'action') {
+    const input = call?.args ?? parse.input;
+    rows.push(row(t('card.action'), 'action',
+      h('code', { class: 'tool' }, call?.tool ?? parse.tool),
+      cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json' }),
+      call?.notes?.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', call.notes.join('; ')) : null));
+  } else if (parse.kind === 'final') {
+    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
+  } else if (parse.kind === 'error') {
+    rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { type: parse.error?.type ?? '?' }))));
+  }
+  return rows;
+}
+
+function observationRow({ observation: o }) {
+  return row(t('card.observation'), `observation source-${o.source}`,
+    h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
+    o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
+    cappedText(o.text),
+    o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: o.full_chars.toLocaleString(), to: o.text.length.toLocaleString() })) : null);
+}
+
+function guardList(guards) {
+  return h('ul', { class: 'guards' }, guards.map((g) => h('li', { class: `guard guard-${g.type}` },
+    h('strong', {}, t(`guard.${g.type}`)), ' ', guardSentence(g, explainGuard))));
+}
+
+/** The raw reply with the parsed spans marked, and the repairs the parser made. */
+function xray({ reply, parse }) {
+  const text = reply.text;
+  const spans = SPAN_KINDS.map((kind) => ({ kind, span: parse?.spans?.[kind] })).filter((s) => s.span);
+  const index = byteToIndex(text, spans.flatMap((s) => [s.span.start, s.span.end]));
+  const pre = h('pre', { class: 'text xray-text' });
+  let pos = 0;
+  for (const { kind, span } of spans.sort((a, b) => a.span.start - b.span.start)) {
+    const start = Math.max(pos, index.get(span.start));
+    const end = index.get(span.end);
+    if (end <= start) continue; // overlapping spans: the earlier one wins
+    pre.append(text.slice(pos, start), h('mark', { class: `span-${kind}`, title: t(`span.${kind}`) }, text.slice(start, end)));
+    pos = end;
+  }
+  pre.append(text.slice(pos));
+  const repairs = parse?.repairs ?? [];
+  return h('div', { class: 'xray-body' },
+    h('p', { class: 'legend' }, t('xray.legend'), ' ', SPAN_KINDS.map((k) => [h('mark', { class: `span-${k}` }, t(`span.${k}`)), ' '])),
+    pre,
+    h('p', {}, repairs.length ? t('xray.repairs') : t('xray.noRepairs')),
+    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r) => h('li', {}, h('code', {}, r), ' ', String(r).replaceAll('_', ' ')))) : null);
+}
+
+/** The exact messages and stop sequences of one request. */
+function anatomy(request) {
+  const tokens = request.messages.map((m) => estimateTokens(m.content));
+  const total = tokens.reduce((a, b) => a + b, 0);
+  return h('div', { class: 'anatomy-body' },
+    h('p', { class: 'muted' }, t('anatomy.total', { tokens: total })),
+    h('ol', { class: 'messages' }, request.messages.map((m, i) => h('li', { class: `message role-${m.role}` },
+      h('p', { class: 'message-head' }, h('span', { class: 'role' }, m.role), ' ', h('span', { class: 'muted' }, t('anatomy.tokens', { tokens: tokens[i] }))),
+      cappedText(m.content)))),
+    h('p', {}, t('anatomy.stop'), ' ', request.stop.length
+      ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
+      : t('anatomy.noStop')));
+}
+
+/** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */
+function byteToIndex(text, offsets) {
+  const wanted = [...new Set(offsets)].sort((a, b) => a - b);
+  const map = new Map();
+  let bytes = 0;
+  let i = 0;
+  for (const offset of wanted) {
+    while (bytes < offset && i < text.length) {
+      const cp = text.codePointAt(i);
+      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      i += cp > 0xffff ? 2 : 1;
+    }
+    map.set(offset, i);
+  }
+  return map;
+}
+
+function sleep(ms, signal) {
+  return new Promise((done) => {
+    if (signal.aborted) return done();
+    const id = setTimeout(done, ms);
+    signal.addEventListener('abort', () => { clearTimeout(id); done(); }, { once: true });
+  });
+}
