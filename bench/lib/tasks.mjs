@@ -14,6 +14,9 @@ export const MODES = [
   { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   { id: 'smollm-json_object', model: 'smollm', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'smollm-grammar', model: 'smollm', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
+  // Diagnostic, only when named in --modes: the plain prompt with the stop sequence moved to
+  // the start of a line, so a reply that opens with an echoed "Observation:" is not cut to "".
+  { id: 'qwen-plain-nlstop', model: 'qwen', constrained: 'off', fewShot: false, stop: ['\nObservation:'], extra: true, label: 'plain prompt, stop "\\nObservation:"' },
 ];
 
 /** The settings every run gets (besides baseUrl, model, constrained, lang, fewShot). */
@@ -115,7 +118,9 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
   const data = await loadTasks();
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
   const tasks = limit ? data.tasks.slice(0, limit) : data.tasks;
-  const selected = MODES.filter((m) => models.includes(m.model) && (!modes || modes.includes(m.id)));
+  const selected = MODES.filter((m) => models.includes(m.model) && (modes ? modes.includes(m.id) : !m.extra));
+  const unknown = (modes ?? []).filter((id) => !MODES.some((m) => m.id === id));
+  if (unknown.length) throw new Error(`unknown mode ${unknown.join(', ')} (known: ${MODES.map((m) => m.id).join(', ')})`);
   const summaries = [];
   for (const mode of selected) {
     const dir = join(ROOT, 'bench/results', `${date}-${mode.id}${limit ? `-limit${limit}` : ''}`);
@@ -129,6 +134,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
       model: server.alias,
       constrained: mode.constrained,
       fewShot: mode.fewShot ? fewShot : [],
+      ...(mode.stop ? { stop: mode.stop } : {}),
     };
     const records = [];
     const t0 = performance.now();
