@@ -142,7 +142,8 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
       for (const [i, task] of tasks.entries()) {
         const { record, exported } = await runTask(Agent, settings, task, data.now_unix_ms);
         records.push(record);
-        if (!record.ok && exported) await writeFile(join(dir, `${task.id}.json`), exported + '\n');
+        // Compact JSON (about half the size of exportTrace's pretty print); loadTrace reads both.
+        if (!record.ok && exported) await writeFile(join(dir, `${task.id}.json`), JSON.stringify(JSON.parse(exported)) + '\n');
         const answer = record.answer == null ? '' : ` ${JSON.stringify(record.answer.slice(0, 60))}`;
         log(
           `${String(i + 1).padStart(2)}/${tasks.length} ${record.ok ? 'ok  ' : 'FAIL'} ${task.id.padEnd(26)} ` +
