@@ -519,6 +519,17 @@ impl Agent {
         Ok(())
     }
 
+    /// After [`Agent::abort`] during a model call: records the text that had streamed in.
+    pub fn keep_partial_reply(&mut self, text: String) {
+        let aborted = matches!(self.state, State::Done(Outcome::Aborted));
+        if aborted && !text.is_empty() && self.current().reply.is_none() {
+            self.current_mut().reply = Some(ModelReply {
+                text,
+                ..ModelReply::default()
+            });
+        }
+    }
+
     /// Stops the run now; the trace so far is kept.
     pub fn abort(&mut self) {
         if !matches!(self.state, State::Done(_)) {

@@ -7,8 +7,6 @@
 //! and a Chinese arithmetic question starts with a reply that has no Action at all, so
 //! learners see format feedback correct the model.
 
-use regex_lite::Regex;
-
 use crate::llm::{ModelRequest, Role};
 
 /// Questions the demo model is scripted for; the page offers them as examples.
@@ -138,12 +136,61 @@ fn asks_time(question: &str) -> bool {
 
 /// The longest arithmetic-looking part of the question that has an operator in it.
 fn find_expression(question: &str) -> Option<String> {
-    let pattern = Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]").ok()?;
-    pattern
-        .find_iter(question)
-        .map(|m| m.as_str().trim().to_string())
+    arithmetic_spans(question)
+        .into_iter()
+        .map(|m| m.trim().to_string())
         .filter(|s| s.chars().any(|c| "+-*/^%(".contains(c)))
         .max_by_key(|s| s.len())
+}
+
+/// The non-overlapping matches, left to right, of the regular expression
+/// `(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]`, written out by hand: a
+/// regex engine for this one pattern was about 45 KB of the wasm module. Every byte the pattern
+/// can match is ASCII, so scanning bytes never splits a character.
+fn arithmetic_spans(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        match arithmetic_at(bytes, start) {
+            Some(end) => {
+                spans.push(&text[start..end]);
+                start = end;
+            }
+            None => start += 1,
+        }
+    }
+    spans
+}
+
+/// The end of the match that starts at `start`, if one does. The optional parts are tried
+/// taken first, as a backtracking regex would, but each alternative needs a different next
+/// byte, so the first that fits is the only one.
+fn arithmetic_at(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut at = start;
+    if let Some(name) = ["sqrt", "abs", "round", "min", "max"]
+        .iter()
+        .find(|name| bytes[at..].starts_with(name.as_bytes()))
+    {
+        at += name.len();
+    }
+    if bytes.get(at) == Some(&b'(') {
+        at += 1;
+    }
+    if !bytes.get(at)?.is_ascii_digit() {
+        return None;
+    }
+    // The greedy `[...]*` runs as far as it can, then gives back to the last `[0-9)]`.
+    let mut end = None;
+    for (i, &b) in bytes.iter().enumerate().skip(at + 1) {
+        if !(b.is_ascii_digit() || b" +-*/^%().".contains(&b)) {
+            break;
+        }
+        if b.is_ascii_digit() || b == b')' {
+            end = Some(i + 1);
+        }
+    }
+    end
 }
 
 #[cfg(test)]
@@ -162,6 +209,48 @@ mod tests {
         for (q, want) in cases {
             assert_eq!(find_expression(q).as_deref(), want, "{q}");
         }
+    }
+
+    /// The hand-written matcher agrees with the regular expression it replaces.
+    #[test]
+    fn arithmetic_spans_match_the_regex() {
+        let regex =
+            regex_lite::Regex::new(r"(?:sqrt|abs|round|min|max)?\(?[0-9][0-9 +\-*/^%().]*[0-9)]")
+                .unwrap();
+        let pieces = [
+            "1", "23", "(", ")", " ", "+", "-", "*", "/", "^", "%", ".", "x", "sqrt", "abs",
+            "round", "min", "max", "ma", "sq", "计", "😀", "?", ",", "e", "\n",
+        ];
+        // Every string of up to three pieces, plus longer ones from a fixed-seed generator.
+        let mut inputs: Vec<String> = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = inputs
+                .iter()
+                .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
+                .collect();
+            inputs.extend(longer.into_iter().filter(|s| s.len() <= 12));
+            inputs.sort();
+            inputs.dedup();
+        }
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize
+        };
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..next() % 24 {
+                s.push_str(pieces[next() % pieces.len()]);
+            }
+            inputs.push(s);
+        }
+        let mut matched = 0;
+        for q in QUESTIONS.iter().map(|q| q.to_string()).chain(inputs) {
+            let want: Vec<&str> = regex.find_iter(&q).map(|m| m.as_str()).collect();
+            assert_eq!(arithmetic_spans(&q), want, "{q:?}");
+            matched += usize::from(!want.is_empty());
+        }
+        assert!(matched > 5_000, "too few inputs with a match: {matched}");
     }
 
     #[test]

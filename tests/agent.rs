@@ -501,3 +501,22 @@ fn feeding_out_of_turn_is_refused() {
     agent.feed_model(reply(CALC).unwrap()).unwrap();
     assert!(agent.feed_model(reply(CALC).unwrap()).is_err());
 }
+
+#[test]
+fn a_partial_reply_is_kept_only_after_an_abort_during_a_model_call() {
+    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    agent.keep_partial_reply("Thought: ha".into());
+    assert!(
+        agent.trace().steps[0].reply.is_none(),
+        "not aborted: ignored"
+    );
+    agent.abort();
+    agent.keep_partial_reply("Thought: ha".into());
+    let reply = agent.trace().steps[0].reply.clone().expect("kept");
+    assert_eq!(reply.text, "Thought: ha");
+    agent.keep_partial_reply("other".into());
+    assert_eq!(
+        agent.trace().steps[0].reply.as_ref().unwrap().text,
+        "Thought: ha"
+    );
+}

@@ -368,17 +368,63 @@ async fn step_through_with_an_edited_reply() {
     let trace = rust(agent.trace().unwrap());
     assert_eq!(trace["steps"][0]["reply"]["edited"], true);
     assert_eq!(trace["steps"][0]["observation"]["text"], "5");
-    // the mock was not asked for the edited step, only now for step 2
-    assert!(mock_requests("calc").await.iter().all(|r| {
-        !r["body"]["messages"][1]["content"]
-            .as_str()
-            .unwrap_or("")
-            .contains("What is 2 + 3?")
-    }));
+    assert!(
+        mock_requests(&id).await.is_empty(),
+        "the edited step asked no model"
+    );
     let next = await_js(agent.step(None, JsValue::UNDEFINED))
         .await
         .unwrap();
     assert_eq!(next["outcome"]["answer"], "The result is 5.");
+    assert_eq!(mock_requests(&id).await.len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn ask_shows_the_reply_before_it_is_fed_and_an_edit_replaces_it() {
+    let (scenario, id) = fresh("calc");
+    let agent = agent(&scenario, json!({}));
+    agent.start("What is 23 * 17 + 4?").unwrap();
+    let asked = await_js(agent.ask(None)).await.unwrap();
+    assert!(asked["text"]
+        .as_str()
+        .unwrap()
+        .contains("Action: calculator"));
+    assert_eq!(
+        rust(agent.pending().unwrap())["type"],
+        "call_model",
+        "not fed yet"
+    );
+    let edited = asked["text"]
+        .as_str()
+        .unwrap()
+        .replace("23 * 17 + 4", "2 * 21");
+    let edit = js(
+        &json!({"reply": edited, "usage": asked["usage"], "elapsedMs": asked["elapsed_ms"], "edited": true}),
+    );
+    let next = await_js(agent.step(None, edit)).await.unwrap();
+    assert_eq!(next["call"]["args"]["expression"], "2 * 21");
+    assert_eq!(
+        mock_requests(&id).await.len(),
+        1,
+        "the edit did not ask again"
+    );
+    let trace = rust(agent.trace().unwrap());
+    assert_eq!(trace["steps"][0]["reply"]["edited"], true);
+    assert!(trace["steps"][0]["reply"]["elapsed_ms"].as_f64().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn an_abort_keeps_the_text_streamed_so_far() {
+    let agent = agent("slow-stream", json!({"stream": true, "timeoutMs": 20000}));
+    let running = agent.run("q".into(), None);
+    sleep(900).await;
+    agent.abort();
+    let trace = await_js(running).await.unwrap();
+    let partial = trace["steps"][0]["reply"]["text"].as_str().unwrap_or("");
+    assert!(
+        !partial.is_empty() && "Thought: ".starts_with(&partial[..partial.len().min(9)]),
+        "{partial:?}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -440,4 +486,64 @@ async fn an_agent_runs_again_after_an_abort() {
         outcome(&fresh),
         "the aborted agent's next run is whole"
     );
+}
+
+/// Settings cross to Rust as JSON: numbers JSON cannot hold are refused by name instead of
+/// becoming null, `undefined` fields count as missing, and a safe-integer BigInt is a number.
+#[wasm_bindgen_test]
+fn settings_cross_as_json() {
+    let with = |key: &str, value: JsValue| {
+        let settings = js(&json!({"demo": true}));
+        js_sys::Reflect::set(&settings, &key.into(), &value).unwrap();
+        settings
+    };
+    let message = |error: JsValue| {
+        js_sys::Reflect::get(&error, &"message".into())
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    for (key, value, words) in [
+        (
+            "maxSteps",
+            f64::NAN,
+            "maxSteps must be a finite number (got NaN)",
+        ),
+        (
+            "temperature",
+            f64::INFINITY,
+            "temperature must be a finite number (got Infinity)",
+        ),
+    ] {
+        let error = JsAgent::new(with(key, value.into()))
+            .err()
+            .expect("refused");
+        let message = message(error);
+        assert!(message.contains(words), "{message}");
+        assert!(message.starts_with("Invalid settings"), "{message}");
+    }
+    let error = JsAgent::new(with("maxSteps", "3".into()))
+        .err()
+        .expect("refused");
+    assert!(message(error).contains("expected f64"));
+    assert!(JsAgent::new(with("maxSteps", JsValue::UNDEFINED)).is_ok());
+    assert!(JsAgent::new(with("seed", js_sys::BigInt::from(7u32).into())).is_ok());
+    let error = JsAgent::new(with("seed", js_sys::BigInt::from(u64::MAX).into()))
+        .err()
+        .expect("refused");
+    assert!(message(error).contains("seed is a BigInt too large"));
+}
+
+#[wasm_bindgen_test]
+async fn an_abort_during_ask_keeps_the_streamed_text_too() {
+    let agent = agent("slow-stream", json!({"stream": true, "timeoutMs": 20000}));
+    agent.start("q").unwrap();
+    let asking = agent.ask(None);
+    sleep(900).await;
+    agent.abort();
+    assert!(await_js(asking).await.is_err(), "the ask was aborted");
+    let trace = rust(agent.trace().unwrap());
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    let partial = trace["steps"][0]["reply"]["text"].as_str().unwrap_or("");
+    assert!(partial.starts_with("Th"), "{partial:?}");
 }

@@ -17,12 +17,15 @@ const ui = {
   ask: $('#ask'), question: $('#question'), examples: $('#examples'), uiLang: $('#ui-lang'),
   run: $('#run'), step: $('#step'), cont: $('#continue'), pause: $('#pause'), stop: $('#stop'), skip: $('#skip'),
   debugger: $('#debugger'), next: $('#debug-next'), editLabel: $('#edit-label'), edit: $('#edit-text'),
+  modelActions: $('#model-actions'), askModel: $('#ask-model'), useReply: $('#use-reply'),
   status: $('#status'), problem: $('#problem'), importFile: $('#import-file'), permalinkUrl: $('#permalink-url'),
 };
 
 let agent = null; // the live run's agent
 let loaded = null; // an imported trace on show
 let busy = false; // a transition is in flight
+let asking = false; // the step debugger is asking the model (busy too)
+let asked = null; // the model's reply {text, usage, elapsed_ms} from Ask, not fed in yet
 let replaying = null; // the AbortController that skips the replay animation
 
 const view = new TraceView($('#trace'), {
@@ -84,6 +87,7 @@ function begin() {
   loaded = null;
   keepChoice();
   ui.edit.value = '';
+  asked = null;
   ui.problem.replaceChildren();
   view.reset(agent.trace()); // also ends a replay in progress
   return agent;
@@ -149,6 +153,34 @@ async function retry() {
   await drive(() => current.continueRun(eventsOf(current)));
 }
 
+/**
+ * The step debugger's "Ask the model": the reply streams into the edit box (and the card)
+ * but is not fed in, so a person can read and change it before continuing with it.
+ */
+async function askModel() {
+  if (busy || !paused()) return;
+  const current = agent;
+  const show = eventsOf(current);
+  asking = true;
+  asked = null;
+  ui.edit.value = '';
+  await drive(async () => {
+    try {
+      asked = await current.ask((event) => {
+        show(event);
+        if (event.type === 'delta' && current === agent) ui.edit.value += event.text;
+      });
+      ui.edit.value = asked.text;
+    } catch (error) {
+      if (current.pending()?.type !== 'done') throw error; // after Stop there is no problem to show
+    } finally {
+      asking = false;
+      if (current === agent) view.status(current.trace().steps.length, asked ? t('card.asked') : '');
+    }
+  });
+  if (asked) ui.edit.focus();
+}
+
 function stop() {
   replaying?.abort();
   if (!agent) return;
@@ -160,10 +192,16 @@ function stop() {
 /** A run is waiting for the next transition (started, not finished, nothing in flight). */
 const paused = () => Boolean(agent && !busy && agent.pending()?.type !== 'done');
 
-/** The step debugger's edit box becomes the reply or the observation it stands for. */
+/**
+ * The step debugger's edit box becomes the reply or the observation it stands for. After
+ * Ask it is the model's reply, changed or not, with the request's timing and tokens.
+ */
 function takeEdit() {
   const text = ui.edit.value;
+  const fetched = asked;
   ui.edit.value = '';
+  asked = null;
+  if (fetched) return { reply: text, usage: fetched.usage, elapsedMs: fetched.elapsed_ms, edited: text !== fetched.text };
   if (!text) return undefined;
   return agent.pending().type === 'run_tool' ? { observation: text } : { reply: text };
 }
@@ -177,21 +215,26 @@ function enable(button, on) {
 
 function refresh() {
   const next = paused() ? agent.pending() : null;
+  const shown = asking && agent ? agent.pending() : next; // the debugger stays open while the model answers
   enable(ui.run, !busy);
   enable(ui.step, !busy);
   enable(ui.cont, Boolean(next));
-  enable(ui.pause, busy);
+  enable(ui.pause, busy && !asking);
   enable(ui.stop, busy || Boolean(next) || Boolean(replaying));
   ui.skip.hidden = !replaying;
-  ui.debugger.hidden = !next;
-  if (next?.type === 'call_model') {
+  ui.debugger.hidden = !shown;
+  ui.modelActions.hidden = shown?.type !== 'call_model';
+  enable(ui.askModel, next?.type === 'call_model');
+  enable(ui.useReply, Boolean(next && asked));
+  ui.edit.readOnly = asking;
+  if (shown?.type === 'call_model') {
     ui.next.textContent = t('debug.callModel', { step: agent.trace().steps.length });
-    ui.editLabel.textContent = t('debug.editReply');
-  } else if (next?.type === 'run_tool') {
-    ui.next.textContent = t('debug.runTool', { tool: next.call.tool, args: JSON.stringify(next.call.args) });
+    ui.editLabel.textContent = t(asking || asked ? 'debug.editAsked' : 'debug.editReply');
+  } else if (shown?.type === 'run_tool') {
+    ui.next.textContent = t('debug.runTool', { tool: shown.call.tool, args: JSON.stringify(shown.call.args) });
     ui.editLabel.textContent = t('debug.editObservation');
   }
-  const state = busy ? 'run.running' : replaying ? 'run.replaying' : next ? 'run.paused' : null;
+  const state = asking ? 'run.asking' : busy ? 'run.running' : replaying ? 'run.replaying' : next ? 'run.paused' : null;
   ui.status.textContent = state ? t(state) : '';
 }
 
@@ -290,6 +333,8 @@ function wire() {
   });
   on(ui.step, step);
   on(ui.cont, resume);
+  on(ui.askModel, askModel);
+  on(ui.useReply, step);
   on(ui.pause, () => agent?.pause());
   on(ui.stop, stop);
   on(ui.skip, () => replaying?.abort());

@@ -95,9 +95,7 @@ export function connectSettings() {
 }
 
 function modelsQuery(baseUrl, timeoutMs) {
-  // The core validates these settings like a run's, so it wants a model name even though
-  // listing models does not use one.
-  return { baseUrl, apiKey: el.apiKey.value || undefined, model: el.model.value.trim() || 'list', timeoutMs };
+  return { baseUrl, apiKey: el.apiKey.value || undefined, timeoutMs };
 }
 
 /** Offers the server's models; `pick` selects the first unless the model is one of them. */

@@ -82,12 +82,16 @@ const en = {
   'run.pause': 'Pause',
   'run.stop': 'Stop',
   'run.running': 'Running …',
+  'run.asking': 'Asking the model; its reply waits in the box below for you to read and edit.',
   'run.paused': 'Paused. Step runs one transition; Continue runs to the end.',
   'run.replaying': 'Replaying an imported trace; no model is called.',
   'run.skip': 'Skip animation',
   'debug.callModel': 'Next: ask the model (step {step}).',
   'debug.runTool': 'Next: run {tool} with {args}.',
-  'debug.editReply': 'Reply to use instead of calling the model (leave empty to call it)',
+  'debug.editReply': 'Reply to use instead of calling the model (leave empty to call it), or ask the model first',
+  'debug.editAsked': "The model's reply, not used yet: edit it if you like, then continue with it",
+  'debug.ask': 'Ask the model',
+  'debug.useReply': 'Continue with this reply',
   'debug.editObservation': 'Observation to use instead of running the tool (leave empty to run it)',
   'share.exportJson': 'Export JSON',
   'share.exportMd': 'Export Markdown',
@@ -108,10 +112,13 @@ const en = {
   'card.action': 'Action',
   'card.observation': 'Observation',
   'card.answer': 'Final answer',
-  'card.replyEdited': 'reply typed by hand',
+  'card.asked': 'Reply received; it is used when you continue in the step debugger.',
+  'card.reply': 'Reply',
+  'card.cutOff': 'cut off by Stop',
+  'card.replyEdited': 'reply edited by hand',
   'card.observationEdited': 'typed by hand',
   'card.notes': 'Corrections:',
-  'card.formatError': 'Format error: {type}',
+  'card.formatError': 'Format error: {message}',
   'card.truncated': 'The model was sent {to} of {from} characters.',
   'card.ms': '{ms} ms',
   'card.s': '{s} s',
@@ -232,12 +239,16 @@ const zh = {
   'run.pause': '暂停',
   'run.stop': '停止',
   'run.running': '运行中……',
+  'run.asking': '正在询问模型；回复会留在下面的输入框里，供你阅读和修改。',
   'run.paused': '已暂停。“单步”执行一次转换；“继续”运行到结束。',
   'run.replaying': '正在回放导入的记录，不会调用模型。',
   'run.skip': '跳过动画',
   'debug.callModel': '下一步：询问模型（第 {step} 步）。',
   'debug.runTool': '下一步：用 {args} 运行 {tool}。',
-  'debug.editReply': '用这段回复代替调用模型（留空则调用模型）',
+  'debug.editReply': '用这段回复代替调用模型（留空则调用模型），也可以先询问模型',
+  'debug.editAsked': '模型的回复，尚未使用：可以先修改，再用它继续',
+  'debug.ask': '询问模型',
+  'debug.useReply': '用这段回复继续',
   'debug.editObservation': '用这段 Observation 代替运行工具（留空则运行工具）',
   'share.exportJson': '导出 JSON',
   'share.exportMd': '导出 Markdown',
@@ -258,10 +269,13 @@ const zh = {
   'card.action': '行动',
   'card.observation': '观察',
   'card.answer': '最终答案',
-  'card.replyEdited': '回复为手动输入',
+  'card.asked': '已收到回复；在单步调试器中继续后才会使用。',
+  'card.reply': '回复',
+  'card.cutOff': '被“停止”打断',
+  'card.replyEdited': '回复经手动修改',
   'card.observationEdited': '手动输入',
   'card.notes': '自动修正：',
-  'card.formatError': '格式错误：{type}',
+  'card.formatError': '格式错误：{message}',
   'card.truncated': '发给模型的是 {from} 个字符中的前 {to} 个。',
   'card.ms': '{ms} 毫秒',
   'card.s': '{s} 秒',
@@ -325,6 +339,31 @@ const zhOutcomes = {
   aborted: () => '已被用户停止。',
 };
 
+// Short Chinese labels for the commonest repairs and format errors. The core's English
+// sentence follows in brackets: it is the precise one (and names details such as positions).
+const zhRepairs = {
+  full_width_colon: '全角冒号按半角读取',
+  markdown_label: '忽略标签外的 Markdown',
+  code_fence_removed: '去掉代码块标记',
+  tool_name_unquoted: '去掉工具名外的引号',
+  single_quotes: '单引号改为双引号',
+  trailing_comma: '删去多余的逗号',
+  python_literals: 'Python 字面量改为 JSON',
+  unquoted_key: '接受没有引号的键',
+  hallucinated_observation_dropped: '删去模型自编的 Observation',
+};
+const zhFormatErrors = {
+  empty: '回复为空',
+  no_action: '没有 Action 或 Final Answer',
+  thought_only: '只有 Thought',
+  no_tool: '说不需要工具，却没有给出答案',
+  missing_tool_name: 'Action 缺少工具名',
+  input_without_action: '有 Action Input 却没有 Action',
+  empty_answer: 'Final Answer 为空',
+  xml_tool_call: '用了 XML 工具调用',
+  invalid_json: 'JSON 无效',
+};
+
 const tables = { en, zh };
 let current = 'en';
 
@@ -356,6 +395,18 @@ export function guardSentence(guard, english) {
 export function outcomeSentence(outcome, english) {
   return current === 'zh' && zhOutcomes[outcome.type] ? zhOutcomes[outcome.type](outcome) : english(outcome);
 }
+
+/** A repair code's sentence (the core's, `english`), with a Chinese label in front in zh. */
+export function repairSentence(code, english) {
+  return labelled(zhRepairs[code], english(code));
+}
+
+/** A format error's sentence (the core's, `english`), with a Chinese label in front in zh. */
+export function formatErrorSentence(error, english) {
+  return labelled(zhFormatErrors[error.type], english(error));
+}
+
+const labelled = (zhLabel, sentence) => (current === 'zh' && zhLabel ? `${zhLabel}（${sentence}）` : sentence);
 
 /** The language a first visit starts in: a saved choice, else the browser's. */
 export function initialLang(param) {

@@ -1,5 +1,5 @@
 // Keep and share: a trace as Markdown, and the permalink that restores a setup from the URL.
-import { describeOutcome, explainGuard } from './pkg/reactloop.js';
+import { describeFormatError, describeOutcome, describeRepair, explainGuard } from './pkg/reactloop.js';
 
 /** A fence longer than any run of backticks inside `text`, so the text cannot close it. */
 function fenced(text, lang = '') {
@@ -22,8 +22,11 @@ export function traceToMarkdown(trace) {
     } else if (parse?.kind === 'final') {
       out.push(`**Final answer:** ${parse.answer}`, '');
     } else if (parse?.kind === 'error') {
-      out.push(`**Format error:** ${parse.error?.type}`, '', fenced(step.reply.text, 'text'), '');
+      out.push(`**Format error:** ${describeFormatError(parse.error)}`, '', fenced(step.reply.text, 'text'), '');
+    } else if (step.reply && !parse) {
+      out.push('**Reply (cut off by Stop):**', '', fenced(step.reply.text, 'text'), '');
     }
+    if (parse?.repairs.length) out.push(`**Repairs:** ${parse.repairs.map(describeRepair).join('; ')}`, '');
     if (observation) out.push(`**Observation** (${observation.source}):`, '', fenced(observation.text, 'text'), '');
     for (const guard of step.guards) out.push(`> **${guard.type}:** ${explainGuard(guard)}`, '');
     if (step.error) out.push(`> **Error:** ${step.error.type}`, '');

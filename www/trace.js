@@ -1,9 +1,9 @@
 // Renders a run: one card per step, from the core's Step objects (the same code draws a
 // live run, a paused one and an imported trace). Card bodies that can be large — the parser
 // X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
-import { describeError, describeOutcome, estimateTokens, explainGuard } from './pkg/reactloop.js';
+import { describeError, describeFormatError, describeOutcome, describeRepair, estimateTokens, explainGuard } from './pkg/reactloop.js';
 import { h, cappedText, lazyDetails, formatMs } from './dom.js';
-import { t, guardSentence, outcomeSentence } from './i18n.js';
+import { t, guardSentence, outcomeSentence, repairSentence, formatErrorSentence } from './i18n.js';
 
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
@@ -37,9 +37,12 @@ export class TraceView {
   /** Applies one event from agent.run / step / continueRun. */
   event(e) {
     switch (e.type) {
-      case 'request':
-        if (!this.cards.has(e.step)) this.showStep({ index: e.step, request: e.request, guards: [] });
+      case 'request': {
+        const entry = this.cards.get(e.step);
+        if (!entry) this.showStep({ index: e.step, request: e.request, guards: [] });
+        else if (entry.live) entry.live.data = ''; // asked again: the new reply replaces the old
         break;
+      }
       case 'delta': this.liveText(e.step).appendData(e.text); break;
       case 'tool_start': this.status(e.step, t('card.runningTool', { tool: e.call.tool })); break;
       case 'step': this.showStep(e.step); break;
@@ -135,12 +138,12 @@ export class TraceView {
         h('span', { class: 'meta' }, meta(step))),
       h('div', { class: 'card-body' },
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
-        parse ? parsedRows(step) : null,
+        parse ? parsedRows(step) : reply ? cutOffRow(reply) : null,
         observation ? observationRow(step) : null,
         step.guards.length ? guardList(step.guards) : null,
         (this.notices.get(step.index) ?? []).map(notice),
         step.error ? this.errorBlock(step) : null,
-        reply ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
+        parse ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
         lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
           () => anatomy(step.request), { className: 'anatomy', open: open.has('anatomy') })));
   }
@@ -196,9 +199,15 @@ function parsedRows({ parse, call }) {
   } else if (parse.kind === 'final') {
     rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
   } else if (parse.kind === 'error') {
-    rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { type: parse.error?.type ?? '?' }))));
+    const message = formatErrorSentence(parse.error, describeFormatError);
+    rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { message }))));
   }
   return rows;
+}
+
+/** A reply without a parse was cut off by Stop: the text that had streamed in by then. */
+function cutOffRow({ text }) {
+  return row(t('card.reply'), 'cut-off', h('span', { class: 'badge cut-off' }, t('card.cutOff')), cappedText(text));
 }
 
 function observationRow({ observation: o }) {
@@ -234,7 +243,8 @@ function xray({ reply, parse }) {
     h('p', { class: 'legend' }, t('xray.legend'), ' ', SPAN_KINDS.map((k) => [h('mark', { class: `span-${k}` }, t(`span.${k}`)), ' '])),
     pre,
     h('p', {}, repairs.length ? t('xray.repairs') : t('xray.noRepairs')),
-    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r) => h('li', {}, h('code', {}, r), ' ', String(r).replaceAll('_', ' ')))) : null);
+    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r) => h('li', {},
+      repairSentence(r, describeRepair), ' ', h('code', { class: 'repair-code' }, r)))) : null);
 }
 
 /** The exact messages and stop sequences of one request. */

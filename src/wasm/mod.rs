@@ -10,7 +10,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt::Display;
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Promise, Reflect, JSON};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -18,7 +18,7 @@ use web_sys::AbortController;
 
 use crate::agent::{self, AgentConfig, Guard, ModelReply, Next, Outcome, ToolResult, Trace};
 use crate::history::MessageStyle;
-use crate::llm::{ClientConfig, Constrained, LlmError, ModelRequest, DEFAULT_TIMEOUT_MS};
+use crate::llm::{ClientConfig, Constrained, LlmError, ModelRequest, Usage, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, Lang, PromptConfig};
 use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
 use js_tools::JsTool;
@@ -31,8 +31,13 @@ fn install_panic_hook() {
     }));
 }
 
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+/// Rust → JS through JSON text and `JSON.parse`. Going through serde_json's `Value` builds
+/// each type's `Serialize` once, for the `Value` serializer, which the request bodies and the
+/// trace export use as well; a second serde format here would double that code in the wasm.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_json::Error> {
+    let text = serde_json::to_string(&serde_json::to_value(value)?)?;
+    // serde_json writes valid JSON, so this cannot fail.
+    Ok(JSON::parse(&text).unwrap_or(JsValue::NULL))
 }
 
 /// The one place errors become JS values: an `Error` with the message, plus `hint` and the
@@ -52,9 +57,57 @@ fn llm_error(error: &LlmError) -> JsValue {
     js_error(error, error.hint(&timer::page_origin()), to_js(error).ok())
 }
 
+/// JS → Rust through `JSON.stringify` and serde_json's `Value`, so each type's `Deserialize`
+/// is built once (for `Value`, which `Trace::from_json` uses too). Numbers JSON cannot hold
+/// (NaN, ±Infinity) are refused by name instead of silently becoming null; a BigInt that is
+/// a safe integer passes as a number.
 fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| js_error(format!("Invalid {what}: {e}"), None, None))
+    let invalid =
+        |message: &dyn Display| js_error(format!("Invalid {what}: {message}"), None, None);
+    let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |key: JsValue, value: JsValue| json_number(&key, value),
+    );
+    let text = JSON::stringify_with_replacer(&value, replacer.as_ref())
+        .map_err(|e| invalid(&client::js_message(&e)))?;
+    // `undefined`, a function or a symbol has no JSON text; it reads as null.
+    let text = text.as_string().unwrap_or_else(|| "null".to_string());
+    serde_json::from_str::<serde_json::Value>(&text)
+        .and_then(serde_json::from_value)
+        .map_err(|e| invalid(&e))
+}
+
+/// The `JSON.stringify` replacer of [`from_js`].
+fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
+    let name = || match key.as_string() {
+        Some(key) if !key.is_empty() => key,
+        _ => "the value".to_string(),
+    };
+    if value.is_bigint() {
+        return match i64::try_from(value.unchecked_into::<js_sys::BigInt>()) {
+            Ok(n) if n.unsigned_abs() < 1 << 53 => Ok((n as f64).into()),
+            _ => Err(js_sys::Error::new(&format!(
+                "{} is a BigInt too large for a JavaScript number",
+                name()
+            ))
+            .into()),
+        };
+    }
+    match value.as_f64() {
+        Some(n) if !n.is_finite() => {
+            let got = if n.is_nan() {
+                "NaN"
+            } else if n > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
+            Err(
+                js_sys::Error::new(&format!("{} must be a finite number (got {got})", name()))
+                    .into(),
+            )
+        }
+        _ => Ok(value),
+    }
 }
 
 /// The settings object the page passes to `new Agent(settings)`.
@@ -225,12 +278,16 @@ fn emit(on_event: &Option<Function>, event: &Event) {
     }
 }
 
-/// A replacement typed into the step debugger.
+/// What the step debugger feeds instead of calling the model or the tool: a reply typed
+/// by a person, or one fetched earlier with `ask()` (then `edited` says whether it changed).
 #[derive(Debug, Default, Deserialize)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 struct Edit {
     reply: Option<String>,
     observation: Option<String>,
+    usage: Option<Usage>,
+    elapsed_ms: Option<f64>,
+    edited: Option<bool>,
 }
 
 struct Inner {
@@ -402,6 +459,40 @@ impl JsAgent {
         })
     }
 
+    /// Asks the model for the pending step without feeding the reply in, so a person can
+    /// read and edit it first; pass it back with `step(onEvent, {reply, usage, elapsedMs,
+    /// edited})`. Resolves to `{text, usage, elapsed_ms}`.
+    pub fn ask(&self, on_event: Option<Function>) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            if inner.busy.replace(true) {
+                return Err(js_error("A step is already running.", None, None));
+            }
+            let _busy = Busy(&inner.busy);
+            let (index, next) = with_run(&inner, |run| (run.trace().steps.len(), run.next()))?;
+            let Next::CallModel { request } = next else {
+                return Err(js_error(
+                    "The run is not waiting for the model now.",
+                    None,
+                    None,
+                ));
+            };
+            emit(
+                &on_event,
+                &Event::Request {
+                    step: index,
+                    request: &request,
+                },
+            );
+            let partial = RefCell::new(String::new());
+            let reply = ask_model(&inner, &request, &on_event, index, &partial).await;
+            // As in a step: after abort() the text streamed so far stays in the trace.
+            with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
+            let reply = reply.map_err(|e| llm_error(&e))?;
+            to_js(&reply).map_err(|e| js_error(e, None, None))
+        })
+    }
+
     /// Starts a run and steps it to the end; resolves to the whole trace.
     pub fn run(&self, question: String, on_event: Option<Function>) -> Promise {
         if let Err(e) = self.start(&question) {
@@ -461,7 +552,10 @@ impl JsAgent {
         let run = run
             .as_ref()
             .ok_or_else(|| js_error("Nothing has run yet.", None, None))?;
-        serde_json::to_string_pretty(run.trace()).map_err(|e| js_error(e, None, None))
+        // Through `Value`, like `to_js`, so the trace types' `Serialize` is built only once.
+        serde_json::to_value(run.trace())
+            .and_then(|trace| serde_json::to_string_pretty(&trace))
+            .map_err(|e| js_error(e, None, None))
     }
 }
 
@@ -505,23 +599,26 @@ async fn step_once(
                     request,
                 },
             );
-            let started = timer::now_ms();
+            let partial = RefCell::new(String::new());
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
                     text,
-                    edited: true,
-                    ..ModelReply::default()
+                    usage: edit.usage.unwrap_or_default(),
+                    elapsed_ms: edit.elapsed_ms,
+                    edited: edit.edited.unwrap_or(true),
                 }),
-                None => ask_model(inner, request, on_event, index).await,
+                None => ask_model(inner, request, on_event, index, &partial).await,
             };
-            let elapsed = timer::now_ms() - started;
-            // After an abort the agent is already done and refuses the late result.
-            let _ = with_run(inner, |run| match result {
-                Ok(mut reply) => {
-                    reply.elapsed_ms = Some(elapsed);
-                    run.feed_model(reply)
+            with_run(inner, |run| {
+                // After abort() the run is over: keep what had streamed in, for the record.
+                if matches!(run.next(), Next::Done { .. }) {
+                    run.keep_partial_reply(partial.take());
+                    return;
                 }
-                Err(error) => run.feed_model_error(error),
+                let _ = match result {
+                    Ok(reply) => run.feed_model(reply),
+                    Err(error) => run.feed_model_error(error),
+                };
             })?;
         }
         Next::RunTool { call } => {
@@ -601,13 +698,19 @@ fn report(
     Ok(())
 }
 
+/// Calls the model (or the demo script); `partial` collects the streamed text as it comes.
 async fn ask_model(
     inner: &Rc<Inner>,
     request: &ModelRequest,
     on_event: &Option<Function>,
     step: usize,
+    partial: &RefCell<String>,
 ) -> Result<ModelReply, LlmError> {
-    let on_delta = |text: &str| emit(on_event, &Event::Delta { step, text });
+    let started = timer::now_ms();
+    let on_delta = |text: &str| {
+        partial.borrow_mut().push_str(text);
+        emit(on_event, &Event::Delta { step, text });
+    };
     // A fresh controller per request: an aborted one stays aborted.
     let abort = controller().map_err(|e| LlmError::Stream {
         message: client::js_message(&e),
@@ -627,6 +730,7 @@ async fn ask_model(
         }
         return Ok(ModelReply {
             text,
+            elapsed_ms: Some(timer::now_ms() - started),
             ..ModelReply::default()
         });
     };
@@ -650,7 +754,7 @@ async fn ask_model(
     Ok(ModelReply {
         text: completion.text,
         usage: completion.usage,
-        elapsed_ms: None,
+        elapsed_ms: Some(timer::now_ms() - started),
         edited: false,
     })
 }
@@ -690,8 +794,14 @@ pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
 pub fn list_models(settings: JsValue) -> Promise {
     future_to_promise(async move {
         let settings: Settings = from_js(settings, "settings")?;
+        // Listing needs no model name; the check is for runs.
+        let model = match settings.model.trim() {
+            "" => "(listing models)".to_string(),
+            name => name.to_string(),
+        };
         let client = configure(Settings {
             demo: false,
+            model,
             ..settings
         })?
         .client
@@ -733,6 +843,20 @@ pub fn explain_guard(guard: JsValue) -> Result<String, JsValue> {
 pub fn describe_outcome(outcome: JsValue) -> Result<String, JsValue> {
     let outcome: Outcome = from_js(outcome, "outcome")?;
     Ok(outcome.describe())
+}
+
+/// The sentence for a repair code in a parse (e.g. "single_quotes").
+#[wasm_bindgen(js_name = describeRepair)]
+pub fn describe_repair(code: JsValue) -> Result<String, JsValue> {
+    let repair: crate::parse::Repair = from_js(code, "repair")?;
+    Ok(repair.describe().to_string())
+}
+
+/// The sentence for a format error in a parse (e.g. `{type: "no_action"}`).
+#[wasm_bindgen(js_name = describeFormatError)]
+pub fn describe_format_error(error: JsValue) -> Result<String, JsValue> {
+    let error: crate::parse::FormatError = from_js(error, "format error")?;
+    Ok(error.to_string())
 }
 
 #[wasm_bindgen(js_name = demoQuestions)]

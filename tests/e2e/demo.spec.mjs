@@ -27,7 +27,10 @@ test('the parser X-ray marks the spans of the raw reply and lists the repairs', 
   await expect(xray.locator('mark.span-thought')).toHaveText('I should use the calculator for 23 * 17 + 4.');
   await expect(xray.locator('mark.span-action')).toHaveText('Calculator');
   await expect(xray.locator('mark.span-input')).toContainText("'expr'");
-  await expect(first.locator('.repairs')).toContainText('single_quotes');
+  // The core's sentences, each with its code as a small tag.
+  const repairs = first.locator('.repairs li');
+  await expect(repairs.filter({ hasText: 'single quotes → double' }).locator('.repair-code')).toHaveText('single_quotes');
+  await expect(repairs.filter({ hasText: 'trailing comma removed' }).locator('.repair-code')).toHaveText('trailing_comma');
   await first.locator('details.anatomy > summary').click();
   await expect(first.locator('.message')).toHaveCount(2);
   await expect(first.locator('.anatomy-body')).toContainText('"Observation:"');
@@ -41,6 +44,9 @@ test('the guard for a format error is marked and explained', async ({ page }) =>
   const guard = page.getByTestId('step-card').first().locator('.guard');
   await expect(guard).toContainText('Format feedback');
   await expect(guard).toContainText('the model was told how to fix it');
+  const formatError = page.getByTestId('step-card').first().locator('.format-error');
+  await expect(formatError).toContainText('Format error: no Action or Final Answer found');
+  await expect(formatError).not.toContainText('no_action');
 });
 
 test('the interface switches between English and Chinese', async ({ page }) => {
@@ -54,6 +60,8 @@ test('the interface switches between English and Chinese', async ({ page }) => {
   await page.getByTestId('run').click();
   await expect(finalAnswer(page)).toHaveText('结果是 125。');
   await expect(page.getByTestId('step-card').first().locator('.guard')).toContainText('格式反馈');
+  await expect(page.getByTestId('step-card').first().locator('.format-error'))
+    .toContainText('格式错误：没有 Action 或 Final Answer（no Action or Final Answer found）');
   await expect(page.getByTestId('step-card').first()).toContainText('第 1 步');
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'zh-ui');

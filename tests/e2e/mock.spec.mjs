@@ -55,6 +55,53 @@ test('step through with an edited reply: the edit is shown and drives the next s
   expect(JSON.stringify(sent[0].body.messages)).toContain('Let me try 6 * 7 instead.');
 });
 
+test('ask the model, edit its reply, continue: one request, and the edit drives the next step', async ({ page }) => {
+  const run = runId('ask');
+  await openPage(page);
+  await useServer(page, mockUrl('calc', run));
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('step').click();
+  await page.getByTestId('ask-model').click();
+  const box = page.getByTestId('edit');
+  await expect(box).toHaveValue('Thought: I need to compute 23 * 17 + 4.\nAction: calculator\nAction Input: {"expression": "23 * 17 + 4"}');
+  await expect(page.getByTestId('use-reply')).toHaveAttribute('aria-disabled', 'false');
+  expect(await mockRequests('calc', run), 'Ask sent exactly one request').toHaveLength(1);
+  await box.fill((await box.inputValue()).replace('"23 * 17 + 4"', '"6 * 7"'));
+  await screenshot(page, 'ask-then-edit');
+  await page.getByTestId('use-reply').click();
+  const first = page.getByTestId('step-card').first();
+  await expect(first.locator('.badge.edited')).toBeVisible();
+  await expect(first.locator('.meta')).toContainText('tokens'); // the asked request's usage is kept
+  await expect(page.locator('#debug-next')).toContainText('run calculator with {"expression":"6 * 7"}');
+  expect(await mockRequests('calc', run), 'continuing did not ask again').toHaveLength(1);
+  await page.getByTestId('step').click();
+  await expect(first.locator('.observation')).toContainText('42');
+  // Asked and continued unchanged: not marked as edited.
+  await page.getByTestId('ask-model').click();
+  await expect(box).toHaveValue(/The result is 42\.$/);
+  await page.getByTestId('use-reply').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 42.');
+  await expect(page.getByTestId('step-card').nth(1).locator('.badge.edited')).toHaveCount(0);
+  const sent = await mockRequests('calc', run);
+  expect(sent).toHaveLength(2);
+  expect(sent[1].body.messages.at(-1).content).toContain('Observation: 42');
+});
+
+test('Ask streams into the edit box, and Stop ends it without a problem', async ({ page }) => {
+  await openPage(page);
+  await useServer(page, mockUrl('slow-stream', runId('ask-slow')));
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('step').click();
+  await page.getByTestId('ask-model').click();
+  await expect(page.getByTestId('edit')).toHaveValue(/^Th/); // one character per 200 ms
+  await expect(page.getByTestId('use-reply')).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.locator('#status')).toContainText('Asking the model');
+  await page.locator('#stop').click();
+  await expect(page.locator('.outcome')).toContainText('Stopped by the user.', { timeout: 2000 });
+  await expect(page.locator('#debugger')).toBeHidden();
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
 test('an edited observation replaces the tool result', async ({ page }) => {
   await openPage(page, { demo: '1' });
   await page.getByTestId('question').fill(Q);
@@ -237,7 +284,7 @@ test('a permalink restores endpoint, model, question, tools and prompt, never th
   expect(sent[0].headers.authorization ?? '').not.toContain('sk-secret');
 });
 
-test('pause stops after the transition in progress; stop aborts a streaming reply', async ({ page }) => {
+test('pause stops after the transition in progress', async ({ page }) => {
   await openPage(page, { demo: '1' });
   await page.getByTestId('question').fill('What is RAG?');
   // Pause in the same task as Run, so it lands during the first transition however fast it is.
@@ -249,11 +296,34 @@ test('pause stops after the transition in progress; stop aborts a streaming repl
   await expect(page.locator('#status')).toContainText('Paused');
   await page.locator('#continue').click();
   await expect(finalAnswer(page)).toBeVisible();
+});
 
+test('stop aborts a streaming reply and keeps its text, also after export and import', async ({ page }) => {
+  await openPage(page);
   await useServer(page, mockUrl('slow-stream', runId('slow')));
   await ask(page);
   await expect(page.locator('pre.live')).toContainText('Th'); // one character per 200 ms
   await page.locator('#stop').click();
   await expect(page.locator('.outcome')).toContainText('Stopped by the user.', { timeout: 2000 });
   await expect(page.getByTestId('error')).toHaveCount(0);
+  const cutOff = page.getByTestId('step-card').first().locator('.row.cut-off');
+  await expect(cutOff.locator('.badge')).toHaveText('cut off by Stop');
+  await screenshot(page, 'cut-off-reply');
+
+  const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const saved = await json.path();
+  const { reply, parse } = JSON.parse(await readFile(saved, 'utf8')).steps[0];
+  expect(parse ?? null).toBeNull();
+  expect(reply.text).toMatch(/^Th/);
+  expect('Thought: I need to compute 23 * 17 + 4.').toContain(reply.text.split('\n')[0]);
+  await expect(cutOff.locator('pre')).toHaveText(reply.text);
+  const [md] = await Promise.all([page.waitForEvent('download'), page.locator('#export-md').click()]);
+  expect(await readFile(await md.path(), 'utf8')).toContain(`**Reply (cut off by Stop):**\n\n\`\`\`text\n${reply.text}\n`);
+
+  await openPage(page, { demo: '1' });
+  await page.locator('#import-file').setInputFiles(saved);
+  await page.locator('#skip').click();
+  await expect(page.locator('.outcome')).toContainText('Stopped by the user.');
+  await expect(page.locator('.row.cut-off pre')).toHaveText(reply.text);
+  await expect(page.locator('.row.cut-off .badge')).toHaveText('cut off by Stop');
 });
