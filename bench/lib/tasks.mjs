@@ -1,0 +1,207 @@
+// Task success with a real small model: every task of bench/tasks/tasks.json through the
+// wasm Agent in Node against a fresh scripts/local-llm server per mode.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadWasm, ROOT } from './wasm.mjs';
+import { freshServer, MODELS, THREADS } from './llm.mjs';
+import { table, fmt } from './table.mjs';
+import { checkAnswer } from '../tasks/check.mjs';
+
+export const MODES = [
+  { id: 'qwen-plain', model: 'qwen', constrained: 'off', fewShot: false, label: 'plain prompt' },
+  { id: 'qwen-fewshot', model: 'qwen', constrained: 'off', fewShot: true, label: 'few-shot (2 examples)' },
+  { id: 'qwen-json_object', model: 'qwen', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
+  { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
+  { id: 'smollm-json_object', model: 'smollm', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
+  { id: 'smollm-grammar', model: 'smollm', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
+  // Diagnostic, only when named in --modes: the plain prompt with the stop sequence moved to
+  // the start of a line, so a reply that opens with an echoed "Observation:" is not cut to "".
+  { id: 'qwen-plain-nlstop', model: 'qwen', constrained: 'off', fewShot: false, stop: ['\nObservation:'], extra: true, label: 'plain prompt, stop "\\nObservation:"' },
+];
+
+/** The settings every run gets (besides baseUrl, model, constrained, lang, fewShot). */
+export const RUN_SETTINGS = {
+  temperature: 0,
+  seed: 42,
+  maxTokens: 256,
+  maxSteps: 6,
+  stream: false,
+  timeoutMs: 180_000,
+};
+
+const GUARD_ENDINGS = ['step_limit', 'format_errors', 'repeated_calls'];
+
+export async function loadTasks() {
+  return JSON.parse(await readFile(join(ROOT, 'bench/tasks/tasks.json'), 'utf8'));
+}
+
+function sumUsage(trace, key) {
+  return trace.steps.reduce((s, st) => s + (st.reply?.usage?.[key] ?? 0), 0);
+}
+
+/** Runs one task; `Date.now` is the benchmark's fixed clock while the agent runs. */
+async function runTask(Agent, settings, task, nowMs) {
+  const agent = new Agent({ ...settings, lang: task.lang });
+  const realNow = Date.now;
+  Date.now = () => nowMs;
+  const t0 = performance.now();
+  let trace;
+  let thrown = null;
+  try {
+    trace = await agent.run(task.question, null);
+  } catch (e) {
+    thrown = String(e?.message ?? e);
+    trace = agent.trace();
+  } finally {
+    Date.now = realNow;
+  }
+  const wallMs = performance.now() - t0;
+  const outcome = trace?.outcome ?? { type: 'exception' };
+  const answer = outcome.type === 'answer' ? outcome.answer : null;
+  const guards = {};
+  for (const step of trace?.steps ?? []) for (const g of step.guards) guards[g.type] = (guards[g.type] ?? 0) + 1;
+  const record = {
+    id: task.id,
+    lang: task.lang,
+    category: task.category,
+    ok: answer != null && checkAnswer(task, answer),
+    outcome: outcome.type,
+    answer,
+    error: outcome.type === 'model_error' ? outcome.error : thrown,
+    steps: trace?.steps.length ?? 0,
+    guards,
+    formatFeedback: (guards.format_feedback ?? 0) > 0,
+    promptTokens: trace ? sumUsage(trace, 'prompt_tokens') : 0,
+    completionTokens: trace ? sumUsage(trace, 'completion_tokens') : 0,
+    wallMs: Math.round(wallMs),
+  };
+  const exported = trace ? agent.exportTrace() : null;
+  return { record, exported };
+}
+
+function summarise(mode, records, wallMs) {
+  const n = records.length;
+  const avg = (f) => (n ? records.reduce((s, r) => s + f(r), 0) / n : NaN);
+  const count = (f) => records.filter(f).length;
+  const byCategory = {};
+  for (const r of records) {
+    const key = `${r.category}-${r.lang}`;
+    byCategory[key] ??= { ok: 0, n: 0 };
+    byCategory[key].n += 1;
+    if (r.ok) byCategory[key].ok += 1;
+  }
+  return {
+    mode: mode.id,
+    model: MODELS[mode.model].label,
+    label: mode.label,
+    tasks: n,
+    success: count((r) => r.ok),
+    formatRecovered: count((r) => r.ok && r.formatFeedback),
+    withFormatFeedback: count((r) => r.formatFeedback),
+    endedByGuard: Object.fromEntries(GUARD_ENDINGS.map((g) => [g, count((r) => r.outcome === g)])),
+    modelErrors: count((r) => r.outcome === 'model_error' || r.outcome === 'exception'),
+    answeredWrong: count((r) => r.outcome === 'answer' && !r.ok),
+    avgSteps: avg((r) => r.steps),
+    avgPromptTokens: avg((r) => r.promptTokens),
+    avgCompletionTokens: avg((r) => r.completionTokens),
+    wallMs: Math.round(wallMs),
+    byCategory,
+  };
+}
+
+/**
+ * Runs the modes whose model is in `models` (and whose id is in `modes`, when given).
+ * Writes bench/results/<date>-<mode>/{summary.json, <failing-task-id>.json}.
+ */
+export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, date, log = console.error }) {
+  const { Agent } = await loadWasm();
+  const data = await loadTasks();
+  const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
+  const tasks = limit ? data.tasks.slice(0, limit) : data.tasks;
+  const selected = MODES.filter((m) => models.includes(m.model) && (modes ? modes.includes(m.id) : !m.extra));
+  const unknown = (modes ?? []).filter((id) => !MODES.some((m) => m.id === id));
+  if (unknown.length) throw new Error(`unknown mode ${unknown.join(', ')} (known: ${MODES.map((m) => m.id).join(', ')})`);
+  const summaries = [];
+  for (const mode of selected) {
+    const dir = join(ROOT, 'bench/results', `${date}-${mode.id}${limit ? `-limit${limit}` : ''}`);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    log(`\n== ${mode.id}: fresh ${mode.model} server`);
+    const server = freshServer(mode.model);
+    const settings = {
+      ...RUN_SETTINGS,
+      baseUrl: server.url,
+      model: server.alias,
+      constrained: mode.constrained,
+      fewShot: mode.fewShot ? fewShot : [],
+      ...(mode.stop ? { stop: mode.stop } : {}),
+    };
+    const records = [];
+    const t0 = performance.now();
+    try {
+      for (const [i, task] of tasks.entries()) {
+        const { record, exported } = await runTask(Agent, settings, task, data.now_unix_ms);
+        records.push(record);
+        // Compact JSON (about half the size of exportTrace's pretty print); loadTrace reads both.
+        if (!record.ok && exported) await writeFile(join(dir, `${task.id}.json`), JSON.stringify(JSON.parse(exported)) + '\n');
+        const answer = record.answer == null ? '' : ` ${JSON.stringify(record.answer.slice(0, 60))}`;
+        log(
+          `${String(i + 1).padStart(2)}/${tasks.length} ${record.ok ? 'ok  ' : 'FAIL'} ${task.id.padEnd(26)} ` +
+            `${record.outcome}${record.error ? ` (${record.error.type ?? record.error})` : ''}, ${record.steps} steps, ` +
+            `${(record.wallMs / 1000).toFixed(1)} s${answer}`,
+        );
+      }
+    } finally {
+      server.stop();
+    }
+    const summary = summarise(mode, records, performance.now() - t0);
+    summary.settings = { ...settings, fewShot: mode.fewShot ? 'bench/few_shot.json' : [], lang: 'the task\'s lang' };
+    summary.limit = limit;
+    summary.serverThreads = Number(THREADS);
+    summary.records = records;
+    await writeFile(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+    log(`== ${mode.id}: ${summary.success}/${summary.tasks} in ${fmt.secs(summary.wallMs)}; traces of failures in ${dir}`);
+    summaries.push({ ...summary, dir: dir.slice(ROOT.length) });
+  }
+  return { now_iso: data.now_iso, settings: RUN_SETTINGS, summaries };
+}
+
+const CATEGORIES = ['calc', 'docs', 'time', 'multi', 'none'];
+
+export function renderTasks(r) {
+  const s = r.summaries;
+  const rows = s.map((m) => [
+    `${m.model.split(' ')[0]}, ${m.label}`,
+    `**${m.success}/${m.tasks}** (${fmt.pct(m.success, m.tasks)})`,
+    `${m.formatRecovered}/${m.withFormatFeedback}`,
+    `${m.endedByGuard.step_limit} / ${m.endedByGuard.format_errors} / ${m.endedByGuard.repeated_calls}`,
+    `${m.modelErrors}`,
+    `${m.answeredWrong}`,
+    fmt.dec(m.avgSteps),
+    fmt.int(m.avgPromptTokens),
+    fmt.int(m.avgCompletionTokens),
+    fmt.secs(m.wallMs),
+  ]);
+  const cat = s.map((m) => [
+    `${m.model.split(' ')[0]}, ${m.label}`,
+    ...CATEGORIES.flatMap((c) =>
+      ['en', 'zh'].map((l) => {
+        const b = m.byCategory[`${c}-${l}`];
+        return b ? `${b.ok}/${b.n}` : '–';
+      }),
+    ),
+  ]);
+  return (
+    '### Task success with real small models\n\n' +
+    table(
+      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'model errors', 'wrong answers', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
+      rows,
+      'lrrrrrrrrr',
+    ) +
+    '\n\nBy category (correct/tasks):\n\n' +
+    table(['model, mode', ...CATEGORIES.flatMap((c) => [`${c} en`, `${c} zh`])], cat, 'lrrrrrrrrrr') +
+    `\n\nSettings: temperature ${RUN_SETTINGS.temperature}, seed ${RUN_SETTINGS.seed}, maxTokens ${RUN_SETTINGS.maxTokens}, maxSteps ${RUN_SETTINGS.maxSteps}, no streaming, the prompt in the task's language, the default documents, clock fixed at ${r.now_iso} (TZ=UTC), a freshly started server per mode (llama-cpp-python, --n_threads ${r.summaries[0]?.serverThreads ?? THREADS}). ` +
+    '"format errors recovered" = runs with a format_feedback guard that still answered correctly / runs with a format_feedback guard. ' +
+    '"model errors" = runs ended by an error from the model call (e.g. an empty reply). Tokens are per run (summed over its steps, from the server\'s `usage`).'
+  );
+}

@@ -1,0 +1,29 @@
+// The playground end to end with a real small model (Qwen2.5-Coder-0.5B through
+// scripts/local-llm), in Debian's Chromium. Run with scripts/test-llm, which installs the
+// model server first (7-10 minutes on a cold cache). Not part of `npx playwright test`.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests/e2e-llm',
+  globalSetup: './tests/e2e-llm/global-setup.mjs',
+  // The two runs share one freshly started server, in a fixed order: a fresh llama.cpp server
+  // fed the same requests at temperature 0 answers the same way every time.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  // A CPU-only model: a run of 2-3 steps takes 10-60 s on 2 cores.
+  timeout: 240_000,
+  expect: { timeout: 180_000 },
+  reporter: [['list']],
+  outputDir: 'test-results/playwright-llm',
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 900 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+    trace: 'retain-on-failure',
+  },
+});

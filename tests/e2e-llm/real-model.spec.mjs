@@ -1,0 +1,97 @@
+// The playground with a real model: Qwen2.5-Coder-0.5B-Instruct (Q4_K_M) served by
+// llama-cpp-python on this machine. Two questions the benchmark shows it solving in grammar
+// mode (bench/RESULTS.md): one needs the calculator, one search_docs. Settings: temperature 0
+// (the page's default), grammar-constrained output (with the plain prompt this model echoes
+// "Observation: …" and the run stops on an empty reply), streaming on (the page's default).
+//
+// The page has no URL parameter for the constrained mode, so the test opens the page with
+// endpoint/model/question/lang in the URL, picks "Grammar" in the Connect panel and clicks
+// Run, instead of autorun=1.
+import { test as base, expect } from '@playwright/test';
+
+const test = base.extend({
+  page: async ({ page }, use) => {
+    // The page probes the usual local ports on load; only our server may answer.
+    await page.route(/^http:\/\/localhost:(11434|8080|1234)\//, (route) => route.abort('connectionrefused'));
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await use(page);
+    expect(errors, 'errors in the page').toEqual([]);
+  },
+});
+
+/**
+ * The replies the server sent, as the model wrote them. Chromium keeps no body for a streamed
+ * response, so the requests go through Playwright: the whole event stream is fetched, read,
+ * and handed to the page unchanged (in one piece instead of token by token).
+ */
+async function collectReplies(page) {
+  const replies = [];
+  await page.route(/\/chat\/completions$/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    let text = '';
+    if ((response.headers()['content-type'] ?? '').includes('text/event-stream')) {
+      for (const line of body.split('\n')) {
+        const data = line.startsWith('data:') ? line.slice(5).trim() : '';
+        if (!data || data === '[DONE]') continue;
+        text += JSON.parse(data).choices?.[0]?.delta?.content ?? '';
+      }
+    } else if (response.ok()) {
+      text = JSON.parse(body).choices[0].message.content;
+    }
+    replies.push(text);
+    await route.fulfill({ response, body });
+  });
+  return replies;
+}
+
+async function runOnPage(page, question) {
+  const params = new URLSearchParams({
+    endpoint: process.env.LLM_URL,
+    model: process.env.LLM_MODEL,
+    question,
+    lang: 'en',
+  });
+  await page.goto(`${process.env.PAGE_URL}?${params}`);
+  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+  await expect(page.locator('#base-url')).toHaveValue(process.env.LLM_URL);
+  await page.locator('#constrained').selectOption('grammar');
+  await expect(page.locator('#temperature')).toHaveValue('0');
+  await page.getByTestId('run').click();
+  // However the run ends, its outcome shows; then the checks need no more waiting.
+  await expect(page.locator('.outcome')).toBeVisible();
+}
+
+/** The first step's raw reply, from the parser X-ray, equals what the server sent. */
+async function expectRawReply(page, replies, { tool }) {
+  const first = page.getByTestId('step-card').first();
+  await first.locator('details.xray > summary').click();
+  const raw = first.locator('.xray-text');
+  await expect(raw).toContainText('Thought: ');
+  await expect(raw).toContainText(`Action: ${tool}`);
+  await expect(raw).toContainText('Action Input: ');
+  await expect.poll(() => replies.length).toBeGreaterThan(0);
+  // The X-ray shows the reply as received; the agent trims only trailing white space.
+  expect((await raw.textContent()).trim()).toBe(replies[0].trim());
+  await expect(first.locator('.row.action code.tool')).toHaveText(tool);
+  await expect(first.locator('.meta')).toContainText(/\d/); // token counts from the server
+}
+
+test('a calculator question reaches a final answer with the real model', async ({ page }) => {
+  const replies = await collectReplies(page);
+  await runOnPage(page, 'What is 1234 * 5678?');
+  await expect(page.getByTestId('final-answer')).toContainText('7006652', { timeout: 1000 });
+  await expectRawReply(page, replies, { tool: 'calculator' });
+  await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('7006652');
+  await page.screenshot({ path: 'test-results/screenshots/real-model-calculator.png', fullPage: true });
+});
+
+test('a search_docs question reaches a final answer with the real model', async ({ page }) => {
+  const replies = await collectReplies(page);
+  await runOnPage(page, 'According to the documents, what does MCP stand for?');
+  await expect(page.getByTestId('final-answer')).toContainText(/model context protocol/i, { timeout: 1000 });
+  await expectRawReply(page, replies, { tool: 'search_docs' });
+  await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('Model Context Protocol');
+  await page.screenshot({ path: 'test-results/screenshots/real-model-search-docs.png', fullPage: true });
+});
