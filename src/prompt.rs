@@ -46,9 +46,9 @@ Thought: <your reasoning>
 Action: <one of: {tool_names}, final_answer>
 Action Input: <JSON arguments; for final_answer, the answer>
 
-Start every reply with \"Thought:\". Write one Action, then stop: the system sends the \
-result. When you know the answer, use Action: final_answer. If a result shows an error, fix \
-the call.";
+Start every reply with \"Thought:\". Write one Action, then stop: its result comes back to \
+you as \"Observation: …\". When an Observation answers the question, use Action: \
+final_answer. If it shows an error, fix the call.";
 
 const ZH: &str = "借助工具回答问题；不要自己计算或猜测。
 
@@ -60,8 +60,8 @@ Thought: <你的思考>
 Action: <以下之一：{tool_names}, final_answer>
 Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 
-每次回复都以 \"Thought:\" 开头。只写一个 Action，然后停下：系统会返回结果。知道答案后使用 \
-Action: final_answer。如果结果显示错误，请修正调用。";
+每次回复都以 \"Thought:\" 开头。只写一个 Action，然后停下：其结果会以 \"Observation: …\" \
+返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
 
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {

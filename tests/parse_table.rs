@@ -205,6 +205,8 @@ fn each_repair() {
         case("Action: s\nAction Input: {\"path\": \"C:\\dir\"}", action("s", json!({"path": "C:\\dir"}))).repairs(&[InvalidEscape]),
         case("Action: s\nAction Input: {q: \"x\"}", action("s", json!({"q": "x"}))).repairs(&[UnquotedKey]),
         case("Action: s\nAction Input: \"{\\\"q\\\": 1}\"", action("s", json!({"q": 1}))).repairs(&[StringJsonDecoded]),
+        case("Action: final_answer\nAction Input: {\"expression\": \"7006652\"}", Want::Final("7006652"))
+            .repairs(&[AnswerUnwrapped]),
         case(
             "Action: final_answer\nAction Input: [1] RAG: retrieval-augmented generation.",
             Want::Final("[1] RAG: retrieval-augmented generation."),

@@ -480,7 +480,14 @@ impl<'a> Cx<'a> {
                         .as_str()
                         .map_or_else(|| inner.to_string(), str::to_string)
                 }
-                None => v.to_string(),
+                // `{"expression": "42"}`: small models reuse a tool's key for the answer.
+                None => match map.values().next() {
+                    Some(Value::String(only)) if map.len() == 1 => {
+                        self.repair(Repair::AnswerUnwrapped);
+                        only.clone()
+                    }
+                    _ => v.to_string(),
+                },
             },
             _ => sp.map_or_else(|| v.to_string(), |sp| self.str(sp).to_string()),
         };
