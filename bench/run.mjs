@@ -2,7 +2,7 @@
 // Every benchmark in one command; prints markdown tables (not part of CI's pass/fail).
 //
 //   node bench/run.mjs [--only size,prompt,overhead,tasks] [--models qwen,smollm]
-//                      [--modes qwen-plain,...] [--limit N] [--no-page]
+//                      [--modes qwen-plain,...] [--limit N] [--tasks id,...] [--no-page]
 //
 //   size      gzip -9 bytes of every file under www/ (the page as served) and of the .wasm
 //   prompt    tokens of the generated system prompt (en, zh, with few-shot) next to
@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     models: { type: 'string' },
     modes: { type: 'string' },
     limit: { type: 'string' },
+    tasks: { type: 'string' },
     'no-page': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -110,7 +111,7 @@ if (only.includes('overhead')) {
 }
 if (only.includes('tasks')) {
   const { measureTasks, renderTasks } = await import('./lib/tasks.mjs');
-  results.tasks = await measureTasks({ models, modes: list(args.modes), limit, date: today });
+  results.tasks = await measureTasks({ models, modes: list(args.modes), limit, ids: list(args.tasks), date: today });
   print(renderTasks(results.tasks));
 }
 
@@ -124,6 +125,6 @@ const header =
 console.log(`\n${header.split('\n\n').slice(1).join('\n')}`);
 const dir = join(ROOT, 'bench/results');
 await mkdir(dir, { recursive: true });
-const suffix = limit ? `-limit${limit}` : '';
+const suffix = limit ? `-limit${limit}` : args.tasks ? '-some' : '';
 await writeFile(join(dir, `latest${suffix}.md`), [header, ...out].join('\n\n') + '\n');
 await writeFile(join(dir, `latest${suffix}.json`), JSON.stringify(results, null, 2) + '\n');

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
 use crate::llm::{LlmError, ModelRequest, Usage};
-use crate::parse::{self, FormatError, ParseResult, Parsed};
+use crate::parse::{self, FormatError, ParseResult, Parsed, Spans};
 use crate::prompt::{self, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
@@ -432,7 +432,14 @@ impl Agent {
         if self.state != State::NeedModel {
             return Err(AgentError::NotWaitingForModel);
         }
-        let parsed = parse::parse_reply(&reply.text);
+        let mut parsed = parse::parse_reply(&reply.text);
+        if let Parsed::Final { answer } = &parsed.parsed {
+            if let Some(tool) = self.arguments_as_answer(&reply.text, &parsed.spans, answer) {
+                parsed.parsed = Parsed::Error {
+                    error: FormatError::ArgumentsAsAnswer { tool },
+                };
+            }
+        }
         let (kept, cut) = parse::cut_observation(&reply.text);
         let kept = kept.trim_end().to_string();
         let dropped_chars = reply.text.chars().count() - kept.chars().count();
@@ -472,6 +479,24 @@ impl Agent {
             }
         }
         Ok(())
+    }
+
+    /// The tool whose arguments a final answer really is, e.g. `{"expression": "sqrt(2)"}`
+    /// before any Observation: small models pick final_answer but write the call they meant.
+    /// An answer that an Observation has shown (`{"expression": "7006652"}`) is accepted.
+    fn arguments_as_answer(&self, reply: &str, spans: &Spans, answer: &str) -> Option<String> {
+        let span = spans.input.or(spans.answer)?;
+        let json = reply.get(span.start..span.end)?;
+        let Ok(serde_json::Value::Object(args)) = serde_json::from_str(json) else {
+            return None;
+        };
+        let specs = self.registry.specs();
+        let tool = specs.iter().find(|spec| {
+            let params = &spec.parameters["properties"];
+            args.keys().any(|k| params.get(k).is_some())
+        })?;
+        let shown = self.rounds.iter().any(|r| r.observation.contains(answer));
+        (!shown).then(|| tool.name.clone())
     }
 
     /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].
@@ -670,9 +695,16 @@ impl Agent {
             self.window_start,
             &layout,
         );
+        let avoid_tool = self.trace.steps.last().and_then(|step| {
+            step.guards.iter().find_map(|g| match g {
+                Guard::RepeatedCall { tool, .. } => Some(tool.clone()),
+                _ => None,
+            })
+        });
         let request = ModelRequest {
             messages,
             stop: config.stop.clone(),
+            avoid_tool,
         };
         let index = self.trace.steps.len() + 1;
         self.trace.steps.push(Step {

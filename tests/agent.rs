@@ -8,6 +8,7 @@ use reactloop::agent::{
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{LlmError, ModelRequest, Role};
+use reactloop::parse::FormatError;
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
 use serde_json::json;
@@ -166,6 +167,37 @@ fn a_good_reply_resets_the_format_error_count() {
 }
 
 #[test]
+fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
+    let as_answer =
+        |input: &str| format!("Thought: t\nAction: final_answer\nAction Input: {input}");
+    let (early, late) = (
+        as_answer(r#"{"expression": "6*7"}"#),
+        as_answer(r#"{"expression": "42"}"#),
+    );
+    // Before any Observation the model meant to call the calculator: it is told so.
+    let (outcome, trace) = run("q", AgentConfig::default(), &[&early, CALC, &late]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    assert!(matches!(
+        &trace.steps[0].guards[..],
+        [Guard::FormatFeedback { error: FormatError::ArgumentsAsAnswer { tool }, .. }] if tool == "calculator"
+    ));
+    let feedback = &trace.steps[0].observation.as_ref().expect("feedback").text;
+    assert!(feedback.contains("Action: calculator"), "{feedback}");
+    // The last answer's text ("42") had been observed, so it is accepted unwrapped.
+    assert!(trace.steps[2].guards.is_empty());
+    // Keys no tool takes, and plain text, are answers as they stand.
+    for input in [r#"{"value": 2187}"#, "6*7"] {
+        let (outcome, _) = run("q", AgentConfig::default(), &[&as_answer(input)]);
+        assert!(outcome.finished(), "{input}: {outcome:?}");
+    }
+}
+
+#[test]
 fn repeated_calls_reuse_the_result_then_stop() {
     let (outcome, trace) = run("q", AgentConfig::default(), &[CALC]);
     assert_eq!(
@@ -184,6 +216,16 @@ fn repeated_calls_reuse_the_result_then_stop() {
         trace.steps[3].guards.last(),
         Some(Guard::TooManyRepeats { repeats: 3, .. })
     ));
+    // Only a request that follows a repeat asks constrained modes to leave the tool out.
+    let avoided: Vec<Option<&str>> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.avoid_tool.as_deref())
+        .collect();
+    assert_eq!(
+        avoided,
+        [None, None, Some("calculator"), Some("calculator")]
+    );
 }
 
 #[test]

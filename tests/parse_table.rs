@@ -266,16 +266,17 @@ fn errors_and_feedback() {
     cases.iter().for_each(check);
 
     let needs = [
-        (Empty, vec!["empty", "Action:", "Final Answer:"]),
+        // Feedback teaches the prompt's own format: final_answer is an Action.
+        (Empty, vec!["empty", "Action:", "final_answer"]),
         (
             NoAction,
-            vec!["No 'Action:'", "Action Input:", "Final Answer:"],
+            vec!["No 'Action:'", "Action Input:", "Action: final_answer"],
         ),
         (
             ThoughtOnly,
-            vec!["only a Thought", "Action:", "Final Answer:"],
+            vec!["only a Thought", "Action:", "Action: final_answer"],
         ),
-        (NoTool, vec!["no tool", "Final Answer:"]),
+        (NoTool, vec!["no tool", "Action: final_answer"]),
         (
             MissingToolName,
             vec!["names no tool", "Action: <tool name>"],
@@ -289,6 +290,16 @@ fn errors_and_feedback() {
             vec!["final answer is empty", "Action Input: <the answer>"],
         ),
         (XmlToolCall, vec!["XML", "Action Input:"]),
+        (
+            ArgumentsAsAnswer {
+                tool: "calculator".into(),
+            },
+            vec![
+                "calculator's arguments",
+                "Action: calculator",
+                "Action: final_answer",
+            ],
+        ),
     ];
     for (error, phrases) in needs {
         let feedback = error.feedback();

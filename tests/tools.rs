@@ -1075,7 +1075,7 @@ fn argument_errors_show_the_expected_json() {
             "search_docs",
             json!({"query": "x", "top_k": "many"}),
             "Error: search_docs: 'top_k' should be a whole number, got \"many\". Action Input must \
-             be a JSON object like: {\"query\": \"retrieval-augmented generation\"}",
+             be a JSON object like: {\"query\": \"<keywords from the question>\"}",
         ),
         (
             "calculator",
@@ -1273,7 +1273,7 @@ fn tool_error_observations() {
         (
             ToolError::EmptyQuery,
             "Error: the search query has no keywords. Hint: give a few content words, e.g. \
-             {\"query\": \"retrieval-augmented generation\"}",
+             {\"query\": \"context window\"}",
         ),
         (
             ToolError::Calculator(CalcError::TooDeep { max: 64 }),

@@ -139,6 +139,7 @@ const en = {
   'anatomy.title': 'Prompt anatomy: the {count} messages sent',
   'anatomy.total': 'In all ≈ {tokens} tokens (an estimate).',
   'anatomy.stop': 'Stop sequences:',
+  'anatomy.avoid': 'The model just repeated a call to {tool}, so constrained modes leave {tool} out of this reply\'s allowed actions (plain mode cannot).',
   'anatomy.noStop': 'none',
   'anatomy.tokens': '≈ {tokens} tokens',
   'error.title': 'The model call failed',
@@ -296,6 +297,7 @@ const zh = {
   'anatomy.title': '提示词结构：发送的 {count} 条消息',
   'anatomy.total': '共 ≈ {tokens} 个 token（估算值）。',
   'anatomy.stop': '停止序列：',
+  'anatomy.avoid': '模型刚刚重复调用了 {tool}，所以受约束模式在本次回复的可选动作中去掉了 {tool}（普通模式做不到）。',
   'anatomy.noStop': '无',
   'anatomy.tokens': '≈ {tokens} 个 token',
   'error.title': '调用模型失败',
@@ -362,6 +364,7 @@ const zhFormatErrors = {
   empty_answer: 'Final Answer 为空',
   xml_tool_call: '用了 XML 工具调用',
   invalid_json: 'JSON 无效',
+  arguments_as_answer: 'final_answer 里写的是工具参数，不是答案',
 };
 
 const tables = { en, zh };

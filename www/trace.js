@@ -252,7 +252,7 @@ function xray({ reply, parse }) {
       repairSentence(r, describeRepair), ' ', h('code', { class: 'repair-code' }, r)))) : null);
 }
 
-/** The exact messages and stop sequences of one request. */
+/** The exact messages, stop sequences and left-out tool of one request. */
 function anatomy(request) {
   const tokens = request.messages.map((m) => estimateTokens(m.content));
   const total = tokens.reduce((a, b) => a + b, 0);
@@ -263,7 +263,8 @@ function anatomy(request) {
       cappedText(m.content)))),
     h('p', {}, t('anatomy.stop'), ' ', request.stop.length
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
-      : t('anatomy.noStop')));
+      : t('anatomy.noStop')),
+    request.avoid_tool ? h('p', {}, t('anatomy.avoid', { tool: request.avoid_tool })) : null);
 }
 
 /** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */

@@ -113,17 +113,22 @@ function summarise(mode, records, wallMs) {
  * Runs the modes whose model is in `models` (and whose id is in `modes`, when given).
  * Writes bench/results/<date>-<mode>/{summary.json, <failing-task-id>.json}.
  */
-export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, date, log = console.error }) {
+export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, date, log = console.error }) {
   const { Agent } = await loadWasm();
   const data = await loadTasks();
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
-  const tasks = limit ? data.tasks.slice(0, limit) : data.tasks;
+  const unknownIds = (ids ?? []).filter((id) => !data.tasks.some((t) => t.id === id));
+  if (unknownIds.length) throw new Error(`unknown task ${unknownIds.join(', ')}`);
+  // A partial run (--limit or --tasks) writes to its own directory, never over a full run's.
+  const picked = ids ? data.tasks.filter((t) => ids.includes(t.id)) : data.tasks;
+  const tasks = limit ? picked.slice(0, limit) : picked;
+  const partial = limit ? `-limit${limit}` : ids ? '-some' : '';
   const selected = MODES.filter((m) => models.includes(m.model) && (modes ? modes.includes(m.id) : !m.extra));
   const unknown = (modes ?? []).filter((id) => !MODES.some((m) => m.id === id));
   if (unknown.length) throw new Error(`unknown mode ${unknown.join(', ')} (known: ${MODES.map((m) => m.id).join(', ')})`);
   const summaries = [];
   for (const mode of selected) {
-    const dir = join(ROOT, 'bench/results', `${date}-${mode.id}${limit ? `-limit${limit}` : ''}`);
+    const dir = join(ROOT, 'bench/results', `${date}-${mode.id}${partial}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     log(`\n== ${mode.id}: fresh ${mode.model} server`);

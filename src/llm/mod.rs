@@ -53,6 +53,11 @@ pub struct Message {
 pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub stop: Vec<String>,
+    /// A tool the reply may not call: the one the model just called again with the same
+    /// arguments. Small models copy their previous reply, so only a constrained mode, which
+    /// leaves the tool out of the allowed actions, can break the loop; plain mode ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoid_tool: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -302,6 +307,12 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) 
     if let Some(seed) = cfg.seed {
         body.insert("seed".into(), json!(seed));
     }
+    let allowed: Vec<String> = tool_names
+        .iter()
+        .filter(|name| req.avoid_tool.as_ref() != Some(*name))
+        .cloned()
+        .collect();
+    let tool_names = allowed.as_slice();
     match cfg.constrained {
         Constrained::Off => {}
         Constrained::JsonObject => {
@@ -518,6 +529,7 @@ mod tests {
                 },
             ],
             stop: vec!["\nObservation:".into()],
+            avoid_tool: None,
         }
     }
 
@@ -824,6 +836,36 @@ mod tests {
                 "{mode:?} {stream}"
             );
         }
+    }
+
+    #[test]
+    fn an_avoided_tool_is_left_out_of_every_constrained_mode_only() {
+        let req = ModelRequest {
+            avoid_tool: Some("search".into()),
+            ..request()
+        };
+        let mut cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
+        let allowed = json!(["calculator", "final_answer"]);
+        cfg.constrained = Constrained::Grammar;
+        let grammar = chat_body(&cfg, &req, &tools())["grammar"].clone();
+        assert_eq!(grammar, json!(react_grammar(&["calculator".to_string()])));
+        cfg.constrained = Constrained::JsonObject;
+        let body = chat_body(&cfg, &req, &tools());
+        assert_eq!(
+            body["response_format"]["schema"]["properties"]["action"]["enum"],
+            allowed
+        );
+        cfg.constrained = Constrained::JsonSchema;
+        let body = chat_body(&cfg, &req, &tools());
+        assert_eq!(
+            body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"],
+            allowed
+        );
+        cfg.constrained = Constrained::Off;
+        assert_eq!(
+            chat_body(&cfg, &req, &tools()),
+            chat_body(&cfg, &request(), &tools())
+        );
     }
 
     #[test]

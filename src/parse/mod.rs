@@ -67,11 +67,15 @@ pub enum FormatError {
         column: usize,
         message: String,
     },
+    /// `final_answer` with a tool's arguments (e.g. `{"expression": "sqrt(2)"}`) that no
+    /// Observation has answered: the model meant to call the tool. Only the agent, which
+    /// knows the tools and the observations, reports this one.
+    ArgumentsAsAnswer { tool: String },
 }
 
-const FORMAT: &str =
-    "Thought: <your reasoning>\nAction: <tool name>\nAction Input: <JSON object>\n\
-                      or, when you are done:\nThought: <your reasoning>\nFinal Answer: <answer>";
+// The format the built-in prompts ask for, so feedback never teaches a second one.
+const FORMAT: &str = "Thought: <your reasoning>\nAction: <tool name, or final_answer>\n\
+                      Action Input: <JSON arguments; for final_answer, the answer>";
 
 impl FormatError {
     /// The message fed back to the model as the Observation (English; the agent may prefix it).
@@ -84,15 +88,16 @@ impl FormatError {
                  the system sends it. Reply in this format:\n{FORMAT}"
             ),
             FormatError::NoAction => format!(
-                "No 'Action:' or 'Final Answer:' found. If you are done, reply 'Final Answer: \
-                 <answer>' (a question for the user goes there too); otherwise call a tool. Use \
-                 exactly this format:\n{FORMAT}"
+                "No 'Action:' found. If you are done, reply 'Action: final_answer' with the \
+                 answer as Action Input (a question for the user goes there too); otherwise call \
+                 a tool. Use exactly this format:\n{FORMAT}"
             ),
             FormatError::ThoughtOnly => "You gave only a Thought. Continue with 'Action: <tool \
-                 name>' and 'Action Input: <JSON object>', or with 'Final Answer: <answer>'."
+                 name>' and 'Action Input: <JSON object>', or with 'Action: final_answer' and \
+                 'Action Input: <the answer>'."
                 .to_string(),
-            FormatError::NoTool => "If no tool is needed, do not write an Action: reply with \
-                 'Final Answer: <your answer>' instead (not 'Action: None')."
+            FormatError::NoTool => "If no tool is needed, reply with 'Action: final_answer' and \
+                 'Action Input: <your answer>' (not 'Action: None')."
                 .to_string(),
             FormatError::MissingToolName => "Your 'Action:' names no tool. Write 'Action: <tool \
                  name>' on one line and 'Action Input: <JSON object>' on the next."
@@ -114,6 +119,11 @@ impl FormatError {
                 "The JSON in your reply is not valid (line {line}, column {column}: {message}). \
                  Write the Action Input as one JSON object with double-quoted keys and strings, \
                  e.g. {{\"query\": \"...\"}}."
+            ),
+            FormatError::ArgumentsAsAnswer { tool } => format!(
+                "Your final_answer holds {tool}'s arguments, not an answer, and no Observation \
+                 has shown it. To run {tool}, write 'Action: {tool}' with that JSON as Action \
+                 Input. Use 'Action: final_answer' once an Observation has the result."
             ),
         }
     }
@@ -139,6 +149,12 @@ impl fmt::Display for FormatError {
                 message,
             } => {
                 write!(f, "invalid JSON at line {line}, column {column}: {message}")
+            }
+            FormatError::ArgumentsAsAnswer { tool } => {
+                write!(
+                    f,
+                    "final_answer given {tool}'s arguments instead of an answer"
+                )
             }
         }
     }

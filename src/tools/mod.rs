@@ -272,8 +272,7 @@ impl ToolError {
                 "no documents are loaded; answer from what you know and say so".into()
             }
             ToolError::EmptyQuery => {
-                "give a few content words, e.g. {\"query\": \"retrieval-augmented generation\"}"
-                    .into()
+                "give a few content words, e.g. {\"query\": \"context window\"}".into()
             }
             ToolError::NoMatch { topics, .. } if !topics.is_empty() => format!(
                 "try other or fewer keywords, or the other language (English/中文); \

@@ -46,7 +46,7 @@ pub(crate) fn spec() -> ToolSpec {
                 }
             },
             "required": ["query"],
-            "examples": [{ "query": "retrieval-augmented generation" }]
+            "examples": [{ "query": "<keywords from the question>" }]
         }),
     }
 }
