@@ -2,6 +2,16 @@
 // The static server (www/) and the mock model server start in-process in global-setup.
 import { defineConfig } from '@playwright/test';
 
+/** Debian's Chromium, headless and quiet; the real-model config uses it too. */
+export const chromium = {
+  browserName: 'chromium',
+  launchOptions: {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  },
+};
+
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.mjs',
@@ -11,13 +21,8 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results/playwright',
   use: {
-    browserName: 'chromium',
+    ...chromium,
     viewport: { width: 1280, height: 720 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
     acceptDownloads: true,
     trace: 'retain-on-failure',
   },

@@ -2,6 +2,7 @@
 // scripts/local-llm), in Debian's Chromium. Run with scripts/test-llm, which installs the
 // model server first (7-10 minutes on a cold cache). Not part of `npx playwright test`.
 import { defineConfig } from '@playwright/test';
+import { chromium } from './playwright.config.mjs';
 
 export default defineConfig({
   testDir: 'tests/e2e-llm',
@@ -17,13 +18,8 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results/playwright-llm',
   use: {
-    browserName: 'chromium',
+    ...chromium,
     viewport: { width: 1280, height: 900 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
     trace: 'retain-on-failure',
   },
 });

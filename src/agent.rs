@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
-use crate::llm::{LlmError, ModelRequest, Usage};
+use crate::llm::{LlmError, ModelRequest, Usage, FINAL_ANSWER};
 use crate::parse::{self, FormatError, ParseResult, Parsed, Spans};
 use crate::prompt::{self, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
@@ -695,16 +695,21 @@ impl Agent {
             self.window_start,
             &layout,
         );
-        let avoid_tool = self.trace.steps.last().and_then(|step| {
+        // The last reply's misused action, which constrained modes then leave out.
+        let avoid_action = self.trace.steps.last().and_then(|step| {
             step.guards.iter().find_map(|g| match g {
                 Guard::RepeatedCall { tool, .. } => Some(tool.clone()),
+                Guard::FormatFeedback {
+                    error: FormatError::ArgumentsAsAnswer { .. },
+                    ..
+                } => Some(FINAL_ANSWER.to_string()),
                 _ => None,
             })
         });
         let request = ModelRequest {
             messages,
             stop: config.stop.clone(),
-            avoid_tool,
+            avoid_action,
         };
         let index = self.trace.steps.len() + 1;
         self.trace.steps.push(Step {

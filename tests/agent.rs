@@ -188,6 +188,13 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     ));
     let feedback = &trace.steps[0].observation.as_ref().expect("feedback").text;
     assert!(feedback.contains("Action: calculator"), "{feedback}");
+    // Constrained modes then leave final_answer out of the next reply only.
+    let avoided: Vec<Option<&str>> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.avoid_action.as_deref())
+        .collect();
+    assert_eq!(avoided, [None, Some("final_answer"), None]);
     // The last answer's text ("42") had been observed, so it is accepted unwrapped.
     assert!(trace.steps[2].guards.is_empty());
     // Keys no tool takes, and plain text, are answers as they stand.
@@ -220,7 +227,7 @@ fn repeated_calls_reuse_the_result_then_stop() {
     let avoided: Vec<Option<&str>> = trace
         .steps
         .iter()
-        .map(|s| s.request.avoid_tool.as_deref())
+        .map(|s| s.request.avoid_action.as_deref())
         .collect();
     assert_eq!(
         avoided,

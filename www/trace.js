@@ -264,7 +264,7 @@ function anatomy(request) {
     h('p', {}, t('anatomy.stop'), ' ', request.stop.length
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
       : t('anatomy.noStop')),
-    request.avoid_tool ? h('p', {}, t('anatomy.avoid', { tool: request.avoid_tool })) : null);
+    request.avoid_action ? h('p', {}, t(request.avoid_action === 'final_answer' ? 'anatomy.avoidFinal' : 'anatomy.avoid', { tool: request.avoid_action })) : null);
 }
 
 /** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */

@@ -20,7 +20,7 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
 /// OpenAI's upper bound; llama.cpp accepts more, but beyond 2 the text is noise.
 pub const MAX_TEMPERATURE: f64 = 2.0;
 /// The action that ends the loop; always allowed by the constrained modes.
-const FINAL_ANSWER: &str = "final_answer";
+pub const FINAL_ANSWER: &str = "final_answer";
 const CHAT_PATH: &str = "/chat/completions";
 const MODELS_PATH: &str = "/models";
 
@@ -53,11 +53,12 @@ pub struct Message {
 pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub stop: Vec<String>,
-    /// A tool the reply may not call: the one the model just called again with the same
-    /// arguments. Small models copy their previous reply, so only a constrained mode, which
-    /// leaves the tool out of the allowed actions, can break the loop; plain mode ignores it.
+    /// An action (a tool or `final_answer`) the reply may not take: the one the model just
+    /// misused, e.g. a call it repeated with the same arguments. Small models copy their
+    /// previous reply, so only a constrained mode, which leaves the action out of the allowed
+    /// ones, can break the loop; plain mode ignores it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub avoid_tool: Option<String>,
+    pub avoid_action: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -307,18 +308,13 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) 
     if let Some(seed) = cfg.seed {
         body.insert("seed".into(), json!(seed));
     }
-    let allowed: Vec<String> = tool_names
-        .iter()
-        .filter(|name| req.avoid_tool.as_ref() != Some(*name))
-        .cloned()
-        .collect();
-    let tool_names = allowed.as_slice();
+    let actions = actions(tool_names, req.avoid_action.as_deref());
     match cfg.constrained {
         Constrained::Off => {}
         Constrained::JsonObject => {
             body.insert(
                 "response_format".into(),
-                json!({"type": "json_object", "schema": react_schema(tool_names)}),
+                json!({"type": "json_object", "schema": react_schema(&actions)}),
             );
         }
         Constrained::JsonSchema => {
@@ -326,12 +322,12 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) 
                 "response_format".into(),
                 json!({
                     "type": "json_schema",
-                    "json_schema": {"name": "react_step", "schema": react_schema(tool_names)},
+                    "json_schema": {"name": "react_step", "schema": react_schema(&actions)},
                 }),
             );
         }
         Constrained::Grammar => {
-            body.insert("grammar".into(), json!(react_grammar(tool_names)));
+            body.insert("grammar".into(), json!(react_grammar(&actions)));
         }
     }
     Value::Object(body)
@@ -341,12 +337,12 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) 
 /// the properties in the order listed, so `thought` comes first (this needs serde_json's
 /// `preserve_order`). `action_input` lists every type: llama.cpp reads an empty schema `{}`
 /// as "any object", which would forbid a plain string input.
-pub fn react_schema(tool_names: &[String]) -> Value {
+pub fn react_schema(actions: &[&str]) -> Value {
     json!({
         "type": "object",
         "properties": {
             "thought": {"type": "string"},
-            "action": {"type": "string", "enum": action_names(tool_names)},
+            "action": {"type": "string", "enum": actions},
             "action_input": {"type": ["string", "number", "boolean", "object", "array", "null"]},
         },
         "required": ["thought", "action", "action_input"],
@@ -361,11 +357,8 @@ pub fn react_schema(tool_names: &[String]) -> Value {
 /// llama.cpp very slow. After the input line the only way on is the end of the reply, so the
 /// model stops by itself. Rule names avoid `_`, which older llama.cpp rejects; an invalid
 /// grammar crashes the server, hence the careful quoting of tool names.
-pub fn react_grammar(tool_names: &[String]) -> String {
-    let actions: Vec<String> = action_names(tool_names)
-        .into_iter()
-        .map(gbnf_literal)
-        .collect();
+pub fn react_grammar(actions: &[&str]) -> String {
+    let actions: Vec<String> = actions.iter().map(|a| gbnf_literal(a)).collect();
     format!(
         "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n\
          action ::= {}\n\
@@ -374,8 +367,9 @@ pub fn react_grammar(tool_names: &[String]) -> String {
     )
 }
 
-/// Tool names in the order given, without blanks or repeats, then `final_answer`.
-fn action_names(tool_names: &[String]) -> Vec<&str> {
+/// The actions a constrained reply may take: tool names in the order given, without blanks
+/// or repeats, then `final_answer`; without `avoid` unless that would leave none.
+pub fn actions<'a>(tool_names: &'a [String], avoid: Option<&str>) -> Vec<&'a str> {
     let mut names: Vec<&str> = Vec::new();
     for name in tool_names.iter().map(String::as_str) {
         if !name.is_empty() && name != FINAL_ANSWER && !names.contains(&name) {
@@ -383,6 +377,9 @@ fn action_names(tool_names: &[String]) -> Vec<&str> {
         }
     }
     names.push(FINAL_ANSWER);
+    if names.len() > 1 {
+        names.retain(|name| Some(*name) != avoid);
+    }
     names
 }
 
@@ -529,7 +526,7 @@ mod tests {
                 },
             ],
             stop: vec!["\nObservation:".into()],
-            avoid_tool: None,
+            avoid_action: None,
         }
     }
 
@@ -823,7 +820,7 @@ mod tests {
                 with(json!({
                     "stream": true,
                     "stream_options": {"include_usage": true},
-                    "grammar": react_grammar(&tools()),
+                    "grammar": react_grammar(&actions(&tools(), None)),
                 })),
             ),
         ];
@@ -841,14 +838,17 @@ mod tests {
     #[test]
     fn an_avoided_tool_is_left_out_of_every_constrained_mode_only() {
         let req = ModelRequest {
-            avoid_tool: Some("search".into()),
+            avoid_action: Some("search".into()),
             ..request()
         };
         let mut cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
         let allowed = json!(["calculator", "final_answer"]);
         cfg.constrained = Constrained::Grammar;
         let grammar = chat_body(&cfg, &req, &tools())["grammar"].clone();
-        assert_eq!(grammar, json!(react_grammar(&["calculator".to_string()])));
+        assert_eq!(
+            grammar,
+            json!(react_grammar(&["calculator", "final_answer"]))
+        );
         cfg.constrained = Constrained::JsonObject;
         let body = chat_body(&cfg, &req, &tools());
         assert_eq!(
@@ -882,7 +882,7 @@ mod tests {
     #[test]
     fn grammar_golden() {
         assert_eq!(
-            react_grammar(&tools()),
+            react_grammar(&actions(&tools(), None)),
             concat!(
                 "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n",
                 "action ::= \"search\" | \"calculator\" | \"final_answer\"\n",
@@ -890,7 +890,7 @@ mod tests {
             )
         );
         assert_eq!(
-            react_grammar(&[]),
+            react_grammar(&actions(&[], None)),
             concat!(
                 "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n",
                 "action ::= \"final_answer\"\n",
@@ -916,7 +916,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let grammar = react_grammar(&names);
+        let grammar = react_grammar(&actions(&names, None));
         let action_line = grammar.lines().nth(1).unwrap();
         assert_eq!(
             action_line,
@@ -925,7 +925,7 @@ mod tests {
         );
         assert_eq!(grammar.lines().count(), 3);
         assert_eq!(
-            react_schema(&names)["properties"]["action"]["enum"],
+            react_schema(&actions(&names, None))["properties"]["action"]["enum"],
             json!([
                 "say \"hi\"",
                 "back\\slash",

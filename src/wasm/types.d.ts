@@ -59,8 +59,8 @@ export interface Edit {
 }
 
 export interface Message { role: 'system' | 'user' | 'assistant'; content: string }
-/** avoid_tool: the tool a constrained reply may not call (the one just repeated). */
-export interface ModelRequest { messages: Message[]; stop: string[]; avoid_tool?: string }
+/** avoid_action: a tool or final_answer that a constrained reply may not take (the one just misused). */
+export interface ModelRequest { messages: Message[]; stop: string[]; avoid_action?: string }
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
 export interface ToolCall {
