@@ -2,7 +2,7 @@
 // Every benchmark in one command; prints markdown tables (not part of CI's pass/fail).
 //
 //   node bench/run.mjs [--only size,prompt,overhead,tasks] [--models qwen,smollm]
-//                      [--modes qwen-plain,...] [--limit N] [--tasks id,...] [--no-page]
+//                      [--modes qwen-plain,...] [--limit N] [--tasks id,...] [--jobs N] [--no-page]
 //
 //   size      gzip -9 bytes of every file under www/ (the page as served) and of the .wasm
 //   prompt    tokens of the generated system prompt (en, zh, with few-shot) next to
@@ -11,7 +11,8 @@
 //             no network at all) and the playground page in headless Chromium when www/
 //             has one (--no-page skips it)
 //   tasks     bench/tasks/tasks.json through the wasm Agent against scripts/local-llm
-//             servers (a fresh one per mode, on ports 8180/8181); failing traces and a
+//             servers (a fresh one per mode, on ports 8180/8181, +10 per extra job with
+//             --jobs N, which runs N modes side by side); failing traces and a
 //             summary.json per mode go to bench/results/<date>-<mode>[-limitN]/
 //
 // Needs: scripts/build (www/pkg), npm ci (Playwright for the page), and for prompt/tasks the
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     modes: { type: 'string' },
     limit: { type: 'string' },
     tasks: { type: 'string' },
+    jobs: { type: 'string' },
     'no-page': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -49,6 +51,8 @@ for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown sectio
 const models = list(args.models) ?? ['qwen', 'smollm'];
 const limit = args.limit ? Number(args.limit) : null;
 if (limit != null && !(limit >= 1)) throw new Error('--limit needs a number ≥ 1');
+const jobs = args.jobs ? Number(args.jobs) : 1;
+if (!(jobs >= 1)) throw new Error('--jobs needs a number ≥ 1');
 
 function sh(cmd, argv) {
   try {
@@ -111,7 +115,7 @@ if (only.includes('overhead')) {
 }
 if (only.includes('tasks')) {
   const { measureTasks, renderTasks } = await import('./lib/tasks.mjs');
-  results.tasks = await measureTasks({ models, modes: list(args.modes), limit, ids: list(args.tasks), date: today });
+  results.tasks = await measureTasks({ models, modes: list(args.modes), limit, ids: list(args.tasks), jobs, date: today });
   print(renderTasks(results.tasks));
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
 use crate::llm::{LlmError, ModelRequest, Usage, FINAL_ANSWER};
-use crate::parse::{self, FormatError, ParseResult, Parsed, Spans};
+use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Spans};
 use crate::prompt::{self, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
@@ -434,10 +434,18 @@ impl Agent {
         }
         let mut parsed = parse::parse_reply(&reply.text);
         if let Parsed::Final { answer } = &parsed.parsed {
-            if let Some(tool) = self.arguments_as_answer(&reply.text, &parsed.spans, answer) {
-                parsed.parsed = Parsed::Error {
-                    error: FormatError::ArgumentsAsAnswer { tool },
-                };
+            match self.arguments_as_answer(&reply.text, &parsed.spans, answer) {
+                Some(ArgsAnswer::NotRun(tool)) => {
+                    parsed.parsed = Parsed::Error {
+                        error: FormatError::ArgumentsAsAnswer { tool },
+                    };
+                }
+                Some(ArgsAnswer::EarlierResult(answer)) => {
+                    parsed.parsed = Parsed::Final { answer };
+                    parsed.repairs.retain(|r| *r != Repair::AnswerUnwrapped);
+                    parsed.repairs.push(Repair::AnswerFromEarlierCall);
+                }
+                None => {}
             }
         }
         let (kept, cut) = parse::cut_observation(&reply.text);
@@ -481,22 +489,35 @@ impl Agent {
         Ok(())
     }
 
-    /// The tool whose arguments a final answer really is, e.g. `{"expression": "sqrt(2)"}`
-    /// before any Observation: small models pick final_answer but write the call they meant.
-    /// An answer that an Observation has shown (`{"expression": "7006652"}`) is accepted.
-    fn arguments_as_answer(&self, reply: &str, spans: &Spans, answer: &str) -> Option<String> {
+    /// What to make of a final answer that is really a tool's arguments, e.g.
+    /// `{"expression": "sqrt(2)"}`: small models pick final_answer but write the call they
+    /// meant, or point back at a call they made. `None` when the answer stands as it is, e.g.
+    /// `{"expression": "7006652"}` after an Observation showed 7006652.
+    fn arguments_as_answer(&self, reply: &str, spans: &Spans, answer: &str) -> Option<ArgsAnswer> {
         let span = spans.input.or(spans.answer)?;
         let json = reply.get(span.start..span.end)?;
-        let Ok(serde_json::Value::Object(args)) = serde_json::from_str(json) else {
+        let Ok(args @ serde_json::Value::Object(_)) = serde_json::from_str(json) else {
             return None;
         };
         let specs = self.registry.specs();
         let tool = specs.iter().find(|spec| {
             let params = &spec.parameters["properties"];
-            args.keys().any(|k| params.get(k).is_some())
+            args.as_object()
+                .is_some_and(|a| a.keys().any(|k| params.get(k).is_some()))
         })?;
-        let shown = self.rounds.iter().any(|r| r.observation.contains(answer));
-        (!shown).then(|| tool.name.clone())
+        if self.rounds.iter().any(|r| r.observation.contains(answer)) {
+            return None;
+        }
+        let call = self.registry.dispatch(&tool.name, &args).ok();
+        let earlier = call.and_then(|call| {
+            self.calls
+                .iter()
+                .find(|p| p.succeeded && p.tool == call.tool && p.args == call.args)
+        });
+        Some(match earlier {
+            Some(past) => ArgsAnswer::EarlierResult(past.observation.clone()),
+            None => ArgsAnswer::NotRun(tool.name.clone()),
+        })
     }
 
     /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].
@@ -526,6 +547,7 @@ impl Agent {
         };
         let (tool, args) = (call.tool.clone(), call.args.clone());
         let reply = self.pending_reply();
+        let succeeded = result.output.is_ok();
         let (text, source) = match result.output {
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
@@ -539,6 +561,7 @@ impl Agent {
             tool,
             args,
             observation: sent,
+            succeeded,
             repeats: 0,
         });
         Ok(())
@@ -756,7 +779,16 @@ struct PastCall {
     tool: String,
     args: serde_json::Value,
     observation: String,
+    succeeded: bool,
     repeats: usize,
+}
+
+/// A final answer that holds a tool's arguments.
+enum ArgsAnswer {
+    /// The arguments of a call that succeeded earlier: its result is the answer.
+    EarlierResult(String),
+    /// Arguments no call has answered: the model meant to call this tool.
+    NotRun(String),
 }
 
 /// Keeps the first `limit` characters and says how much was cut.

@@ -8,7 +8,7 @@ use reactloop::agent::{
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{LlmError, ModelRequest, Role};
-use reactloop::parse::FormatError;
+use reactloop::parse::{FormatError, Repair};
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
 use serde_json::json;
@@ -197,6 +197,16 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     assert_eq!(avoided, [None, Some("final_answer"), None]);
     // The last answer's text ("42") had been observed, so it is accepted unwrapped.
     assert!(trace.steps[2].guards.is_empty());
+    // The arguments of a call already made point at its result, which becomes the answer.
+    let (outcome, trace) = run("q", AgentConfig::default(), &[CALC, &early]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    let parse = trace.steps[1].parse.as_ref().expect("parse");
+    assert_eq!(parse.repairs, [Repair::AnswerFromEarlierCall]);
     // Keys no tool takes, and plain text, are answers as they stand.
     for input in [r#"{"value": 2187}"#, "6*7"] {
         let (outcome, _) = run("q", AgentConfig::default(), &[&as_answer(input)]);

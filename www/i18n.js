@@ -355,6 +355,7 @@ const zhRepairs = {
   python_literals: 'Python 字面量改为 JSON',
   unquoted_key: '接受没有引号的键',
   hallucinated_observation_dropped: '删去模型自编的 Observation',
+  answer_from_earlier_call: 'final_answer 重复了先前调用的参数：以那次调用的结果为答案',
 };
 const zhFormatErrors = {
   empty: '回复为空',

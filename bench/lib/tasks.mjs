@@ -39,11 +39,9 @@ function sumUsage(trace, key) {
   return trace.steps.reduce((s, st) => s + (st.reply?.usage?.[key] ?? 0), 0);
 }
 
-/** Runs one task; `Date.now` is the benchmark's fixed clock while the agent runs. */
-async function runTask(Agent, settings, task, nowMs) {
+/** Runs one task (with `Date.now` already the benchmark's fixed clock). */
+async function runTask(Agent, settings, task) {
   const agent = new Agent({ ...settings, lang: task.lang });
-  const realNow = Date.now;
-  Date.now = () => nowMs;
   const t0 = performance.now();
   let trace;
   let thrown = null;
@@ -52,8 +50,6 @@ async function runTask(Agent, settings, task, nowMs) {
   } catch (e) {
     thrown = String(e?.message ?? e);
     trace = agent.trace();
-  } finally {
-    Date.now = realNow;
   }
   const wallMs = performance.now() - t0;
   const outcome = trace?.outcome ?? { type: 'exception' };
@@ -71,6 +67,8 @@ async function runTask(Agent, settings, task, nowMs) {
     steps: trace?.steps.length ?? 0,
     guards,
     formatFeedback: (guards.format_feedback ?? 0) > 0,
+    // The agent took an earlier call's result as the answer (final_answer repeated its arguments).
+    answerFromEarlierCall: (trace?.steps.at(-1)?.parse?.repairs ?? []).includes('answer_from_earlier_call'),
     promptTokens: trace ? sumUsage(trace, 'prompt_tokens') : 0,
     completionTokens: trace ? sumUsage(trace, 'completion_tokens') : 0,
     wallMs: Math.round(wallMs),
@@ -101,6 +99,8 @@ function summarise(mode, records, wallMs) {
     endedByGuard: Object.fromEntries(GUARD_ENDINGS.map((g) => [g, count((r) => r.outcome === g)])),
     modelErrors: count((r) => r.outcome === 'model_error' || r.outcome === 'exception'),
     answeredWrong: count((r) => r.outcome === 'answer' && !r.ok),
+    answersFromEarlierCall: count((r) => r.answerFromEarlierCall),
+    correctFromEarlierCall: count((r) => r.ok && r.answerFromEarlierCall),
     avgSteps: avg((r) => r.steps),
     avgPromptTokens: avg((r) => r.promptTokens),
     avgCompletionTokens: avg((r) => r.completionTokens),
@@ -111,9 +111,10 @@ function summarise(mode, records, wallMs) {
 
 /**
  * Runs the modes whose model is in `models` (and whose id is in `modes`, when given).
- * Writes bench/results/<date>-<mode>/{summary.json, <failing-task-id>.json}.
+ * Writes bench/results/<date>-<mode>/{summary.json, <failing-task-id>.json}. `jobs` modes run
+ * at once, each against its own server.
  */
-export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, date, log = console.error }) {
+export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, jobs = 1, date, log = console.error }) {
   const { Agent } = await loadWasm();
   const data = await loadTasks();
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
@@ -126,13 +127,14 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
   const selected = MODES.filter((m) => models.includes(m.model) && (modes ? modes.includes(m.id) : !m.extra));
   const unknown = (modes ?? []).filter((id) => !MODES.some((m) => m.id === id));
   if (unknown.length) throw new Error(`unknown mode ${unknown.join(', ')} (known: ${MODES.map((m) => m.id).join(', ')})`);
-  const summaries = [];
-  for (const mode of selected) {
+  // Each job slot gets its own server port, so modes can run side by side (--jobs).
+  const runMode = async (mode, slot) => {
     const dir = join(ROOT, 'bench/results', `${date}-${mode.id}${partial}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
-    log(`\n== ${mode.id}: fresh ${mode.model} server`);
-    const server = freshServer(mode.model);
+    const port = MODELS[mode.model].port + 10 * slot;
+    log(`\n== ${mode.id}: fresh ${mode.model} server on port ${port}`);
+    const server = freshServer(mode.model, port);
     const settings = {
       ...RUN_SETTINGS,
       baseUrl: server.url,
@@ -145,13 +147,13 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
     const t0 = performance.now();
     try {
       for (const [i, task] of tasks.entries()) {
-        const { record, exported } = await runTask(Agent, settings, task, data.now_unix_ms);
+        const { record, exported } = await runTask(Agent, settings, task);
         records.push(record);
         // Compact JSON (about half the size of exportTrace's pretty print); loadTrace reads both.
         if (!record.ok && exported) await writeFile(join(dir, `${task.id}.json`), JSON.stringify(JSON.parse(exported)) + '\n');
         const answer = record.answer == null ? '' : ` ${JSON.stringify(record.answer.slice(0, 60))}`;
         log(
-          `${String(i + 1).padStart(2)}/${tasks.length} ${record.ok ? 'ok  ' : 'FAIL'} ${task.id.padEnd(26)} ` +
+          `${mode.id} ${String(i + 1).padStart(2)}/${tasks.length} ${record.ok ? 'ok  ' : 'FAIL'} ${task.id.padEnd(26)} ` +
             `${record.outcome}${record.error ? ` (${record.error.type ?? record.error})` : ''}, ${record.steps} steps, ` +
             `${(record.wallMs / 1000).toFixed(1)} s${answer}`,
         );
@@ -163,10 +165,28 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
     summary.settings = { ...settings, fewShot: mode.fewShot ? 'bench/few_shot.json' : [], lang: 'the task\'s lang' };
     summary.limit = limit;
     summary.serverThreads = Number(THREADS);
+    summary.jobs = jobs;
     summary.records = records;
     await writeFile(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     log(`== ${mode.id}: ${summary.success}/${summary.tasks} in ${fmt.secs(summary.wallMs)}; traces of failures in ${dir}`);
-    summaries.push({ ...summary, dir: dir.slice(ROOT.length) });
+    return { ...summary, dir: dir.slice(ROOT.length) };
+  };
+  const summaries = new Array(selected.length);
+  let next = 0;
+  // The tasks' clock: current_time and every date question see the same instant.
+  const realNow = Date.now;
+  Date.now = () => data.now_unix_ms;
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(jobs, selected.length) }, async (_, slot) => {
+        while (next < selected.length) {
+          const i = next++;
+          summaries[i] = await runMode(selected[i], slot);
+        }
+      }),
+    );
+  } finally {
+    Date.now = realNow;
   }
   return { now_iso: data.now_iso, settings: RUN_SETTINGS, summaries };
 }
@@ -182,6 +202,7 @@ export function renderTasks(r) {
     `${m.endedByGuard.step_limit} / ${m.endedByGuard.format_errors} / ${m.endedByGuard.repeated_calls}`,
     `${m.modelErrors}`,
     `${m.answeredWrong}`,
+    `${m.correctFromEarlierCall}/${m.answersFromEarlierCall}`,
     fmt.dec(m.avgSteps),
     fmt.int(m.avgPromptTokens),
     fmt.int(m.avgCompletionTokens),
@@ -199,14 +220,16 @@ export function renderTasks(r) {
   return (
     '### Task success with real small models\n\n' +
     table(
-      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'model errors', 'wrong answers', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
+      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'model errors', 'wrong answers', 'answer = earlier result', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
       rows,
-      'lrrrrrrrrr',
+      'lrrrrrrrrrr',
     ) +
     '\n\nBy category (correct/tasks):\n\n' +
     table(['model, mode', ...CATEGORIES.flatMap((c) => [`${c} en`, `${c} zh`])], cat, 'lrrrrrrrrrr') +
     `\n\nSettings: temperature ${RUN_SETTINGS.temperature}, seed ${RUN_SETTINGS.seed}, maxTokens ${RUN_SETTINGS.maxTokens}, maxSteps ${RUN_SETTINGS.maxSteps}, no streaming, the prompt in the task's language, the default documents, clock fixed at ${r.now_iso} (TZ=UTC), a freshly started server per mode (llama-cpp-python, --n_threads ${r.summaries[0]?.serverThreads ?? THREADS}). ` +
     '"format errors recovered" = runs with a format_feedback guard that still answered correctly / runs with a format_feedback guard. ' +
-    '"model errors" = runs ended by an error from the model call (e.g. an empty reply). Tokens are per run (summed over its steps, from the server\'s `usage`).'
+    '"model errors" = runs ended by an error from the model call (e.g. an empty reply). Tokens are per run (summed over its steps, from the server\'s `usage`). ' +
+    '"answer = earlier result" = correct / all answers where final_answer repeated the arguments of an earlier successful call and the agent took that call\'s result as the answer. ' +
+    `Wall times are per mode${r.summaries[0]?.jobs > 1 ? `, with ${r.summaries[0].jobs} modes running side by side (each server on one thread)` : ''}.`
   );
 }

@@ -193,6 +193,8 @@ pub enum Repair {
     ExtraActionIgnored,
     ActionAfterFinalIgnored,
     NoToolActionIgnored,
+    /// Set by the agent: final_answer held the arguments of a call made earlier.
+    AnswerFromEarlierCall,
 }
 
 impl Repair {
@@ -228,6 +230,9 @@ impl Repair {
             Repair::FinalAnswerIgnored => "final answer after the action ignored",
             Repair::ExtraActionIgnored => "later actions ignored (only the first counts)",
             Repair::ActionAfterFinalIgnored => "action after the final answer ignored",
+            Repair::AnswerFromEarlierCall => {
+                "final_answer repeated an earlier call's arguments: that call's result is the answer"
+            }
             Repair::NoToolActionIgnored => {
                 "'Action: None' ignored; the Final Answer after it is used"
             }
