@@ -259,6 +259,14 @@ fn errors_and_feedback() {
         case("Action: Finish[]", Want::Error(EmptyAnswer)),
         case("Action: final_answer", Want::Error(EmptyAnswer)),
         case(
+            "Action: final_answer\nAction Input: {}",
+            Want::Error(EmptyAnswer),
+        ),
+        case(
+            r#"{"thought": "t", "action": "final_answer", "action_input": []}"#,
+            Want::Error(EmptyAnswer),
+        ),
+        case(
             "<tool_calls><invoke name=\"ls\"></invoke></tool_calls>",
             Want::Error(XmlToolCall),
         ),

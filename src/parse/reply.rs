@@ -470,7 +470,10 @@ impl<'a> Cx<'a> {
     /// text when it is some other JSON.
     fn final_from_value(&mut self, v: Value, mut sp: Option<Span>) -> Result<Parsed, FormatError> {
         let answer = match &v {
+            // `{}` (constrained JSON modes allow it) says nothing, like an empty string.
             Value::Null => String::new(),
+            Value::Object(map) if map.is_empty() => String::new(),
+            Value::Array(items) if items.is_empty() => String::new(),
             Value::String(s) => s.clone(),
             Value::Object(map) => match ANSWER_KEYS.iter().find_map(|k| map.get(*k)) {
                 Some(inner) => {
