@@ -492,7 +492,8 @@ impl Agent {
     /// What to make of a final answer that is really a tool's arguments, e.g.
     /// `{"expression": "sqrt(2)"}`: small models pick final_answer but write the call they
     /// meant, or point back at a call they made. `None` when the answer stands as it is, e.g.
-    /// `{"expression": "7006652"}` after an Observation showed 7006652.
+    /// `{"expression": "7006652"}` after an Observation showed 7006652, or arguments the tool
+    /// would reject.
     fn arguments_as_answer(&self, reply: &str, spans: &Spans, answer: &str) -> Option<ArgsAnswer> {
         let span = spans.input.or(spans.answer)?;
         let json = reply.get(span.start..span.end)?;
@@ -508,16 +509,22 @@ impl Agent {
         if self.rounds.iter().any(|r| r.observation.contains(answer)) {
             return None;
         }
-        let call = self.registry.dispatch(&tool.name, &args).ok();
-        let earlier = call.and_then(|call| {
-            self.calls
-                .iter()
-                .find(|p| p.succeeded && p.tool == call.tool && p.args == call.args)
-        });
-        Some(match earlier {
-            Some(past) => ArgsAnswer::EarlierResult(past.observation.clone()),
-            None => ArgsAnswer::NotRun(tool.name.clone()),
-        })
+        let call = self.registry.dispatch(&tool.name, &args).ok()?;
+        let earlier = self
+            .calls
+            .iter()
+            .find(|p| p.succeeded && p.tool == call.tool && p.args == call.args);
+        if let Some(past) = earlier {
+            return Some(ArgsAnswer::EarlierResult(past.observation.clone()));
+        }
+        // Arguments the tool cannot run are no call: {"expression": "William Shakespeare"}
+        // is the answer. Built-in tools are pure (the clock aside, which takes no arguments).
+        let runs = call.builtin.is_none()
+            || self
+                .registry
+                .run_builtin(&call, &HostContext::default())
+                .is_ok();
+        runs.then(|| ArgsAnswer::NotRun(tool.name.clone()))
     }
 
     /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].

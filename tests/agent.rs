@@ -197,6 +197,23 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     assert_eq!(avoided, [None, Some("final_answer"), None]);
     // The last answer's text ("42") had been observed, so it is accepted unwrapped.
     assert!(trace.steps[2].guards.is_empty());
+    // An extra key the calculator ignores still makes it a calculator call.
+    let (_, trace) = run(
+        "q",
+        AgentConfig::default(),
+        &[
+            &as_answer(r#"{"expression": "e^3", "top_k": 3}"#),
+            CALC,
+            &late,
+        ],
+    );
+    assert!(matches!(
+        &trace.steps[0].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ArgumentsAsAnswer { .. },
+            ..
+        }]
+    ));
     // The arguments of a call already made point at its result, which becomes the answer.
     let (outcome, trace) = run("q", AgentConfig::default(), &[CALC, &early]);
     assert_eq!(
@@ -207,8 +224,13 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     );
     let parse = trace.steps[1].parse.as_ref().expect("parse");
     assert_eq!(parse.repairs, [Repair::AnswerFromEarlierCall]);
-    // Keys no tool takes, and plain text, are answers as they stand.
-    for input in [r#"{"value": 2187}"#, "6*7"] {
+    // Keys no tool takes, arguments the tool cannot run, and plain text are answers as they
+    // stand.
+    for input in [
+        r#"{"value": 2187}"#,
+        r#"{"expression": "William Shakespeare"}"#,
+        "6*7",
+    ] {
         let (outcome, _) = run("q", AgentConfig::default(), &[&as_answer(input)]);
         assert!(outcome.finished(), "{input}: {outcome:?}");
     }
