@@ -433,6 +433,9 @@ impl Agent {
             return Err(AgentError::NotWaitingForModel);
         }
         let mut parsed = parse::parse_reply(&reply.text);
+        if self.completes_empty_final_answer(&parsed) {
+            parsed = parse::parse_reply_after_final_answer(&reply.text);
+        }
         if let Parsed::Final { answer } = &parsed.parsed {
             match self.arguments_as_answer(&reply.text, &parsed.spans, answer) {
                 Some(ArgsAnswer::NotRun(tool)) => {
@@ -487,6 +490,30 @@ impl Agent {
             }
         }
         Ok(())
+    }
+
+    /// A reply that is only `Action Input: …` right after `Action: final_answer` with no
+    /// input: small models write final_answer, stop as if waiting for an Observation, and
+    /// give the answer once told it was empty.
+    fn completes_empty_final_answer(&self, parsed: &ParseResult) -> bool {
+        let after_empty_answer = self.trace.steps.iter().rev().nth(1).is_some_and(|step| {
+            step.guards.iter().any(|g| {
+                matches!(
+                    g,
+                    Guard::FormatFeedback {
+                        error: FormatError::EmptyAnswer,
+                        ..
+                    }
+                )
+            })
+        });
+        after_empty_answer
+            && matches!(
+                parsed.parsed,
+                Parsed::Error {
+                    error: FormatError::InputWithoutAction
+                }
+            )
     }
 
     /// What to make of a final answer that is really a tool's arguments, e.g.

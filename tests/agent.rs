@@ -237,6 +237,34 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
 }
 
 #[test]
+fn an_action_input_alone_completes_an_empty_final_answer_just_before() {
+    let empty = "Thought: 6*7 is 42\nAction: final_answer";
+    let input = "Action Input: 42";
+    let (outcome, trace) = run("q", AgentConfig::default(), &[empty, input]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    let parse = trace.steps[1].parse.as_ref().expect("parse");
+    assert_eq!(parse.repairs, [Repair::InputCompletesFinalAnswer]);
+    // The spans still point into this reply's own text.
+    let answer = parse.spans.answer.expect("answer span");
+    assert_eq!(&input[answer.start..answer.end], "42");
+    assert_eq!(parse.spans.action, None);
+    // Elsewhere an input without an action stays a format error.
+    let (_, trace) = run("q", AgentConfig::default(), &[input, FINAL]);
+    assert!(matches!(
+        &trace.steps[0].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::InputWithoutAction,
+            ..
+        }]
+    ));
+}
+
+#[test]
 fn repeated_calls_reuse_the_result_then_stop() {
     let (outcome, trace) = run("q", AgentConfig::default(), &[CALC]);
     assert_eq!(

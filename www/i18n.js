@@ -356,6 +356,7 @@ const zhRepairs = {
   unquoted_key: '接受没有引号的键',
   hallucinated_observation_dropped: '删去模型自编的 Observation',
   answer_from_earlier_call: 'final_answer 重复了先前调用的参数：以那次调用的结果为答案',
+  input_completes_final_answer: '单独的 Action Input 作为上一条回复中 final_answer 的答案',
 };
 const zhFormatErrors = {
   empty: '回复为空',

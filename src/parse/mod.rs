@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use json::parse_json_lenient;
-pub use reply::parse_reply;
+pub use reply::{parse_reply, parse_reply_after_final_answer};
 
 /// Byte offsets into the raw reply; always on char boundaries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,6 +195,9 @@ pub enum Repair {
     NoToolActionIgnored,
     /// Set by the agent: final_answer held the arguments of a call made earlier.
     AnswerFromEarlierCall,
+    /// An `Action Input:` alone, read as the input of the previous reply's empty
+    /// `Action: final_answer`.
+    InputCompletesFinalAnswer,
 }
 
 impl Repair {
@@ -230,6 +233,9 @@ impl Repair {
             Repair::FinalAnswerIgnored => "final answer after the action ignored",
             Repair::ExtraActionIgnored => "later actions ignored (only the first counts)",
             Repair::ActionAfterFinalIgnored => "action after the final answer ignored",
+            Repair::InputCompletesFinalAnswer => {
+                "'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'"
+            }
             Repair::AnswerFromEarlierCall => {
                 "final_answer repeated an earlier call's arguments: that call's result is the answer"
             }

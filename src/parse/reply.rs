@@ -34,6 +34,27 @@ const INPUT_KEYS: &[&str] = &[
 const THOUGHT_KEYS: &[&str] = &["thought", "thoughts", "reasoning"];
 const ANSWER_KEYS: &[&str] = &["final_answer", "finalanswer", "answer"];
 
+/// Parses a reply that continues the previous one's `Action: final_answer` (see
+/// [`Repair::InputCompletesFinalAnswer`]): as if that line came first. Spans stay relative
+/// to `text`.
+pub fn parse_reply_after_final_answer(text: &str) -> ParseResult {
+    const PREFIX: &str = "Action: final_answer\n";
+    let mut parsed = parse_reply(&format!("{PREFIX}{text}"));
+    let shift = |sp: Option<Span>| {
+        sp.filter(|sp| sp.start >= PREFIX.len()).map(|sp| Span {
+            start: sp.start - PREFIX.len(),
+            end: sp.end - PREFIX.len(),
+        })
+    };
+    let spans = &mut parsed.spans;
+    spans.thought = shift(spans.thought);
+    spans.action = shift(spans.action);
+    spans.input = shift(spans.input);
+    spans.answer = shift(spans.answer);
+    parsed.repairs.push(Repair::InputCompletesFinalAnswer);
+    parsed
+}
+
 /// Turns one model reply into an action, a final answer or a format error, with the thought,
 /// spans into `text` and the repairs applied. Never panics, and runs in linear time.
 pub fn parse_reply(text: &str) -> ParseResult {
