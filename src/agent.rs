@@ -174,7 +174,7 @@ impl Guard {
                 format!("The tool failed ({error}); the error went back to the model.")
             }
             Guard::RepeatedCall { tool, repeat } => format!(
-                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer."
+                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused, the model was nudged to answer, and constrained modes leave {tool} out of its next reply."
             ),
             Guard::SelfObservationCut { dropped_chars } => format!(
                 "The model wrote its own Observation; {dropped_chars} characters from there on were cut."
