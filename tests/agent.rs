@@ -8,7 +8,7 @@ use reactloop::agent::{
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{LlmError, ModelRequest, Role};
-use reactloop::parse::{FormatError, Repair};
+use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
 use serde_json::json;
@@ -216,14 +216,7 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     ));
     // The arguments of a call already made point at its result, which becomes the answer.
     let (outcome, trace) = run("q", AgentConfig::default(), &[CALC, &early]);
-    assert_eq!(
-        outcome,
-        Outcome::Answer {
-            answer: "42".into()
-        }
-    );
-    let parse = trace.steps[1].parse.as_ref().expect("parse");
-    assert_eq!(parse.repairs, [Repair::AnswerFromEarlierCall]);
+    last_parse_answers(&outcome, &trace, "42", Repair::AnswerFromEarlierCall);
     // Keys no tool takes, arguments the tool cannot run, and plain text are answers as they
     // stand.
     for input in [
@@ -236,25 +229,46 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     }
 }
 
+/// Asserts the run answered `answer` through `repair`; returns the last step's parse.
+fn last_parse_answers<'t>(
+    outcome: &Outcome,
+    trace: &'t Trace,
+    answer: &str,
+    repair: Repair,
+) -> &'t ParseResult {
+    assert_eq!(
+        outcome,
+        &Outcome::Answer {
+            answer: answer.into()
+        }
+    );
+    let parse = trace
+        .steps
+        .last()
+        .and_then(|s| s.parse.as_ref())
+        .expect("parse");
+    assert_eq!(parse.repairs, [repair]);
+    parse
+}
+
 #[test]
 fn an_action_input_alone_completes_an_empty_final_answer_just_before() {
     let empty = "Thought: 6*7 is 42\nAction: final_answer";
-    let input = "Action Input: 42";
-    let (outcome, trace) = run("q", AgentConfig::default(), &[empty, input]);
-    assert_eq!(
-        outcome,
-        Outcome::Answer {
-            answer: "42".into()
-        }
-    );
-    let parse = trace.steps[1].parse.as_ref().expect("parse");
-    assert_eq!(parse.repairs, [Repair::InputCompletesFinalAnswer]);
-    // The spans still point into this reply's own text.
-    let answer = parse.spans.answer.expect("answer span");
-    assert_eq!(&input[answer.start..answer.end], "42");
-    assert_eq!(parse.spans.action, None);
+    for (input, thought) in [
+        ("Action Input: 42", None),
+        ("Thought: so it is\nAction Input: 42", Some("so it is")),
+    ] {
+        let (outcome, trace) = run("q", AgentConfig::default(), &[empty, input]);
+        let parse = last_parse_answers(&outcome, &trace, "42", Repair::InputCompletesFinalAnswer);
+        // A Thought above the input stays the thought; spans point into this reply's text.
+        assert_eq!(parse.thought.as_deref(), thought, "{input:?}");
+        let text = |sp: Option<Span>| sp.map(|sp| &input[sp.start..sp.end]);
+        assert_eq!(text(parse.spans.answer), Some("42"), "{input:?}");
+        assert_eq!(text(parse.spans.thought), thought, "{input:?}");
+        assert_eq!(parse.spans.action, None);
+    }
     // Elsewhere an input without an action stays a format error.
-    let (_, trace) = run("q", AgentConfig::default(), &[input, FINAL]);
+    let (_, trace) = run("q", AgentConfig::default(), &["Action Input: 42", FINAL]);
     assert!(matches!(
         &trace.steps[0].guards[..],
         [Guard::FormatFeedback {

@@ -35,22 +35,30 @@ const THOUGHT_KEYS: &[&str] = &["thought", "thoughts", "reasoning"];
 const ANSWER_KEYS: &[&str] = &["final_answer", "finalanswer", "answer"];
 
 /// Parses a reply that continues the previous one's `Action: final_answer` (see
-/// [`Repair::InputCompletesFinalAnswer`]): as if that line came first. Spans stay relative
-/// to `text`.
+/// [`Repair::InputCompletesFinalAnswer`]): as if that line stood right before its first
+/// `Action Input:`, so a Thought above it stays the thought. Spans stay relative to `text`.
 pub fn parse_reply_after_final_answer(text: &str) -> ParseResult {
-    const PREFIX: &str = "Action: final_answer\n";
-    let mut parsed = parse_reply(&format!("{PREFIX}{text}"));
-    let shift = |sp: Option<Span>| {
-        sp.filter(|sp| sp.start >= PREFIX.len()).map(|sp| Span {
-            start: sp.start - PREFIX.len(),
-            end: sp.end - PREFIX.len(),
-        })
+    const LINE: &str = "Action: final_answer\n";
+    let at = scan::scan(text)
+        .labels
+        .iter()
+        .find(|l| l.kind == Kind::ActionInput)
+        .map_or(0, |l| l.line_start);
+    let mut parsed = parse_reply(&format!("{}{LINE}{}", &text[..at], &text[at..]));
+    // Back into `text`: spans after the inserted line move back; one inside it has no place.
+    let back = |sp: Option<Span>| match sp {
+        Some(sp) if sp.end <= at => Some(sp),
+        Some(sp) if sp.start >= at + LINE.len() => Some(Span {
+            start: sp.start - LINE.len(),
+            end: sp.end - LINE.len(),
+        }),
+        _ => None,
     };
     let spans = &mut parsed.spans;
-    spans.thought = shift(spans.thought);
-    spans.action = shift(spans.action);
-    spans.input = shift(spans.input);
-    spans.answer = shift(spans.answer);
+    spans.thought = back(spans.thought);
+    spans.action = back(spans.action);
+    spans.input = back(spans.input);
+    spans.answer = back(spans.answer);
     parsed.repairs.push(Repair::InputCompletesFinalAnswer);
     parsed
 }
