@@ -17,7 +17,8 @@
 //
 // Needs: scripts/build (www/pkg), npm ci (Playwright for the page), and for prompt/tasks the
 // local-llm cache (scripts/local-llm install; quick when it is there). Runs with TZ=UTC.
-// Writes the tables and the machine description to bench/results/latest.md (+ latest.json).
+// Writes the tables and the machine description to bench/results/latest.md (+ latest.json);
+// a run of only some sections, models, modes or tasks to latest-partial.md (+ .json).
 process.env.TZ = 'UTC';
 
 import { execFileSync } from 'node:child_process';
@@ -129,6 +130,8 @@ const header =
 console.log(`\n${header.split('\n\n').slice(1).join('\n')}`);
 const dir = join(ROOT, 'bench/results');
 await mkdir(dir, { recursive: true });
-const suffix = limit ? `-limit${limit}` : args.tasks ? '-some' : '';
+// Only a run of everything replaces latest.md, the README's reference; a part writes beside it.
+const partial = args.only || args.models || args.modes || args.tasks;
+const suffix = limit ? `-limit${limit}` : partial ? '-partial' : '';
 await writeFile(join(dir, `latest${suffix}.md`), [header, ...out].join('\n\n') + '\n');
 await writeFile(join(dir, `latest${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
