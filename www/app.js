@@ -4,7 +4,7 @@ import init, { Agent, demoQuestions, loadTrace } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang } from './i18n.js';
 import { TraceView, doctor } from './trace.js';
-import { initConnect, connectSettings, setEndpoint, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
+import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
@@ -75,7 +75,7 @@ function settingsChanged() {
 
 /** Starts a fresh run of the question and returns its agent, or null (the reason is shown). */
 function begin() {
-  if (busy) return null;
+  if (busy || !endpointAgreed()) return null;
   try {
     const fresh = buildAgent();
     fresh.start(ui.question.value);
@@ -363,8 +363,10 @@ renderExamples();
 wire();
 refresh();
 // The demo model is selected from the start, so the page works before (or without) probes.
+// An endpoint from a link waits for the person's consent, and so does its autorun.
+let agreed = Promise.resolve(true);
 if (params.demo === '1') setEndpoint(null);
-else if (params.endpoint) setEndpoint(params.endpoint, params.model);
+else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
 else probeLocal();
 document.body.dataset.ready = '1';
-if (params.autorun === '1') run();
+if (params.autorun === '1') agreed.then((yes) => yes && run());

@@ -13,67 +13,169 @@ const PRESETS = {
 const PROBE_TIMEOUT_MS = 1500;
 // A model list comes back at once, unless the server is busy generating for someone.
 const TEST_TIMEOUT_MS = 15_000;
-const KEY_STORE = 'reactloop.apiKey';
+// Remembered keys, by the origin each was typed for: {"https://api.example": "sk-…"}. The
+// earlier store held one key for any server; it is dropped, since nothing says whose it was.
+const KEY_STORE = 'reactloop.apiKeys';
+const OLD_KEY_STORE = 'reactloop.apiKey';
 
 const el = {
   preset: $('#preset'), baseUrl: $('#base-url'), model: $('#model'), models: $('#model-list'),
   apiKey: $('#api-key'), remember: $('#remember-key'), temperature: $('#temperature'),
   maxTokens: $('#max-tokens'), stream: $('#stream'), constrained: $('#constrained'),
   server: $('#server-fields'), demoNote: $('#demo-note'), probe: $('#probe-status'),
-  test: $('#test-connection'), result: $('#connect-result'),
+  test: $('#test-connection'), result: $('#connect-result'), confirm: $('#endpoint-confirm'),
 };
 // Set once the person picks a server, so a late probe result never overrides their choice.
 let touched = false;
 let probed; // the presets that answered the probe; null while it runs, undefined if never run
+// The origin the key in the field was typed (or remembered) for: the key goes nowhere else.
+let keyOrigin = null;
+// An endpoint a link named, shown but not contacted until the person agrees:
+// {resolve} while the question is on screen, else null.
+let asking = null;
 
 export function initConnect() {
-  const saved = localStorage.getItem(KEY_STORE);
-  if (saved) {
-    el.apiKey.value = saved;
-    el.remember.checked = true;
-  }
+  localStorage.removeItem(OLD_KEY_STORE);
   el.preset.addEventListener('change', () => {
     touched = true;
+    settle(false);
     usePreset(el.preset.value);
     if (PRESETS[el.preset.value]) loadModels({ pick: true });
   });
   el.baseUrl.addEventListener('input', () => {
     touched = true;
+    settle(false);
     el.preset.value = presetOf(el.baseUrl.value);
+    followKey();
   });
-  el.apiKey.addEventListener('input', rememberKey);
+  el.apiKey.addEventListener('input', () => {
+    keyOrigin = originOf(el.baseUrl.value);
+    rememberKey();
+  });
   el.remember.addEventListener('change', rememberKey);
   el.test.addEventListener('click', testConnection);
   usePreset('demo');
 }
 
+function originOf(url) {
+  try {
+    const { origin } = new URL(String(url).trim());
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+function savedKeys() {
+  try {
+    const keys = JSON.parse(localStorage.getItem(KEY_STORE));
+    return keys && typeof keys === 'object' && !Array.isArray(keys) ? keys : {};
+  } catch {
+    return {};
+  }
+}
+
 function rememberKey() {
-  if (el.remember.checked && el.apiKey.value) localStorage.setItem(KEY_STORE, el.apiKey.value);
+  if (!keyOrigin) return;
+  const keys = savedKeys();
+  if (el.remember.checked && el.apiKey.value) keys[keyOrigin] = el.apiKey.value;
+  else delete keys[keyOrigin];
+  if (Object.keys(keys).length) localStorage.setItem(KEY_STORE, JSON.stringify(keys));
   else localStorage.removeItem(KEY_STORE);
 }
 
-function presetOf(url) {
-  const found = Object.entries(PRESETS).find(([, u]) => u === url.trim().replace(/\/+$/, ''));
-  return found ? found[0] : 'custom';
+/**
+ * The endpoint changed: the key field shows the key remembered for its origin, or nothing.
+ * A key typed before any server was chosen stays, and belongs to the first server it is
+ * sent to. `chosen: false` (a link or the probe picked the server, not the person): nothing
+ * remembered is filled in.
+ */
+function followKey({ chosen = true } = {}) {
+  const origin = originOf(el.baseUrl.value);
+  if (chosen && (origin === keyOrigin || (keyOrigin === null && el.apiKey.value))) return;
+  const saved = chosen && origin ? savedKeys()[origin] : undefined;
+  el.apiKey.value = saved ?? '';
+  el.remember.checked = Boolean(saved);
+  keyOrigin = saved ? origin : null;
 }
 
-function usePreset(id) {
+/** The key for a request to `url`: only the one typed or remembered for that origin. */
+function keyFor(url) {
+  const origin = originOf(url);
+  if (!origin || !el.apiKey.value) return undefined;
+  if (keyOrigin === null) {
+    keyOrigin = origin;
+    rememberKey();
+  }
+  return origin === keyOrigin ? el.apiKey.value : undefined;
+}
+
+function usePreset(id, keyOptions) {
   el.preset.value = id;
   if (PRESETS[id]) el.baseUrl.value = PRESETS[id];
   const demo = id === 'demo';
   el.server.hidden = demo;
   el.demoNote.hidden = !demo;
   el.result.replaceChildren();
+  if (!demo) followKey(keyOptions);
 }
 
-/** Points the page at `url` (from a permalink), or at the demo model. */
+/**
+ * Points the page at the endpoint a permalink names, or at the demo model. A link is not
+ * consent: the endpoint is shown, and nothing is sent there (no model list, no question, never
+ * a remembered key) until the person presses Connect. Resolves to true once they do, to false
+ * if they choose otherwise.
+ */
 export function setEndpoint(url, model) {
   touched = true;
-  if (!url) return usePreset('demo');
+  settle(false);
+  if (!url) {
+    usePreset('demo');
+    return Promise.resolve(true);
+  }
   el.baseUrl.value = url;
-  usePreset(presetOf(url));
+  usePreset(presetOf(url), { chosen: false });
   if (model) el.model.value = model;
-  loadModels({ pick: !model });
+  let host;
+  try {
+    host = new URL(url).host || url;
+  } catch {
+    host = url;
+  }
+  const decided = new Promise((resolve) => (asking = { resolve }));
+  const connect = h('button', { type: 'button', 'data-testid': 'confirm-endpoint', onclick: () => {
+    settle(true);
+    loadModels({ pick: !model });
+  } }, t('link.connect'));
+  const demo = h('button', { type: 'button', onclick: () => {
+    settle(false);
+    usePreset('demo');
+  } }, t('link.useDemo'));
+  el.confirm.replaceChildren(h('p', {}, t('link.confirm', { host })), h('p', { class: 'muted' }, t('link.why')), h('p', { class: 'actions' }, connect, ' ', demo));
+  el.confirm.hidden = false;
+  return decided;
+}
+
+/** Ends the question about a link's endpoint (if one is on screen) with the person's answer. */
+function settle(agreed) {
+  if (!asking) return;
+  const { resolve } = asking;
+  asking = null;
+  el.confirm.hidden = true;
+  el.confirm.replaceChildren();
+  resolve(agreed);
+}
+
+/**
+ * False while the page waits for the person to agree to a link's endpoint; the question is
+ * then brought into view, so a Run or a test goes nowhere without consent.
+ */
+export function endpointAgreed() {
+  if (!asking) return true;
+  $('#connect-panel').open = true;
+  el.confirm.scrollIntoView({ block: 'nearest' });
+  el.confirm.querySelector('button')?.focus();
+  return false;
 }
 
 /** A run started: from now on the probe must not switch servers under the person. */
@@ -85,7 +187,7 @@ export function connectSettings() {
   return {
     demo: el.preset.value === 'demo',
     baseUrl: el.baseUrl.value.trim(),
-    apiKey: el.apiKey.value || undefined,
+    apiKey: keyFor(el.baseUrl.value),
     model: el.model.value.trim(),
     temperature: number(el.temperature),
     maxTokens: number(el.maxTokens),
@@ -94,8 +196,9 @@ export function connectSettings() {
   };
 }
 
-function modelsQuery(baseUrl, timeoutMs) {
-  return { baseUrl, apiKey: el.apiKey.value || undefined, timeoutMs };
+/** A model-list request; the local probe passes no key (it asks servers nobody chose). */
+function modelsQuery(baseUrl, timeoutMs, apiKey) {
+  return { baseUrl, apiKey, timeoutMs };
 }
 
 /** Offers the server's models; `pick` selects the first unless the model is one of them. */
@@ -107,7 +210,8 @@ function showModels(models, pick) {
 /** Fills the model list and resolves to null, or to the error (shown only when asked for). */
 async function loadModels({ pick = false, timeoutMs } = {}) {
   try {
-    showModels(await listModels(modelsQuery(el.baseUrl.value.trim(), timeoutMs)), pick);
+    const url = el.baseUrl.value.trim();
+    showModels(await listModels(modelsQuery(url, timeoutMs, keyFor(url))), pick);
     return null;
   } catch (error) {
     return error;
@@ -116,6 +220,7 @@ async function loadModels({ pick = false, timeoutMs } = {}) {
 
 /** The "Test connection" button, also offered on an error card. */
 export async function testConnection() {
+  if (!endpointAgreed()) return;
   const panel = $('#connect-panel');
   panel.open = true;
   el.result.replaceChildren(h('p', {}, t('connect.testing', { url: el.baseUrl.value })));
@@ -139,7 +244,7 @@ export async function probeLocal() {
   probed = answers.filter(Boolean);
   renderProbe();
   if (probed.length && !touched) {
-    usePreset(probed[0].id);
+    usePreset(probed[0].id, { chosen: false });
     showModels(probed[0].models, true);
   }
 }

@@ -151,17 +151,23 @@ test('search_docs searches the documents edited in the page', async ({ page }) =
 });
 
 test('the API key stays in memory unless remembered on this device', async ({ page }) => {
+  const server = 'https://api.example.test/v1';
+  const custom = async () => {
+    await page.locator('#preset').selectOption('custom');
+    await page.locator('#base-url').fill(server);
+  };
+  await page.route('https://api.example.test/**', (route) => route.abort('connectionrefused'));
   await openPage(page, { demo: '1' });
-  await page.locator('#preset').selectOption('custom');
+  await custom();
   await page.locator('#api-key').fill('sk-memory-only');
   await page.reload();
-  await page.locator('#preset').selectOption('custom');
+  await custom();
   await expect(page.locator('#api-key')).toHaveValue('');
   await page.locator('#api-key').fill('sk-remembered');
   await page.locator('#remember-key').check();
   await page.reload();
-  await page.locator('#preset').selectOption('custom');
+  await custom();
   await expect(page.locator('#api-key')).toHaveValue('sk-remembered');
   await page.locator('#remember-key').uncheck();
-  expect(await page.evaluate(() => localStorage.getItem('reactloop.apiKey'))).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem('reactloop.apiKeys'))).toBeNull();
 });

@@ -272,6 +272,7 @@ test('a permalink restores endpoint, model, question, tools and prompt, never th
   const link = await page.locator('#permalink-url').inputValue();
   expect(link).not.toContain('sk-secret');
   await page.goto(`${link}&autorun=1`);
+  await page.getByTestId('confirm-endpoint').click();
   await expect(page.locator('#base-url')).toHaveValue(mockUrl('calc', run));
   await expect(page.locator('#model')).toHaveValue('mock-model');
   await expect(page.locator('#api-key')).toHaveValue('');
