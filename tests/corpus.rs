@@ -1,5 +1,5 @@
-//! Scores the parser against the shared corpus of real model replies, exactly as
-//! `shared/corpus/README.md` says: kind; for an action the tool exactly and the input by JSON
+//! Scores the parser against the corpus of real model replies, exactly as
+//! `tests/corpus/README.md` says: kind; for an action the tool exactly and the input by JSON
 //! equality; for a final answer the answer after trimming.
 
 use reactloop::parse::{parse_reply, Parsed};
@@ -45,7 +45,7 @@ fn got(parsed: Parsed) -> Outcome {
 
 #[test]
 fn corpus_agreement() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/react_outputs.jsonl");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/react_outputs.jsonl");
     let data = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let cases: Vec<Value> = data

@@ -1,7 +1,7 @@
 //! The tolerant reply parser: one model reply in, exactly one of action / final answer / format
 //! error out, with the thought, byte spans for highlighting, and the repairs that were needed.
 //!
-//! Accepted forms (see `shared/corpus/README.md`): `Thought:`/`Action:`/`Action Input:`,
+//! Accepted forms (see `tests/corpus/README.md`): `Thought:`/`Action:`/`Action Input:`,
 //! `Final Answer:` (or `Answer:`), `Action: final_answer`, the ReAct paper's `tool[arg]` and
 //! `Finish[answer]`, `tool(args)` calls, a whole JSON object with common key aliases, full-width
 //! colons, any case, markdown or numbered labels, code fences, and repairable JSON. Only the
