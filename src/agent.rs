@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
-use crate::llm::{LlmError, ModelRequest, Usage, FINAL_ANSWER};
+use crate::llm::{Constrained, LlmError, ModelRequest, ServerKind, Usage, FINAL_ANSWER};
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Spans};
 use crate::prompt::{self, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
@@ -38,6 +38,11 @@ pub struct AgentConfig {
     pub prompt: PromptConfig,
     /// Replaces the generated system prompt entirely.
     pub system_prompt: Option<String>,
+    /// How the server is made to keep the format; `auto` picks it from the server's kind.
+    pub constrained: Constrained,
+    /// Under a constraint, the first reply must call a tool: the prompt says to use tools, and
+    /// small models otherwise answer from their own knowledge at once.
+    pub act_first: bool,
 }
 
 impl Default for AgentConfig {
@@ -53,6 +58,8 @@ impl Default for AgentConfig {
             stop: vec!["Observation:".to_string()],
             prompt: PromptConfig::default(),
             system_prompt: None,
+            constrained: Constrained::Auto,
+            act_first: true,
         }
     }
 }
@@ -158,6 +165,11 @@ pub enum Guard {
         tool: String,
         repeats: usize,
     },
+    /// The server refused the constrained request; the run goes on without the constraint.
+    ConstraintDropped {
+        constrained: Constrained,
+        error: LlmError,
+    },
 }
 
 impl Guard {
@@ -193,6 +205,10 @@ impl Guard {
             }
             Guard::TooManyRepeats { tool, repeats } => format!(
                 "{tool} was repeated {repeats} times with the same arguments: the run was stopped."
+            ),
+            Guard::ConstraintDropped { constrained, error } => format!(
+                "The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.",
+                constrained.label()
             ),
         }
     }
@@ -263,11 +279,21 @@ pub struct Trace {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     pub question: String,
+    /// What the server turned out to be, when `constrained` was `auto`, and what that chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerChoice>,
     pub system_prompt: String,
     pub tools: Vec<ToolSpec>,
     pub config: AgentConfig,
     pub steps: Vec<Step>,
     pub outcome: Option<Outcome>,
+}
+
+/// The server's kind, as the driver found it, and the constraint the agent chose for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerChoice {
+    pub kind: ServerKind,
+    pub constrained: Constrained,
 }
 
 /// A loaded trace that cannot be used.
@@ -362,6 +388,8 @@ pub struct Agent {
     /// Calls made so far with the observation each got; compared by JSON equality, so the
     /// order of argument keys does not matter.
     calls: Vec<PastCall>,
+    /// The constraint requests go out with now: the configured one, `auto` resolved.
+    constrained: Constrained,
 }
 
 impl Agent {
@@ -371,12 +399,18 @@ impl Agent {
             .system_prompt
             .clone()
             .unwrap_or_else(|| prompt::system_prompt(&registry.specs(), &config.prompt));
+        let constrained = match config.constrained {
+            Constrained::Auto => Constrained::Off,
+            chosen => chosen,
+        };
         let mut agent = Agent {
+            constrained,
             registry,
             trace: Trace {
                 version: TRACE_VERSION,
                 model: None,
                 question: question.trim().to_string(),
+                server: None,
                 system_prompt,
                 tools,
                 config,
@@ -400,6 +434,55 @@ impl Agent {
 
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+
+    /// True while `constrained` is `auto` and the server's kind is still unknown: the driver
+    /// should find out (e.g. from `GET /models`, [`ServerKind::detect`]) and call
+    /// [`Agent::set_server`] before the first request goes out.
+    pub fn wants_server(&self) -> bool {
+        self.trace.config.constrained == Constrained::Auto
+            && self.trace.server.is_none()
+            && self.state == State::NeedModel
+    }
+
+    /// The server's kind decides the constraint (recorded in the trace); the pending request
+    /// is rebuilt with it.
+    pub fn set_server(&mut self, kind: ServerKind) {
+        if !self.wants_server() {
+            return;
+        }
+        self.constrained = kind.constrained();
+        self.trace.server = Some(ServerChoice {
+            kind,
+            constrained: self.constrained,
+        });
+        self.current_mut().request = self.request();
+    }
+
+    /// The model call failed. When the server refused the constraint (an HTTP 400, 422 or 500
+    /// to a constrained request), the constraint is dropped for the rest of the run, the
+    /// pending request is rebuilt without it and true is returned: the driver asks again.
+    /// Once per run; any other error returns false.
+    pub fn constraint_refused(&mut self, error: &LlmError) -> bool {
+        let refused = matches!(
+            error,
+            LlmError::Http {
+                status: 400 | 422 | 500,
+                ..
+            }
+        );
+        if !refused || !self.constrained.is_on() || self.state != State::NeedModel {
+            return false;
+        }
+        let constrained = std::mem::replace(&mut self.constrained, Constrained::Off);
+        let request = self.request();
+        let step = self.current_mut();
+        step.guards.push(Guard::ConstraintDropped {
+            constrained,
+            error: error.clone(),
+        });
+        step.request = request;
+        true
     }
 
     pub fn registry(&self) -> &Registry {
@@ -438,7 +521,12 @@ impl Agent {
         }
         if let Parsed::Final { answer } = &parsed.parsed {
             match self.arguments_as_answer(&reply.text, &parsed.spans, answer) {
-                Some(ArgsAnswer::NotRun(tool)) => {
+                Some(ArgsAnswer::Call { tool, input }) => {
+                    parsed.parsed = Parsed::Action { tool, input };
+                    parsed.repairs.retain(|r| *r != Repair::AnswerUnwrapped);
+                    parsed.repairs.push(Repair::ArgumentsRunAsCall);
+                }
+                Some(ArgsAnswer::NotRunnable(tool)) => {
                     parsed.parsed = Parsed::Error {
                         error: FormatError::ArgumentsAsAnswer { tool },
                     };
@@ -519,8 +607,7 @@ impl Agent {
     /// What to make of a final answer that is really a tool's arguments, e.g.
     /// `{"expression": "sqrt(2)"}`: small models pick final_answer but write the call they
     /// meant, or point back at a call they made. `None` when the answer stands as it is, e.g.
-    /// `{"expression": "7006652"}` after an Observation showed 7006652, or arguments the tool
-    /// would reject.
+    /// `{"expression": "7006652"}` after an Observation showed 7006652.
     fn arguments_as_answer(&self, reply: &str, spans: &Spans, answer: &str) -> Option<ArgsAnswer> {
         let span = spans.input.or(spans.answer)?;
         let json = reply.get(span.start..span.end)?;
@@ -536,7 +623,10 @@ impl Agent {
         if self.rounds.iter().any(|r| r.observation.contains(answer)) {
             return None;
         }
-        let call = self.registry.dispatch(&tool.name, &args).ok()?;
+        let not_runnable = || Some(ArgsAnswer::NotRunnable(tool.name.clone()));
+        let Ok(call) = self.registry.dispatch(&tool.name, &args) else {
+            return not_runnable();
+        };
         let earlier = self
             .calls
             .iter()
@@ -544,14 +634,21 @@ impl Agent {
         if let Some(past) = earlier {
             return Some(ArgsAnswer::EarlierResult(past.observation.clone()));
         }
-        // Arguments the tool cannot run are no call: {"expression": "William Shakespeare"}
-        // is the answer. Built-in tools are pure (the clock aside, which takes no arguments).
+        // The bench showed that taking arguments the tool cannot run (`{"query": "year"}`) as
+        // the answer accepts mostly wrong answers; arguments it can run are the call the
+        // model meant. Built-in tools are pure (the clock aside, which takes no arguments).
         let runs = call.builtin.is_none()
             || self
                 .registry
                 .run_builtin(&call, &HostContext::default())
                 .is_ok();
-        runs.then(|| ArgsAnswer::NotRun(tool.name.clone()))
+        if !runs {
+            return not_runnable();
+        }
+        Some(ArgsAnswer::Call {
+            tool: call.tool,
+            input: call.args,
+        })
     }
 
     /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].
@@ -740,6 +837,24 @@ impl Agent {
                 });
             }
         }
+        let request = self.request();
+        let index = self.trace.steps.len() + 1;
+        self.trace.steps.push(Step {
+            index,
+            request,
+            reply: None,
+            parse: None,
+            call: None,
+            observation: None,
+            guards: Vec::new(),
+            error: None,
+        });
+    }
+
+    /// The request for the next model call, from the history window and what the last
+    /// finished step showed.
+    fn request(&self) -> ModelRequest {
+        let config = &self.trace.config;
         let layout = Layout {
             style: config.style,
             restate_question: config.restate_question,
@@ -752,33 +867,34 @@ impl Agent {
             self.window_start,
             &layout,
         );
-        // The last reply's misused action, which constrained modes then leave out.
-        let avoid_action = self.trace.steps.last().and_then(|step| {
-            step.guards.iter().find_map(|g| match g {
+        // The last reply's misused action, which constrained modes then leave out; before
+        // any Observation, final_answer (act first).
+        let done = self
+            .trace
+            .steps
+            .iter()
+            .rev()
+            .find(|s| s.observation.is_some());
+        let avoid_action = match done {
+            None => config.act_first.then(|| FINAL_ANSWER.to_string()),
+            Some(step) => step.guards.iter().find_map(|g| match g {
                 Guard::RepeatedCall { tool, .. } => Some(tool.clone()),
                 Guard::FormatFeedback {
                     error: FormatError::ArgumentsAsAnswer { .. },
                     ..
                 } => Some(FINAL_ANSWER.to_string()),
                 _ => None,
-            })
-        });
-        let request = ModelRequest {
-            messages,
-            stop: config.stop.clone(),
-            avoid_action,
+            }),
         };
-        let index = self.trace.steps.len() + 1;
-        self.trace.steps.push(Step {
-            index,
-            request,
-            reply: None,
-            parse: None,
-            call: None,
-            observation: None,
-            guards: Vec::new(),
-            error: None,
-        });
+        let on = self.constrained.is_on();
+        ModelRequest {
+            messages,
+            // A constrained reply ends by itself; a stop would cut a Thought that mentions
+            // an Observation and leave a reply with no action.
+            stop: if on { Vec::new() } else { config.stop.clone() },
+            avoid_action: avoid_action.filter(|_| on),
+            constrained: self.constrained,
+        }
     }
 
     fn finish(&mut self, outcome: Outcome) {
@@ -821,8 +937,13 @@ struct PastCall {
 enum ArgsAnswer {
     /// The arguments of a call that succeeded earlier: its result is the answer.
     EarlierResult(String),
-    /// Arguments no call has answered: the model meant to call this tool.
-    NotRun(String),
+    /// Arguments the tool can run and no call has answered: the call the model meant.
+    Call {
+        tool: String,
+        input: serde_json::Value,
+    },
+    /// Arguments the tool cannot run: neither an answer nor a call.
+    NotRunnable(String),
 }
 
 /// Keeps the first `limit` characters and says how much was cut.

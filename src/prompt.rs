@@ -46,8 +46,8 @@ Thought: <your reasoning>
 Action: <one of: {tool_names}, final_answer>
 Action Input: <JSON arguments; for final_answer, the answer>
 
-Start every reply with \"Thought:\". Write one Action, then stop: its result comes back to \
-you as \"Observation: …\". When an Observation answers the question, use Action: \
+Start every reply with \"Thought:\". Write one Action and its Action Input, then stop: the \
+result comes back to you as \"Observation: …\". When an Observation answers the question, use Action: \
 final_answer. If it shows an error, fix the call.";
 
 const ZH: &str = "借助工具回答问题；不要自己计算或猜测。
@@ -60,8 +60,8 @@ Thought: <你的思考>
 Action: <以下之一：{tool_names}, final_answer>
 Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 
-每次回复都以 \"Thought:\" 开头。只写一个 Action，然后停下：其结果会以 \"Observation: …\" \
-返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
+每次回复都以 \"Thought:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
+\"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
 
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
@@ -109,7 +109,7 @@ fn description(tool: &ToolSpec, lang: Lang) -> &str {
             "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。"
         }
         (Lang::Zh, Some(Builtin::SearchDocs)) => "按关键词（中文或英文）搜索参考文档。",
-        (Lang::Zh, Some(Builtin::CurrentTime)) => "返回当前的本地日期、时间和星期。",
+        (Lang::Zh, Some(Builtin::CurrentTime)) => "返回今天的日期、时间、星期、月份和年份。",
         _ => tool.description.trim(),
     }
 }

@@ -2,12 +2,12 @@
 //! the demo model, and the trace format.
 
 use reactloop::agent::{
-    Agent, AgentConfig, Guard, ModelReply, Next, ObservationSource, Outcome, ToolResult, Trace,
-    TraceError,
+    Agent, AgentConfig, Guard, ModelReply, Next, ObservationSource, Outcome, ServerChoice,
+    ToolResult, Trace, TraceError,
 };
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
-use reactloop::llm::{LlmError, ModelRequest, Role};
+use reactloop::llm::{Constrained, LlmError, ModelRequest, Role, ServerKind};
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
@@ -166,6 +166,16 @@ fn a_good_reply_resets_the_format_error_count() {
     assert!(outcome.finished(), "{outcome:?}");
 }
 
+/// Grammar mode, without the first-step rule, so each request shows only what the last
+/// reply caused.
+fn constrained() -> AgentConfig {
+    AgentConfig {
+        constrained: Constrained::Grammar,
+        act_first: false,
+        ..AgentConfig::default()
+    }
+}
+
 #[test]
 fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     let as_answer =
@@ -174,8 +184,37 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
         as_answer(r#"{"expression": "6*7"}"#),
         as_answer(r#"{"expression": "42"}"#),
     );
-    // Before any Observation the model meant to call the calculator: it is told so.
-    let (outcome, trace) = run("q", AgentConfig::default(), &[&early, CALC, &late]);
+    // Before any Observation the model meant to call the calculator: the call is run.
+    for input in [
+        r#"{"expression": "6*7"}"#,
+        r#"{"expression": "6*7", "top_k": 3}"#,
+    ] {
+        let (outcome, trace) = run("q", AgentConfig::default(), &[&as_answer(input), &late]);
+        assert_eq!(
+            outcome,
+            Outcome::Answer {
+                answer: "42".into()
+            },
+            "{input}"
+        );
+        let first = &trace.steps[0];
+        assert_eq!(
+            first.call.as_ref().map(|c| c.tool.as_str()),
+            Some("calculator")
+        );
+        assert_eq!(
+            first.observation.as_ref().map(|o| o.text.as_str()),
+            Some("42")
+        );
+        let repairs = &first.parse.as_ref().expect("parse").repairs;
+        assert!(repairs.contains(&Repair::ArgumentsRunAsCall), "{repairs:?}");
+        // The last answer's text ("42") had been observed, so it is accepted unwrapped.
+        assert!(trace.steps[1].guards.is_empty());
+    }
+    // Arguments the tool cannot run are neither an answer nor a call: the model is told, and
+    // constrained modes leave final_answer out of the next reply only.
+    let shakespeare = as_answer(r#"{"expression": "William Shakespeare"}"#);
+    let (outcome, trace) = run("q", constrained(), &[&shakespeare, CALC, &late]);
     assert_eq!(
         outcome,
         Outcome::Answer {
@@ -188,45 +227,119 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     ));
     let feedback = &trace.steps[0].observation.as_ref().expect("feedback").text;
     assert!(feedback.contains("Action: calculator"), "{feedback}");
-    // Constrained modes then leave final_answer out of the next reply only.
     let avoided: Vec<Option<&str>> = trace
         .steps
         .iter()
         .map(|s| s.request.avoid_action.as_deref())
         .collect();
     assert_eq!(avoided, [None, Some("final_answer"), None]);
-    // The last answer's text ("42") had been observed, so it is accepted unwrapped.
-    assert!(trace.steps[2].guards.is_empty());
-    // An extra key the calculator ignores still makes it a calculator call.
-    let (_, trace) = run(
-        "q",
-        AgentConfig::default(),
-        &[
-            &as_answer(r#"{"expression": "e^3", "top_k": 3}"#),
-            CALC,
-            &late,
-        ],
-    );
-    assert!(matches!(
-        &trace.steps[0].guards[..],
-        [Guard::FormatFeedback {
-            error: FormatError::ArgumentsAsAnswer { .. },
-            ..
-        }]
-    ));
     // The arguments of a call already made point at its result, which becomes the answer.
     let (outcome, trace) = run("q", AgentConfig::default(), &[CALC, &early]);
     last_parse_answers(&outcome, &trace, "42", Repair::AnswerFromEarlierCall);
-    // Keys no tool takes, arguments the tool cannot run, and plain text are answers as they
-    // stand.
-    for input in [
-        r#"{"value": 2187}"#,
-        r#"{"expression": "William Shakespeare"}"#,
-        "6*7",
-    ] {
+    // Keys no tool takes and plain text are answers as they stand.
+    for input in [r#"{"value": 2187}"#, "6*7"] {
         let (outcome, _) = run("q", AgentConfig::default(), &[&as_answer(input)]);
         assert!(outcome.finished(), "{input}: {outcome:?}");
     }
+}
+
+#[test]
+fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
+    let question = "What is 6*7?";
+    let mut agent = Agent::new(question, registry(), AgentConfig::default());
+    assert!(agent.wants_server());
+    let Next::CallModel { request } = agent.next() else {
+        panic!("no request")
+    };
+    assert_eq!(request.constrained, Constrained::Off);
+    assert_eq!(request.stop, ["Observation:"]);
+    agent.set_server(ServerKind::LlamaCppPython);
+    assert!(!agent.wants_server());
+    assert_eq!(
+        agent.trace().server,
+        Some(ServerChoice {
+            kind: ServerKind::LlamaCppPython,
+            constrained: Constrained::Grammar
+        })
+    );
+    // Under the grammar: no stop sequence (the grammar ends the reply; a stop would cut a
+    // Thought that mentions an Observation), and the first reply must act.
+    let Next::CallModel { request } = agent.next() else {
+        panic!("no request")
+    };
+    assert_eq!(request.constrained, Constrained::Grammar);
+    assert!(request.stop.is_empty());
+    assert_eq!(request.avoid_action.as_deref(), Some("final_answer"));
+    agent.feed_model(reply(CALC).unwrap()).unwrap();
+    agent.set_server(ServerKind::Ollama); // too late: the choice stands
+    assert_eq!(
+        agent.trace().server.map(|s| s.kind),
+        Some(ServerKind::LlamaCppPython)
+    );
+    let output = agent.run_builtin(&HOST).expect("built-in");
+    agent
+        .feed_tool(ToolResult {
+            output,
+            elapsed_ms: None,
+            edited: false,
+        })
+        .unwrap();
+    let Next::CallModel { request } = agent.next() else {
+        panic!("no request")
+    };
+    assert_eq!(request.avoid_action, None);
+    // A server nobody knows gets no constraint; a chosen mode is never asked about.
+    let mut agent = Agent::new(question, registry(), AgentConfig::default());
+    agent.set_server(ServerKind::Unknown);
+    let Next::CallModel { request } = agent.next() else {
+        panic!("no request")
+    };
+    assert_eq!(request.constrained, Constrained::Off);
+    assert_eq!(request.avoid_action, None);
+    let agent = Agent::new(question, registry(), constrained());
+    assert!(!agent.wants_server());
+    // The trace keeps the choice through export and import.
+    let mut agent = Agent::new(question, registry(), AgentConfig::default());
+    agent.set_server(ServerKind::Vllm);
+    let json = serde_json::to_string(agent.trace()).unwrap();
+    assert_eq!(
+        Trace::from_json(&json).unwrap().server,
+        agent.trace().server
+    );
+}
+
+#[test]
+fn a_refused_constraint_is_dropped_once_and_the_request_rebuilt() {
+    let http = |status| LlmError::Http {
+        status,
+        url: "http://localhost:8080/v1/chat/completions".into(),
+        body_excerpt: String::new(),
+        server_message: None,
+        models: None,
+    };
+    let refused = http(500);
+    let mut agent = Agent::new("q", registry(), constrained());
+    // Not a refusal of the constraint: the driver reports it as it is.
+    assert!(!agent.constraint_refused(&http(401)));
+    assert!(agent.constraint_refused(&refused));
+    let Next::CallModel { request } = agent.next() else {
+        panic!("no request")
+    };
+    assert_eq!(request.constrained, Constrained::Off);
+    assert_eq!(request.stop, ["Observation:"]);
+    assert!(matches!(
+        &agent.trace().steps[0].guards[..],
+        [Guard::ConstraintDropped {
+            constrained: Constrained::Grammar,
+            ..
+        }]
+    ));
+    // Once: the next failure is a model error like any other.
+    assert!(!agent.constraint_refused(&refused));
+    agent.feed_model(reply(CALC).unwrap()).unwrap();
+    assert_eq!(agent.trace().steps.len(), 1);
+    let explanation = agent.trace().steps[0].guards[0].explain();
+    assert!(explanation.contains("grammar"), "{explanation}");
 }
 
 /// Asserts the run answered `answer` through `repair`; returns the last step's parse.
@@ -280,7 +393,7 @@ fn an_action_input_alone_completes_an_empty_final_answer_just_before() {
 
 #[test]
 fn repeated_calls_reuse_the_result_then_stop() {
-    let (outcome, trace) = run("q", AgentConfig::default(), &[CALC]);
+    let (outcome, trace) = run("q", constrained(), &[CALC]);
     assert_eq!(
         outcome,
         Outcome::RepeatedCalls {

@@ -692,43 +692,55 @@ fn current_time_formatting() {
     let reg = registry();
     let call = reg.dispatch("current_time", &Value::Null).unwrap();
     let cases: &[(f64, i32, &str)] = &[
-        (0.0, 0, "1970-01-01 00:00:00 (UTC+00:00), Thursday"),
-        (999.9, 0, "1970-01-01 00:00:00 (UTC+00:00), Thursday"),
-        (-1.0, 0, "1969-12-31 23:59:59 (UTC+00:00), Wednesday"),
+        (
+            0.0,
+            0,
+            "Thursday, 1 January 1970, 00:00:00 (UTC+00:00); date 1970-01-01",
+        ),
+        (
+            999.9,
+            0,
+            "Thursday, 1 January 1970, 00:00:00 (UTC+00:00); date 1970-01-01",
+        ),
+        (
+            -1.0,
+            0,
+            "Wednesday, 31 December 1969, 23:59:59 (UTC+00:00); date 1969-12-31",
+        ),
         (
             1_796_018_709_000.0,
             480,
-            "2026-11-30 14:05:09 (UTC+08:00), Monday",
+            "Monday, 30 November 2026, 14:05:09 (UTC+08:00); date 2026-11-30",
         ),
         (
             1_709_208_000_000.0,
             0,
-            "2024-02-29 12:00:00 (UTC+00:00), Thursday",
+            "Thursday, 29 February 2024, 12:00:00 (UTC+00:00); date 2024-02-29",
         ),
         (
             1_709_208_000_000.0,
             -300,
-            "2024-02-29 07:00:00 (UTC-05:00), Thursday",
+            "Thursday, 29 February 2024, 07:00:00 (UTC-05:00); date 2024-02-29",
         ),
         (
             1_709_208_000_000.0,
             330,
-            "2024-02-29 17:30:00 (UTC+05:30), Thursday",
+            "Thursday, 29 February 2024, 17:30:00 (UTC+05:30); date 2024-02-29",
         ),
         (
             1_709_208_000_000.0,
             720,
-            "2024-03-01 00:00:00 (UTC+12:00), Friday",
+            "Friday, 1 March 2024, 00:00:00 (UTC+12:00); date 2024-03-01",
         ),
         (
             951_782_400_000.0,
             0,
-            "2000-02-29 00:00:00 (UTC+00:00), Tuesday",
+            "Tuesday, 29 February 2000, 00:00:00 (UTC+00:00); date 2000-02-29",
         ),
         (
             4_107_542_400_000.0,
             0,
-            "2100-03-01 00:00:00 (UTC+00:00), Monday",
+            "Monday, 1 March 2100, 00:00:00 (UTC+00:00); date 2100-03-01",
         ),
     ];
     for &(now_unix_ms, utc_offset_minutes, want) in cases {
@@ -1055,7 +1067,7 @@ fn argument_errors_show_the_expected_json() {
     let missing_expression = DispatchError::MissingArgument {
         tool: "calculator".into(),
         missing: vec!["expression".into()],
-        expected: json!({"expression": "2 * (3 + 4)"}),
+        expected: json!({"expression": "<arithmetic from the question>"}),
     };
     for input in [json!({}), Value::Null, json!(""), json!({"a": 1, "b": 2})] {
         assert_eq!(
@@ -1067,7 +1079,7 @@ fn argument_errors_show_the_expected_json() {
     assert_eq!(
         missing_expression.observation(),
         "Error: calculator needs the argument 'expression'. Action Input must be a JSON object \
-         like: {\"expression\": \"2 * (3 + 4)\"}"
+         like: {\"expression\": \"<arithmetic from the question>\"}"
     );
 
     let cases: Vec<(&str, Value, &str)> = vec![
@@ -1081,7 +1093,7 @@ fn argument_errors_show_the_expected_json() {
             "calculator",
             json!({"expression": {"value": "1"}}),
             "Error: calculator: 'expression' should be text, got {\"value\":\"1\"}. Action Input \
-             must be a JSON object like: {\"expression\": \"2 * (3 + 4)\"}",
+             must be a JSON object like: {\"expression\": \"<arithmetic from the question>\"}",
         ),
         (
             "add",

@@ -5,12 +5,16 @@
 //! Targets OpenAI-compatible servers: llama.cpp's `llama-server`, llama-cpp-python, Ollama
 //! (`/v1`), LM Studio, vLLM and OpenAI itself.
 
+mod constrain;
 mod error;
 mod sse;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::tools::ToolSpec;
+
+pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind};
 pub use error::{
     check_mixed_content, classify_http, retry_delay_ms, LlmError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
@@ -59,28 +63,15 @@ pub struct ModelRequest {
     /// ones, can break the loop; plain mode ignores it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avoid_action: Option<String>,
+    /// The constraint this request goes out with, as the agent decided it for the server.
+    #[serde(default)]
+    pub constrained: Constrained,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
     pub prompt_tokens: Option<u32>,
     pub completion_tokens: Option<u32>,
-}
-
-/// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`), like
-/// [`Role`], since it is a setting picked from a list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Constrained {
-    #[default]
-    Off,
-    /// `response_format: {"type": "json_object", "schema": …}`: llama-cpp-python's form
-    /// (it answers `json_schema` with HTTP 500).
-    JsonObject,
-    /// `response_format: {"type": "json_schema", …}`: OpenAI, Ollama, vLLM, newer llama.cpp.
-    JsonSchema,
-    /// A GBNF `grammar` field forcing the text format: llama.cpp and llama-cpp-python only.
-    Grammar,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,8 +87,6 @@ pub struct ClientConfig {
     pub seed: Option<u64>,
     #[serde(default = "default_timeout_ms")]
     pub timeout_ms: u32,
-    #[serde(default)]
-    pub constrained: Constrained,
 }
 
 fn default_timeout_ms() -> u32 {
@@ -116,7 +105,6 @@ impl ClientConfig {
             stream: false,
             seed: None,
             timeout_ms: DEFAULT_TIMEOUT_MS,
-            constrained: Constrained::Off,
         }
     }
 
@@ -277,8 +265,8 @@ pub fn auth_header(cfg: &ClientConfig) -> Option<(String, String)> {
 }
 
 /// The JSON body of a chat-completions request. Unset options are left out, so each server
-/// applies its own default.
-pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) -> Value {
+/// applies its own default. `tools` are the registered tools, for the constrained modes.
+pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> Value {
     let messages: Vec<Value> = req
         .messages
         .iter()
@@ -299,18 +287,17 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) 
     if let Some(n) = cfg.max_tokens {
         body.insert("max_tokens".into(), json!(n));
     }
-    // The agent core, which knows the mode, picks the stops; they go out unchanged in every
-    // mode. A stop like "\nObservation:" cannot cut a constrained JSON reply short: a raw
-    // newline only occurs between JSON tokens, where a word cannot follow.
+    // The agent picks the stops for the mode (none under a constraint, which ends the reply
+    // itself); they go out unchanged.
     if !req.stop.is_empty() {
         body.insert("stop".into(), json!(req.stop));
     }
     if let Some(seed) = cfg.seed {
         body.insert("seed".into(), json!(seed));
     }
-    let actions = actions(tool_names, req.avoid_action.as_deref());
-    match cfg.constrained {
-        Constrained::Off => {}
+    let actions = actions(tools, req.avoid_action.as_deref());
+    match req.constrained {
+        Constrained::Auto | Constrained::Off => {}
         Constrained::JsonObject => {
             body.insert(
                 "response_format".into(),
@@ -331,79 +318,6 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tool_names: &[String]) 
         }
     }
     Value::Object(body)
-}
-
-/// The schema of one ReAct step as JSON: `{thought, action, action_input}`. Servers generate
-/// the properties in the order listed, so `thought` comes first (this needs serde_json's
-/// `preserve_order`). `action_input` lists every type: llama.cpp reads an empty schema `{}`
-/// as "any object", which would forbid a plain string input.
-pub fn react_schema(actions: &[&str]) -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "thought": {"type": "string"},
-            "action": {"type": "string", "enum": actions},
-            "action_input": {"type": ["string", "number", "boolean", "object", "array", "null"]},
-        },
-        "required": ["thought", "action", "action_input"],
-        "additionalProperties": false,
-    })
-}
-
-/// A GBNF grammar for llama.cpp forcing
-/// `Thought: <line>\nAction: <tool|final_answer>\nAction Input: <line>`.
-///
-/// Each free text is one line with no length bound: bounded repetitions (`{1,150}`) make
-/// llama.cpp very slow. After the input line the only way on is the end of the reply, so the
-/// model stops by itself. Rule names avoid `_`, which older llama.cpp rejects; an invalid
-/// grammar crashes the server, hence the careful quoting of tool names.
-pub fn react_grammar(actions: &[&str]) -> String {
-    let actions: Vec<String> = actions.iter().map(|a| gbnf_literal(a)).collect();
-    format!(
-        "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n\
-         action ::= {}\n\
-         text ::= [^\\r\\n]+\n",
-        actions.join(" | ")
-    )
-}
-
-/// The actions a constrained reply may take: tool names in the order given, without blanks
-/// or repeats, then `final_answer`; without `avoid` unless that would leave none.
-pub fn actions<'a>(tool_names: &'a [String], avoid: Option<&str>) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::new();
-    for name in tool_names.iter().map(String::as_str) {
-        if !name.is_empty() && name != FINAL_ANSWER && !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    names.push(FINAL_ANSWER);
-    if names.len() > 1 {
-        names.retain(|name| Some(*name) != avoid);
-    }
-    names
-}
-
-/// A GBNF string literal: quote and backslash escaped, control characters as `\xHH`/`\uHHHH`
-/// (a raw newline inside a literal is a syntax error).
-fn gbnf_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() && u32::from(c) <= 0xFF => {
-                out.push_str(&format!("\\x{:02X}", u32::from(c)));
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The text and token counts of a non-streamed reply: `choices[0].message.content`, or
@@ -509,8 +423,21 @@ mod tests {
     type Edit<'a> = dyn Fn(&mut ClientConfig) + 'a;
     type Reply = Result<(String, Usage), LlmError>;
 
-    fn tools() -> Vec<String> {
-        vec!["search".into(), "calculator".into()]
+    fn tools() -> Vec<ToolSpec> {
+        ["search", "calculator"]
+            .map(|name| ToolSpec {
+                name: name.into(),
+                description: String::new(),
+                parameters: json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
+            })
+            .to_vec()
+    }
+
+    fn with_mode(constrained: Constrained) -> ModelRequest {
+        ModelRequest {
+            constrained,
+            ..request()
+        }
     }
 
     fn request() -> ModelRequest {
@@ -527,6 +454,7 @@ mod tests {
             ],
             stop: vec!["\nObservation:".into()],
             avoid_action: None,
+            constrained: Constrained::Off,
         }
     }
 
@@ -538,18 +466,7 @@ mod tests {
     }
 
     fn schema_json() -> Value {
-        json!({
-            "type": "object",
-            "properties": {
-                "thought": {"type": "string"},
-                "action": {"type": "string", "enum": ["search", "calculator", "final_answer"]},
-                "action_input": {
-                    "type": ["string", "number", "boolean", "object", "array", "null"]
-                },
-            },
-            "required": ["thought", "action", "action_input"],
-            "additionalProperties": false,
-        })
+        react_schema(&actions(&tools(), None))
     }
 
     #[test]
@@ -825,10 +742,9 @@ mod tests {
             ),
         ];
         for (mode, stream, want) in cases {
-            cfg.constrained = mode;
             cfg.stream = stream;
             assert_eq!(
-                chat_body(&cfg, &request(), &tools()),
+                chat_body(&cfg, &with_mode(mode), &tools()),
                 want,
                 "{mode:?} {stream}"
             );
@@ -837,106 +753,45 @@ mod tests {
 
     #[test]
     fn an_avoided_tool_is_left_out_of_every_constrained_mode_only() {
-        let req = ModelRequest {
+        let cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
+        let avoiding = |constrained| ModelRequest {
             avoid_action: Some("search".into()),
-            ..request()
+            ..with_mode(constrained)
         };
-        let mut cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
-        let allowed = json!(["calculator", "final_answer"]);
-        cfg.constrained = Constrained::Grammar;
-        let grammar = chat_body(&cfg, &req, &tools())["grammar"].clone();
-        assert_eq!(
-            grammar,
-            json!(react_grammar(&["calculator", "final_answer"]))
-        );
-        cfg.constrained = Constrained::JsonObject;
-        let body = chat_body(&cfg, &req, &tools());
+        let tools = tools();
+        let allowed = actions(&tools, Some("search"));
+        assert_eq!(allowed.len(), 2);
+        let body = chat_body(&cfg, &avoiding(Constrained::Grammar), &tools);
+        assert_eq!(body["grammar"], json!(react_grammar(&allowed)));
+        assert!(!body["grammar"].as_str().unwrap().contains("\"search"));
+        let body = chat_body(&cfg, &avoiding(Constrained::JsonObject), &tools);
         assert_eq!(
             body["response_format"]["schema"]["properties"]["action"]["enum"],
-            allowed
+            json!(["calculator", "final_answer"])
         );
-        cfg.constrained = Constrained::JsonSchema;
-        let body = chat_body(&cfg, &req, &tools());
+        let body = chat_body(&cfg, &avoiding(Constrained::JsonSchema), &tools);
         assert_eq!(
             body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"],
-            allowed
+            json!(["calculator", "final_answer"])
         );
-        cfg.constrained = Constrained::Off;
         assert_eq!(
-            chat_body(&cfg, &req, &tools()),
-            chat_body(&cfg, &request(), &tools())
+            chat_body(&cfg, &avoiding(Constrained::Off), &tools),
+            chat_body(&cfg, &request(), &tools)
+        );
+        assert_eq!(
+            chat_body(&cfg, &avoiding(Constrained::Auto), &tools),
+            chat_body(&cfg, &request(), &tools)
         );
     }
 
     #[test]
     fn schema_properties_go_out_in_generation_order() {
-        let mut cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
-        cfg.constrained = Constrained::JsonSchema;
-        let text = chat_body(&cfg, &request(), &tools()).to_string();
+        let cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
+        let text = chat_body(&cfg, &with_mode(Constrained::JsonSchema), &tools()).to_string();
         let at = |needle: &str| text.find(needle).unwrap_or(usize::MAX);
         assert!(text.starts_with(r#"{"model":"qwen","messages":"#), "{text}");
         assert!(at("\"thought\":") < at("\"action\":"), "{text}");
         assert!(at("\"action\":") < at("\"action_input\":"), "{text}");
-    }
-
-    #[test]
-    fn grammar_golden() {
-        assert_eq!(
-            react_grammar(&actions(&tools(), None)),
-            concat!(
-                "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n",
-                "action ::= \"search\" | \"calculator\" | \"final_answer\"\n",
-                "text ::= [^\\r\\n]+\n",
-            )
-        );
-        assert_eq!(
-            react_grammar(&actions(&[], None)),
-            concat!(
-                "root ::= \"Thought: \" text \"\\nAction: \" action \"\\nAction Input: \" text\n",
-                "action ::= \"final_answer\"\n",
-                "text ::= [^\\r\\n]+\n",
-            )
-        );
-    }
-
-    #[test]
-    fn grammar_quotes_awkward_tool_names_and_drops_blanks_and_repeats() {
-        let names: Vec<String> = [
-            "say \"hi\"",
-            "back\\slash",
-            "two\nlines\r\t",
-            "bell\u{7}",
-            "c1\u{85}",
-            "wide\u{2028}",
-            "中文😀",
-            "",
-            "final_answer",
-            "say \"hi\"",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let grammar = react_grammar(&actions(&names, None));
-        let action_line = grammar.lines().nth(1).unwrap();
-        assert_eq!(
-            action_line,
-            "action ::= \"say \\\"hi\\\"\" | \"back\\\\slash\" | \"two\\nlines\\r\\t\" | \
-             \"bell\\x07\" | \"c1\\x85\" | \"wide\u{2028}\" | \"中文😀\" | \"final_answer\""
-        );
-        assert_eq!(grammar.lines().count(), 3);
-        assert_eq!(
-            react_schema(&actions(&names, None))["properties"]["action"]["enum"],
-            json!([
-                "say \"hi\"",
-                "back\\slash",
-                "two\nlines\r\t",
-                "bell\u{7}",
-                "c1\u{85}",
-                "wide\u{2028}",
-                "中文😀",
-                "final_answer"
-            ])
-        );
     }
 
     #[test]

@@ -67,9 +67,9 @@ pub enum FormatError {
         column: usize,
         message: String,
     },
-    /// `final_answer` with a tool's arguments (e.g. `{"expression": "sqrt(2)"}`) that no
-    /// Observation has answered: the model meant to call the tool. Only the agent, which
-    /// knows the tools and the observations, reports this one.
+    /// `final_answer` with a tool's arguments that the tool cannot run either (e.g.
+    /// `{"query": "year"}` where no search was made): neither an answer nor a call. Only the
+    /// agent, which knows the tools and the observations, reports this one.
     ArgumentsAsAnswer { tool: String },
 }
 
@@ -121,9 +121,9 @@ impl FormatError {
                  e.g. {{\"query\": \"...\"}}."
             ),
             FormatError::ArgumentsAsAnswer { tool } => format!(
-                "Your final_answer holds {tool}'s arguments, not an answer, and no Observation \
-                 has shown it. To run {tool}, write 'Action: {tool}' with that JSON as Action \
-                 Input. Use 'Action: final_answer' once an Observation has the result."
+                "Your final_answer holds {tool}'s arguments, not an answer. To use {tool}, write \
+                 'Action: {tool}' with a JSON object as Action Input. Once an Observation has \
+                 the result, write 'Action: final_answer' with the answer as plain text."
             ),
         }
     }
@@ -195,6 +195,9 @@ pub enum Repair {
     NoToolActionIgnored,
     /// Set by the agent: final_answer held the arguments of a call made earlier.
     AnswerFromEarlierCall,
+    /// Set by the agent: final_answer held a tool's arguments that no Observation had shown,
+    /// so that call was run.
+    ArgumentsRunAsCall,
     /// An `Action Input:` alone, read as the input of the previous reply's empty
     /// `Action: final_answer`.
     InputCompletesFinalAnswer,
@@ -235,6 +238,9 @@ impl Repair {
             Repair::ActionAfterFinalIgnored => "action after the final answer ignored",
             Repair::InputCompletesFinalAnswer => {
                 "'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'"
+            }
+            Repair::ArgumentsRunAsCall => {
+                "final_answer held a tool's arguments that no Observation had shown: that call was run"
             }
             Repair::AnswerFromEarlierCall => {
                 "final_answer repeated an earlier call's arguments: that call's result is the answer"

@@ -185,7 +185,7 @@ pub(crate) fn spec() -> ToolSpec {
                 }
             },
             "required": ["expression"],
-            "examples": [{ "expression": "2 * (3 + 4)" }]
+            "examples": [{ "expression": "<arithmetic from the question>" }]
         }),
     }
 }

@@ -20,15 +20,31 @@ const WEEKDAYS: [&str; 7] = [
     "Saturday",
 ];
 
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: "current_time".into(),
-        description: "Returns the current local date, time and weekday.".into(),
+        description: "Returns today's date, the time, the weekday, the month and the year.".into(),
         parameters: json!({ "type": "object", "properties": {} }),
     }
 }
 
-/// Formats the host's time as `2026-11-30 14:05:09 (UTC+08:00), Monday`.
+/// Formats the host's time as `Monday, 30 November 2026, 14:05:09 (UTC+08:00); date
+/// 2026-11-30`: the names spelled out, since small models misread `11` as a month name.
 pub fn format_time(host: &HostContext) -> Result<String, ToolError> {
     let HostContext {
         now_unix_ms,
@@ -50,8 +66,10 @@ pub fn format_time(host: &HostContext) -> Result<String, ToolError> {
     // 1970-01-01 was a Thursday.
     let weekday = WEEKDAYS[(days + 4).rem_euclid(7) as usize];
     let sign = if offset < 0 { '-' } else { '+' };
+    // `month` is 1..=12 by construction.
+    let month_name = MONTHS[(month - 1) as usize];
     Ok(format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} (UTC{sign}{:02}:{:02}), {weekday}",
+        "{weekday}, {day} {month_name} {year}, {:02}:{:02}:{:02} (UTC{sign}{:02}:{:02}); date {year:04}-{month:02}-{day:02}",
         secs_of_day / 3600,
         secs_of_day / 60 % 60,
         secs_of_day % 60,

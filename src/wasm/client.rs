@@ -10,8 +10,10 @@ use web_sys::{AbortController, ReadableStreamDefaultReader};
 
 use super::timer::{self, Timeout};
 use crate::llm::{
-    self, ClientConfig, LlmError, ModelRequest, SseDecoder, StreamEvent, Usage, MAX_ATTEMPTS,
+    self, ClientConfig, LlmError, ModelRequest, ServerKind, SseDecoder, StreamEvent, Usage,
+    MAX_ATTEMPTS,
 };
+use crate::tools::ToolSpec;
 
 /// A model reply as the client received it.
 pub struct Completion {
@@ -25,13 +27,13 @@ pub struct Completion {
 pub async fn complete(
     cfg: &ClientConfig,
     request: &ModelRequest,
-    tool_names: &[String],
+    tools: &[ToolSpec],
     abort: &AbortController,
     on_delta: &dyn Fn(&str),
 ) -> Result<Completion, LlmError> {
     let url = llm::chat_url(&cfg.base_url);
     llm::check_mixed_content(&timer::page_origin(), &url)?;
-    let body = llm::chat_body(cfg, request, tool_names).to_string();
+    let body = llm::chat_body(cfg, request, tools).to_string();
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -59,6 +61,25 @@ pub async fn complete(
         }
         return Err(error);
     }
+}
+
+/// What kind of server this is, from its model list; `Unknown` when that cannot be read
+/// (the chat request then reports what is wrong).
+pub async fn server_kind(cfg: &ClientConfig) -> ServerKind {
+    let Ok(abort) = AbortController::new() else {
+        return ServerKind::Unknown;
+    };
+    let url = llm::models_url(&cfg.base_url);
+    if llm::check_mixed_content(&timer::page_origin(), &url).is_err() {
+        return ServerKind::Unknown;
+    }
+    let body = match send(cfg, &url, None, &abort).await {
+        Ok(response) if response.ok() => read_text(cfg, &response, &url, &abort)
+            .await
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    ServerKind::detect(&body, &cfg.base_url)
 }
 
 /// The server's model list (`GET {base}/models`).

@@ -18,7 +18,9 @@ use web_sys::AbortController;
 
 use crate::agent::{self, AgentConfig, Guard, ModelReply, Next, Outcome, ToolResult, Trace};
 use crate::history::MessageStyle;
-use crate::llm::{ClientConfig, Constrained, LlmError, ModelRequest, Usage, DEFAULT_TIMEOUT_MS};
+use crate::llm::{
+    ClientConfig, Constrained, LlmError, ModelRequest, ServerKind, Usage, DEFAULT_TIMEOUT_MS,
+};
 use crate::prompt::{FewShot, Lang, PromptConfig};
 use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
 use js_tools::JsTool;
@@ -130,6 +132,7 @@ struct Settings {
     seed: Option<u64>,
     timeout_ms: Option<u32>,
     constrained: Constrained,
+    act_first: Option<bool>,
     lang: Lang,
     template: Option<String>,
     system_prompt: Option<String>,
@@ -196,6 +199,8 @@ fn configure(settings: Settings) -> Result<Configured, JsValue> {
             few_shot: settings.few_shot,
         },
         system_prompt: settings.system_prompt.filter(|p| !p.trim().is_empty()),
+        constrained: settings.constrained,
+        act_first: settings.act_first.unwrap_or(defaults.act_first),
     };
     let client = if settings.demo {
         None
@@ -209,7 +214,6 @@ fn configure(settings: Settings) -> Result<Configured, JsValue> {
             stream: settings.stream,
             seed: settings.seed,
             timeout_ms: settings.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
-            constrained: settings.constrained,
         };
         client
             .validate()
@@ -628,6 +632,15 @@ async fn step_once(
     let guards_before = with_run(inner, |run| guard_count(run))?;
     match &next {
         Next::Done { .. } => return Ok(next),
+        Next::CallModel { .. } if with_run(inner, |run| run.wants_server())? => {
+            // `auto`: the server's kind decides the constraint before the first request.
+            let kind = match &inner.client {
+                Some(cfg) => client::server_kind(cfg).await,
+                None => ServerKind::Unknown,
+            };
+            with_run(inner, |run| run.set_server(kind))?;
+            return with_run(inner, |run| run.next());
+        }
         Next::CallModel { request } => {
             emit(
                 on_event,
@@ -646,6 +659,13 @@ async fn step_once(
                 }),
                 None => ask_model(inner, request, on_event, index, &partial).await,
             };
+            if let Err(error) = &result {
+                if with_run(inner, |run| run.constraint_refused(error))? {
+                    // Asked again at once without the constraint; the guard says why.
+                    report(inner, on_event, index, guards_before)?;
+                    return with_run(inner, |run| run.next());
+                }
+            }
             with_run(inner, |run| {
                 // After abort() the run is over: keep what had streamed in, for the record.
                 if matches!(run.next(), Next::Done { .. }) {
@@ -771,14 +791,14 @@ async fn ask_model(
             ..ModelReply::default()
         });
     };
-    let tool_names: Vec<String> = inner
+    let tools: Vec<ToolSpec> = inner
         .registry
         .borrow()
         .specs()
-        .iter()
-        .map(|s| s.name.clone())
+        .into_iter()
+        .cloned()
         .collect();
-    let completion = match client::complete(cfg, request, &tool_names, &abort, &on_delta).await {
+    let completion = match client::complete(cfg, request, &tools, &abort, &on_delta).await {
         // An empty reply is the model's format mistake, fed back like any other.
         Err(LlmError::EmptyReply) => client::Completion {
             text: String::new(),

@@ -1,0 +1,490 @@
+//! Making the server keep the ReAct format: which constraint a server takes, and the GBNF
+//! grammar or JSON schema that says, per tool, what a reply may be.
+//!
+//! Small models given only the prompt break the format most of the time; under a grammar that
+//! names each tool's arguments they cannot, and cannot run away on a free-text argument.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::FINAL_ANSWER;
+use crate::tools::ToolSpec;
+
+/// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`),
+/// since it is a setting picked from a list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Constrained {
+    /// The agent picks one from what the server says it is ([`ServerKind`]); until then, and
+    /// for a server it does not know, no constraint.
+    #[default]
+    Auto,
+    Off,
+    /// `response_format: {"type": "json_object", "schema": …}`: llama-cpp-python's form
+    /// (it answers `json_schema` with HTTP 500).
+    JsonObject,
+    /// `response_format: {"type": "json_schema", …}`: OpenAI, Ollama, vLLM, LM Studio.
+    JsonSchema,
+    /// A GBNF `grammar` field forcing the text format: llama.cpp and llama-cpp-python only.
+    Grammar,
+}
+
+impl Constrained {
+    /// A constraint goes out with the request (not `off`, not an unresolved `auto`).
+    pub fn is_on(self) -> bool {
+        !matches!(self, Constrained::Auto | Constrained::Off)
+    }
+
+    /// Its name in the settings and the trace.
+    pub fn label(self) -> &'static str {
+        match self {
+            Constrained::Auto => "auto",
+            Constrained::Off => "off",
+            Constrained::JsonObject => "json_object",
+            Constrained::JsonSchema => "json_schema",
+            Constrained::Grammar => "grammar",
+        }
+    }
+}
+
+/// The server behind an endpoint, as far as its model list tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerKind {
+    LlamaCpp,
+    LlamaCppPython,
+    Ollama,
+    LmStudio,
+    Vllm,
+    OpenAi,
+    Unknown,
+}
+
+impl ServerKind {
+    /// Reads `GET {base}/models`: each server fills `owned_by` in its own way (llama.cpp
+    /// `llamacpp`, llama-cpp-python `me`, vLLM `vllm`, LM Studio `organization_owner`, OpenAI
+    /// `openai`/`system`); Ollama names the model's namespace (`library`), so its port is the
+    /// other sign. `body` may be anything a server sent, or empty when the request failed.
+    pub fn detect(models_body: &str, base_url: &str) -> ServerKind {
+        let owners: Vec<String> = serde_json::from_str::<Value>(models_body)
+            .ok()
+            .and_then(|v| v.get("data").and_then(Value::as_array).cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|m| m.get("owned_by").and_then(Value::as_str))
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let owned = |names: &[&str]| owners.iter().any(|o| names.contains(&o.as_str()));
+        let base = base_url.to_ascii_lowercase();
+        if owned(&["llamacpp"]) {
+            ServerKind::LlamaCpp
+        } else if owned(&["me"]) {
+            ServerKind::LlamaCppPython
+        } else if owned(&["vllm"]) {
+            ServerKind::Vllm
+        } else if owned(&["organization_owner"]) {
+            ServerKind::LmStudio
+        } else if owned(&["library"]) || base.contains(":11434") {
+            ServerKind::Ollama
+        } else if owned(&["openai", "system", "openai-internal"])
+            || base.contains("//api.openai.com")
+        {
+            ServerKind::OpenAi
+        } else {
+            ServerKind::Unknown
+        }
+    }
+
+    /// The strongest constraint this server is known to honour.
+    pub fn constrained(self) -> Constrained {
+        match self {
+            ServerKind::LlamaCpp | ServerKind::LlamaCppPython => Constrained::Grammar,
+            ServerKind::Ollama | ServerKind::LmStudio | ServerKind::Vllm | ServerKind::OpenAi => {
+                Constrained::JsonSchema
+            }
+            ServerKind::Unknown => Constrained::Off,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ServerKind::LlamaCpp => "llama.cpp server",
+            ServerKind::LlamaCppPython => "llama-cpp-python",
+            ServerKind::Ollama => "Ollama",
+            ServerKind::LmStudio => "LM Studio",
+            ServerKind::Vllm => "vLLM",
+            ServerKind::OpenAi => "OpenAI",
+            ServerKind::Unknown => "an unknown server",
+        }
+    }
+}
+
+/// The tools a constrained reply may call, in the order given, without blank names or
+/// repeats, then `final_answer`; without the `avoid`ed action unless that would leave none.
+/// `None` stands for `final_answer`.
+pub fn actions<'a>(tools: &'a [ToolSpec], avoid: Option<&str>) -> Vec<Option<&'a ToolSpec>> {
+    let mut out: Vec<Option<&ToolSpec>> = Vec::new();
+    for tool in tools {
+        let name = tool.name.as_str();
+        let seen = out.iter().flatten().any(|t| t.name == name);
+        if !name.is_empty() && name != FINAL_ANSWER && !seen {
+            out.push(Some(tool));
+        }
+    }
+    out.push(None);
+    if out.len() > 1 {
+        out.retain(|a| a.map_or(FINAL_ANSWER, |t| t.name.as_str()) != avoid.unwrap_or("\0"));
+    }
+    out
+}
+
+fn action_name(action: Option<&ToolSpec>) -> &str {
+    action.map_or(FINAL_ANSWER, |t| t.name.as_str())
+}
+
+/// The schema of one ReAct step as JSON: `{thought, action, action_input}`. Servers generate
+/// the properties in the order listed, so `thought` comes first (this needs serde_json's
+/// `preserve_order`). `action_input` is one of the tools' argument objects or, for
+/// final_answer, a string.
+pub fn react_schema(actions: &[Option<&ToolSpec>]) -> Value {
+    let names: Vec<&str> = actions.iter().map(|a| action_name(*a)).collect();
+    let mut inputs: Vec<Value> = actions
+        .iter()
+        .flatten()
+        .map(|tool| {
+            let props = argument_params(tool);
+            let properties: serde_json::Map<String, Value> = props
+                .iter()
+                .map(|name| (name.clone(), property_schema(tool, name)))
+                .collect();
+            json!({
+                "type": "object",
+                "properties": properties,
+                "required": props,
+                "additionalProperties": false,
+            })
+        })
+        .collect();
+    if actions.contains(&None) {
+        inputs.push(json!({"type": "string"}));
+    }
+    json!({
+        "type": "object",
+        "properties": {
+            "thought": {"type": "string"},
+            "action": {"type": "string", "enum": names},
+            "action_input": {"anyOf": inputs},
+        },
+        "required": ["thought", "action", "action_input"],
+        "additionalProperties": false,
+    })
+}
+
+/// A GBNF grammar for llama.cpp forcing
+/// `Thought: <line>\nAction: <tool>\nAction Input: <that tool's arguments as JSON>`, or
+/// `Action: final_answer` with the answer as plain text on one line.
+///
+/// Free text has no length bound: bounded repetitions (`{1,150}`) make llama.cpp very slow.
+/// After the input the only way on is the end of the reply, so the model stops by itself.
+/// Rule names avoid `_`, which older llama.cpp rejects; an invalid grammar crashes the server,
+/// hence the careful quoting of tool and parameter names.
+pub fn react_grammar(actions: &[Option<&ToolSpec>]) -> String {
+    let mut rules = Vec::new();
+    let mut choices = Vec::new();
+    for (i, action) in actions.iter().enumerate() {
+        let head = gbnf_literal(&format!("{}\nAction Input: ", action_name(*action)));
+        let body = match action {
+            None => "answer".to_string(),
+            Some(tool) => arguments_gbnf(tool),
+        };
+        rules.push(format!("act{i} ::= {head} {body}"));
+        choices.push(format!("act{i}"));
+    }
+    let mut grammar = format!(
+        "root ::= \"Thought: \" text \"\\nAction: \" ( {} )\n",
+        choices.join(" | ")
+    );
+    for rule in rules {
+        grammar.push_str(&rule);
+        grammar.push('\n');
+    }
+    // An answer is text, not an argument object: `{` cannot open it.
+    grammar.push_str(concat!(
+        "text ::= [^\\r\\n]+\n",
+        "answer ::= [^{\\r\\n] [^\\r\\n]*\n",
+        "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
+        "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
+        "num ::= \"-\"? dig (\".\" dig)?\n",
+        "dig ::= [0-9] ([0-9] ([0-9] ([0-9] ([0-9] [0-9]?)?)?)?)?\n",
+        "bool ::= \"true\" | \"false\"\n",
+        "value ::= str | num | bool | \"null\" | \"[\" (value (\", \" value)*)? \"]\" | \"{\" (str \": \" value (\", \" str \": \" value)*)? \"}\"\n",
+    ));
+    grammar
+}
+
+/// The parameters a constrained call writes, in schema order: the required ones, or all of
+/// them when none is required (like the prompt's example input). Optional extras are left to
+/// the tool's defaults, so a model cannot run away on `"top_k": 1000000…`.
+fn argument_params(tool: &ToolSpec) -> Vec<String> {
+    let params = tool.params();
+    let any_required = params.iter().any(|(_, required)| *required);
+    params
+        .into_iter()
+        .filter(|(_, required)| *required || !any_required)
+        .map(|(name, _)| name)
+        .collect()
+}
+
+fn property_schema(tool: &ToolSpec, name: &str) -> Value {
+    tool.parameters
+        .pointer(&format!(
+            "/properties/{}",
+            name.replace('~', "~0").replace('/', "~1")
+        ))
+        .cloned()
+        .unwrap_or_else(|| json!({}))
+}
+
+/// `{"a": <a's type>, "b": …}` on one line, for the tool's [`argument_params`].
+fn arguments_gbnf(tool: &ToolSpec) -> String {
+    let params = argument_params(tool);
+    if params.is_empty() {
+        return gbnf_literal("{}");
+    }
+    let mut parts = Vec::new();
+    for (i, name) in params.iter().enumerate() {
+        let key = serde_json::to_string(name).unwrap_or_default();
+        let lead = if i == 0 { "{" } else { ", " };
+        parts.push(gbnf_literal(&format!("{lead}{key}: ")));
+        parts.push(value_gbnf(&property_schema(tool, name)));
+    }
+    parts.push(gbnf_literal("}"));
+    parts.join(" ")
+}
+
+/// The grammar of one JSON value of this schema: its `enum`, else its `type`.
+fn value_gbnf(schema: &Value) -> String {
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        let literals: Vec<String> = options
+            .iter()
+            .map(|v| gbnf_literal(&v.to_string()))
+            .collect();
+        if !literals.is_empty() {
+            return format!("( {} )", literals.join(" | "));
+        }
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => "str",
+        Some("number" | "integer") => "num",
+        Some("boolean") => "bool",
+        _ => "value",
+    }
+    .to_string()
+}
+
+/// A GBNF string literal: quote and backslash escaped, control characters as `\xHH`/`\uHHHH`
+/// (a raw newline inside a literal is a syntax error).
+fn gbnf_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() && u32::from(c) <= 0xFF => {
+                out.push_str(&format!("\\x{:02X}", u32::from(c)));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::Builtin;
+
+    fn builtins() -> Vec<ToolSpec> {
+        Builtin::ALL.into_iter().map(Builtin::spec).collect()
+    }
+
+    #[test]
+    fn servers_are_told_apart_by_their_model_list() {
+        let list = |owner: &str| {
+            format!(r#"{{"object":"list","data":[{{"id":"m","owned_by":"{owner}"}}]}}"#)
+        };
+        let cases = [
+            (
+                list("llamacpp"),
+                "http://localhost:8080/v1",
+                ServerKind::LlamaCpp,
+            ),
+            (
+                list("me"),
+                "http://127.0.0.1:8180/v1",
+                ServerKind::LlamaCppPython,
+            ),
+            (
+                list("library"),
+                "http://example.test/v1",
+                ServerKind::Ollama,
+            ),
+            (
+                list("someone"),
+                "http://localhost:11434/v1",
+                ServerKind::Ollama,
+            ),
+            (list("vllm"), "http://gpu:8000/v1", ServerKind::Vllm),
+            (
+                list("organization_owner"),
+                "http://localhost:1234/v1",
+                ServerKind::LmStudio,
+            ),
+            (
+                list("system"),
+                "https://api.openai.com/v1",
+                ServerKind::OpenAi,
+            ),
+            (
+                String::new(),
+                "https://api.openai.com/v1",
+                ServerKind::OpenAi,
+            ),
+            (list("acme"), "https://llm.example/v1", ServerKind::Unknown),
+            (
+                "<html>".into(),
+                "https://llm.example/v1",
+                ServerKind::Unknown,
+            ),
+            (
+                r#"{"data": 3}"#.into(),
+                "https://llm.example/v1",
+                ServerKind::Unknown,
+            ),
+        ];
+        for (body, base, kind) in cases {
+            assert_eq!(ServerKind::detect(&body, base), kind, "{body} at {base}");
+        }
+        assert_eq!(
+            ServerKind::LlamaCppPython.constrained(),
+            Constrained::Grammar
+        );
+        assert_eq!(ServerKind::Ollama.constrained(), Constrained::JsonSchema);
+        assert_eq!(ServerKind::Unknown.constrained(), Constrained::Off);
+    }
+
+    #[test]
+    fn grammar_golden() {
+        let tools = builtins();
+        assert_eq!(
+            react_grammar(&actions(&tools, None)),
+            concat!(
+                "root ::= \"Thought: \" text \"\\nAction: \" ( act0 | act1 | act2 | act3 )\n",
+                "act0 ::= \"calculator\\nAction Input: \" \"{\\\"expression\\\": \" str \"}\"\n",
+                "act1 ::= \"search_docs\\nAction Input: \" \"{\\\"query\\\": \" str \"}\"\n",
+                "act2 ::= \"current_time\\nAction Input: \" \"{}\"\n",
+                "act3 ::= \"final_answer\\nAction Input: \" answer\n",
+                "text ::= [^\\r\\n]+\n",
+                "answer ::= [^{\\r\\n] [^\\r\\n]*\n",
+                "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
+                "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
+                "num ::= \"-\"? dig (\".\" dig)?\n",
+                "dig ::= [0-9] ([0-9] ([0-9] ([0-9] ([0-9] [0-9]?)?)?)?)?\n",
+                "bool ::= \"true\" | \"false\"\n",
+                "value ::= str | num | bool | \"null\" | \"[\" (value (\", \" value)*)? \"]\" | \"{\" (str \": \" value (\", \" str \": \" value)*)? \"}\"\n",
+            )
+        );
+    }
+
+    #[test]
+    fn each_parameter_type_has_its_grammar() {
+        let tool = ToolSpec {
+            name: "book \"it\"".into(),
+            description: "d".into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string"},
+                    "nights": {"type": "integer"},
+                    "pets": {"type": "boolean"},
+                    "class": {"enum": ["eco", "biz"]},
+                    "extras": {"type": "array"},
+                    "note": {"type": "string"},
+                },
+                "required": ["city", "nights", "pets", "class", "extras"],
+            }),
+        };
+        let tools = [tool];
+        let grammar = react_grammar(&actions(&tools, None));
+        let act = grammar.lines().nth(1).unwrap();
+        assert_eq!(
+            act,
+            "act0 ::= \"book \\\"it\\\"\\nAction Input: \" \"{\\\"city\\\": \" str \", \\\"nights\\\": \" num \", \\\"pets\\\": \" bool \", \\\"class\\\": \" ( \"\\\"eco\\\"\" | \"\\\"biz\\\"\" ) \", \\\"extras\\\": \" value \"}\""
+        );
+        let schema = react_schema(&actions(&tools, None));
+        assert_eq!(
+            schema["properties"]["action_input"]["anyOf"][0]["required"],
+            json!(["city", "nights", "pets", "class", "extras"])
+        );
+        assert_eq!(
+            schema["properties"]["action_input"]["anyOf"][1],
+            json!({"type": "string"})
+        );
+    }
+
+    #[test]
+    fn avoided_actions_blank_and_repeated_names_are_left_out() {
+        let mut tools = builtins();
+        tools.push(tools[0].clone());
+        tools.push(ToolSpec {
+            name: String::new(),
+            ..tools[0].clone()
+        });
+        let names = |avoid| -> Vec<String> {
+            actions(&tools, avoid)
+                .into_iter()
+                .map(|a| action_name(a).to_string())
+                .collect()
+        };
+        assert_eq!(
+            names(None),
+            ["calculator", "search_docs", "current_time", "final_answer"]
+        );
+        assert_eq!(
+            names(Some("final_answer")),
+            ["calculator", "search_docs", "current_time"]
+        );
+        assert_eq!(
+            names(Some("search_docs")),
+            ["calculator", "current_time", "final_answer"]
+        );
+        assert_eq!(
+            actions(&[], Some("final_answer"))
+                .into_iter()
+                .map(|a| action_name(a).to_string())
+                .collect::<Vec<_>>(),
+            ["final_answer"]
+        );
+    }
+
+    #[test]
+    fn literals_quote_awkward_names() {
+        let cases = [
+            ("say \"hi\"", "\"say \\\"hi\\\"\""),
+            ("back\\slash", "\"back\\\\slash\""),
+            ("two\nlines\r\t", "\"two\\nlines\\r\\t\""),
+            ("bell\u{7}", "\"bell\\x07\""),
+            ("c1\u{85}", "\"c1\\x85\""),
+            ("中文😀", "\"中文😀\""),
+        ];
+        for (text, literal) in cases {
+            assert_eq!(gbnf_literal(text), literal);
+        }
+    }
+}
