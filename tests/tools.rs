@@ -5,6 +5,7 @@ use reactloop::tools::{
     Document, HostContext, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
 };
 use serde_json::{json, Value};
+use std::time::{Duration, Instant};
 
 fn registry() -> Registry {
     Registry::with_builtins(default_documents())
@@ -683,6 +684,36 @@ fn search_failures() {
     assert_eq!(reg.documents().len(), 1);
     let out = reg.run_builtin(&call("检索"), &host).unwrap();
     assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 161);
+}
+
+/// A host document is untrusted text: blank lines by the hundred thousand (a pasted log, a
+/// file of padding) must not make a search quadratic: 200,000 once took minutes.
+#[test]
+fn search_is_fast_on_long_runs_of_blank_lines() {
+    // 200,000 line breaks in all, in two runs: one between sentences, one at the very end.
+    let run = 100_000;
+    let mut reg = registry();
+    for (name, gap) in [("newlines", "\n"), ("blank lines with spaces", " \r\n\t")] {
+        reg.set_documents(vec![Document {
+            title: "Padding".into(),
+            text: format!(
+                "Some words first.{}The needle is here. More words.{}",
+                gap.repeat(run),
+                gap.repeat(run)
+            ),
+        }]);
+        let call = reg.dispatch("search_docs", &json!("needle")).unwrap();
+        let started = Instant::now();
+        let out = reg.run_builtin(&call, &HostContext::default());
+        let elapsed = started.elapsed();
+        // Debug build: under 50 ms when linear, minutes when quadratic.
+        assert!(elapsed < Duration::from_secs(1), "{name}: took {elapsed:?}");
+        assert_eq!(
+            out.as_deref(),
+            Ok("[1] Padding: The needle is here. More words."),
+            "{name}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------- current_time
