@@ -907,6 +907,74 @@ fn dispatch_unknown_tool() {
     assert!(reg.dispatch("calculator", &json!("1")).is_ok());
 }
 
+/// A tool name is model output, so it can be anything: a megabyte of it must be refused
+/// quickly (no edit distances over it) and not echoed whole into the next prompt.
+#[test]
+fn dispatch_refuses_an_overlong_tool_name_quickly() {
+    let reg = registry();
+    let cases = [
+        ("one letter", "a".repeat(1 << 20)),
+        ("a real name repeated", "calculator".repeat(100_000)),
+        (
+            "a real name padded",
+            format!("calculator{}", " x".repeat(500_000)),
+        ),
+        ("multibyte", "检索".repeat(200_000)),
+    ];
+    for (name, written) in cases {
+        let started = Instant::now();
+        let err = reg.dispatch(&written, &json!("1")).unwrap_err();
+        let elapsed = started.elapsed();
+        // Debug build: milliseconds when capped, seconds when every name's distance is computed.
+        assert!(elapsed < Duration::from_secs(1), "{name}: took {elapsed:?}");
+        let DispatchError::UnknownTool { nearest, .. } = &err else {
+            panic!("{name}: {err:?}");
+        };
+        assert_eq!(*nearest, None, "{name}");
+        let obs = err.observation();
+        assert!(obs.chars().count() < 300, "{name}: {obs}");
+        assert!(
+            obs.starts_with("Error: there is no tool named '")
+                && obs.contains("…'. Available tools: calculator, search_docs, current_time."),
+            "{name}: {obs}"
+        );
+    }
+    // An argument key is model output too: a megabyte key is given up on as quickly, however
+    // many parameters it could have been a misspelling of.
+    let mut reg = registry();
+    let params = ["origin_city", "destination", "travel_date", "return_date"];
+    let properties: serde_json::Map<String, Value> = params
+        .iter()
+        .map(|p| (p.to_string(), json!({"type": "string"})))
+        .collect();
+    reg.register_external(spec(
+        "book_flight",
+        json!({"type": "object", "properties": properties, "required": ["origin_city"]}),
+    ))
+    .unwrap();
+    let input = json!({ "o".repeat(1 << 20): "Paris" });
+    let started = Instant::now();
+    let err = reg.dispatch("book_flight", &input).unwrap_err();
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < Duration::from_secs(1),
+        "long key: took {elapsed:?}"
+    );
+    assert!(
+        matches!(&err, DispatchError::MissingArgument { missing, .. } if missing == &["origin_city"]),
+        "{err:?}"
+    );
+
+    // The longest name a host may register (64 characters) is still matched loosely.
+    let long = "t".repeat(63) + "x";
+    reg.register_external(spec(&long, json!({"type": "object", "properties": {}})))
+        .unwrap();
+    let call = reg.dispatch(&long.to_uppercase(), &Value::Null).unwrap();
+    assert_eq!(call.tool, long);
+    let call = reg.dispatch(&format!("`{long}`"), &Value::Null).unwrap();
+    assert_eq!((call.tool, call.notes.len()), (long, 0));
+}
+
 // ---------------------------------------------------------------- normalisation
 
 #[test]
