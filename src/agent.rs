@@ -329,12 +329,23 @@ impl Trace {
             serde_json::from_str(text).map_err(|e| TraceError::NotJson {
                 message: e.to_string(),
             })?;
-        let version = value
-            .get("version")
-            .and_then(|v| v.as_u64())
-            .ok_or_else(|| TraceError::Invalid {
-                message: "the \"version\" field is missing".to_string(),
-            })?;
+        let version = value.get("version").ok_or_else(|| TraceError::Invalid {
+            message: "the \"version\" field is missing".to_string(),
+        })?;
+        // Versions start at 1 (no trace was ever written with 0); a string, a fraction or an
+        // exponent is no version either. Say what was found, cut short: it may be a whole file.
+        let version = version.as_u64().filter(|&v| v >= 1).ok_or_else(|| {
+            let mut found = version.to_string();
+            if let Some((end, _)) = found.char_indices().nth(40) {
+                found.replace_range(end.., "…");
+            }
+            TraceError::Invalid {
+                message: format!(
+                    "the \"version\" field must be a positive whole number written in digits, \
+                     like 1; found {found}"
+                ),
+            }
+        })?;
         if version > u64::from(TRACE_VERSION) {
             return Err(TraceError::NewerVersion {
                 found: u32::try_from(version).unwrap_or(u32::MAX),

@@ -724,6 +724,59 @@ fn traces_round_trip_through_json_and_check_their_version() {
 }
 
 #[test]
+fn a_trace_with_a_bad_version_says_what_is_wrong() {
+    let (_, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);
+    let valid = serde_json::to_value(&trace).unwrap();
+    let invalid = "This JSON is not a reactloop trace: ";
+    let wrong = format!(
+        "{invalid}the \"version\" field must be a positive whole number written in digits, \
+         like 1; found "
+    );
+    // (the version, or None to leave it out; the message after `wrong`, or the whole message)
+    let cases = [
+        (None, format!("{invalid}the \"version\" field is missing")),
+        (Some(json!("1")), format!(r#"{wrong}"1""#)),
+        (Some(json!(-1)), format!("{wrong}-1")),
+        (Some(json!(1e300)), format!("{wrong}1e+300")),
+        (Some(json!(1.5)), format!("{wrong}1.5")),
+        // A whole number, but serde would refuse it as a u32 with a murkier message.
+        (Some(json!(1.0)), format!("{wrong}1.0")),
+        (Some(json!(null)), format!("{wrong}null")),
+        (Some(json!([1])), format!("{wrong}[1]")),
+        // No trace was ever written with version 0: refused, not read as the first version.
+        (Some(json!(0)), format!("{wrong}0")),
+        // What was found is cut short: the field could hold a whole file.
+        (
+            Some(json!("a".repeat(100_000))),
+            format!("{wrong}\"{}…", "a".repeat(39)),
+        ),
+    ];
+    for (version, want) in cases {
+        let mut json = valid.clone();
+        match &version {
+            Some(v) => json["version"] = v.clone(),
+            None => drop(json.as_object_mut().unwrap().remove("version")),
+        }
+        let got = Trace::from_json(&json.to_string());
+        assert!(
+            matches!(&got, Err(TraceError::Invalid { .. })),
+            "{version:?}: {got:?}"
+        );
+        assert_eq!(got.unwrap_err().to_string(), want, "{version:?}");
+    }
+    // A version past u32 is still a newer version, not an invalid one.
+    let mut newer = valid.clone();
+    newer["version"] = json!(u64::MAX);
+    assert!(matches!(
+        Trace::from_json(&newer.to_string()),
+        Err(TraceError::NewerVersion {
+            found: u32::MAX,
+            ..
+        })
+    ));
+}
+
+#[test]
 fn feeding_out_of_turn_is_refused() {
     let mut agent = Agent::new("q", registry(), AgentConfig::default());
     assert!(agent

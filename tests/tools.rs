@@ -5,6 +5,7 @@ use reactloop::tools::{
     Document, HostContext, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
 };
 use serde_json::{json, Value};
+use std::time::{Duration, Instant};
 
 fn registry() -> Registry {
     Registry::with_builtins(default_documents())
@@ -685,6 +686,36 @@ fn search_failures() {
     assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 161);
 }
 
+/// A host document is untrusted text: blank lines by the hundred thousand (a pasted log, a
+/// file of padding) must not make a search quadratic: 200,000 once took minutes.
+#[test]
+fn search_is_fast_on_long_runs_of_blank_lines() {
+    // 200,000 line breaks in all, in two runs: one between sentences, one at the very end.
+    let run = 100_000;
+    let mut reg = registry();
+    for (name, gap) in [("newlines", "\n"), ("blank lines with spaces", " \r\n\t")] {
+        reg.set_documents(vec![Document {
+            title: "Padding".into(),
+            text: format!(
+                "Some words first.{}The needle is here. More words.{}",
+                gap.repeat(run),
+                gap.repeat(run)
+            ),
+        }]);
+        let call = reg.dispatch("search_docs", &json!("needle")).unwrap();
+        let started = Instant::now();
+        let out = reg.run_builtin(&call, &HostContext::default());
+        let elapsed = started.elapsed();
+        // Debug build: under 50 ms when linear, minutes when quadratic.
+        assert!(elapsed < Duration::from_secs(1), "{name}: took {elapsed:?}");
+        assert_eq!(
+            out.as_deref(),
+            Ok("[1] Padding: The needle is here. More words."),
+            "{name}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------- current_time
 
 #[test]
@@ -886,6 +917,74 @@ fn dispatch_unknown_tool() {
     }
     assert!(reg.set_enabled("calculator", true));
     assert!(reg.dispatch("calculator", &json!("1")).is_ok());
+}
+
+/// A tool name is model output, so it can be anything: a megabyte of it must be refused
+/// quickly (no edit distances over it) and not echoed whole into the next prompt.
+#[test]
+fn dispatch_refuses_an_overlong_tool_name_quickly() {
+    let reg = registry();
+    let cases = [
+        ("one letter", "a".repeat(1 << 20)),
+        ("a real name repeated", "calculator".repeat(100_000)),
+        (
+            "a real name padded",
+            format!("calculator{}", " x".repeat(500_000)),
+        ),
+        ("multibyte", "检索".repeat(200_000)),
+    ];
+    for (name, written) in cases {
+        let started = Instant::now();
+        let err = reg.dispatch(&written, &json!("1")).unwrap_err();
+        let elapsed = started.elapsed();
+        // Debug build: milliseconds when capped, seconds when every name's distance is computed.
+        assert!(elapsed < Duration::from_secs(1), "{name}: took {elapsed:?}");
+        let DispatchError::UnknownTool { nearest, .. } = &err else {
+            panic!("{name}: {err:?}");
+        };
+        assert_eq!(*nearest, None, "{name}");
+        let obs = err.observation();
+        assert!(obs.chars().count() < 300, "{name}: {obs}");
+        assert!(
+            obs.starts_with("Error: there is no tool named '")
+                && obs.contains("…'. Available tools: calculator, search_docs, current_time."),
+            "{name}: {obs}"
+        );
+    }
+    // An argument key is model output too: a megabyte key is given up on as quickly, however
+    // many parameters it could have been a misspelling of.
+    let mut reg = registry();
+    let params = ["origin_city", "destination", "travel_date", "return_date"];
+    let properties: serde_json::Map<String, Value> = params
+        .iter()
+        .map(|p| (p.to_string(), json!({"type": "string"})))
+        .collect();
+    reg.register_external(spec(
+        "book_flight",
+        json!({"type": "object", "properties": properties, "required": ["origin_city"]}),
+    ))
+    .unwrap();
+    let input = json!({ "o".repeat(1 << 20): "Paris" });
+    let started = Instant::now();
+    let err = reg.dispatch("book_flight", &input).unwrap_err();
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < Duration::from_secs(1),
+        "long key: took {elapsed:?}"
+    );
+    assert!(
+        matches!(&err, DispatchError::MissingArgument { missing, .. } if missing == &["origin_city"]),
+        "{err:?}"
+    );
+
+    // The longest name a host may register (64 characters) is still matched loosely.
+    let long = "t".repeat(63) + "x";
+    reg.register_external(spec(&long, json!({"type": "object", "properties": {}})))
+        .unwrap();
+    let call = reg.dispatch(&long.to_uppercase(), &Value::Null).unwrap();
+    assert_eq!(call.tool, long);
+    let call = reg.dispatch(&format!("`{long}`"), &Value::Null).unwrap();
+    assert_eq!((call.tool, call.notes.len()), (long, 0));
 }
 
 // ---------------------------------------------------------------- normalisation

@@ -339,6 +339,10 @@ impl fmt::Display for RegistryError {
 impl std::error::Error for RegistryError {}
 
 const MAX_NAME_LEN: usize = 64;
+/// Tool names as written longer than this many characters are not matched at all. Twice the
+/// longest name a host may register leaves room for the separators and prefixes a model adds
+/// ("Get Current Time"); a longer one is not a misspelt name but runaway output.
+const MAX_WRITTEN_NAME_LEN: usize = 2 * MAX_NAME_LEN;
 /// Names the ReAct protocol uses for the final answer.
 const RESERVED_NAMES: &[&str] = &["final_answer", "finish"];
 
@@ -464,6 +468,8 @@ impl Registry {
     /// Names are tried exactly, then ignoring case and separators (`Search Docs`), then by a
     /// small edit distance (at most 2, and under a third of the name: `Calculater`), then as a
     /// unique partial name (`calc`, `get_current_time`). Every correction is noted in the call.
+    /// A name of more than [`MAX_WRITTEN_NAME_LEN`] characters is not matched at all, and the
+    /// error echoes only its beginning.
     ///
     /// The input becomes a JSON object for the tool's schema: a string holding a JSON object
     /// is parsed; one-key wrappers (`{"input": {...}}`, `{"args": ...}`) are removed; a bare
@@ -480,12 +486,25 @@ impl Registry {
             .trim()
             .trim_matches(|c: char| matches!(c, '"' | '\'' | '`'))
             .trim();
-        let entry = self.resolve(written).ok_or_else(|| {
+        // A name far longer than any tool's is unknown as it stands: fuzzy matching it would
+        // cost seconds (edit distances over a megabyte), and echoing it would flood the prompt.
+        let overlong = written.chars().nth(MAX_WRITTEN_NAME_LEN).is_some();
+        let resolved = if overlong {
+            None
+        } else {
+            self.resolve(written)
+        };
+        let entry = resolved.ok_or_else(|| {
             let names: Vec<&str> = self.enabled().map(|e| e.spec.name.as_str()).collect();
+            let nearest = if overlong {
+                None
+            } else {
+                nearest(written, &names)
+            };
             DispatchError::UnknownTool {
-                name: written.to_string(),
+                name: cut_name(written),
                 available: names.iter().map(|n| n.to_string()).collect(),
-                nearest: nearest(written, &names).map(str::to_string),
+                nearest: nearest.map(str::to_string),
             }
         })?;
         let mut notes = Vec::new();
@@ -549,6 +568,15 @@ impl Registry {
     }
 }
 
+/// `written` as an error echoes it: whole, or its first [`MAX_WRITTEN_NAME_LEN`] characters
+/// and an ellipsis.
+fn cut_name(written: &str) -> String {
+    match written.char_indices().nth(MAX_WRITTEN_NAME_LEN) {
+        Some((end, _)) => format!("{}…", &written[..end]),
+        None => written.to_string(),
+    }
+}
+
 /// Lowercase letters and digits only: "Search-Docs", "search docs" and "search_docs" fold alike.
 fn fold(name: &str) -> String {
     name.chars()
@@ -562,10 +590,16 @@ fn fold(name: &str) -> String {
 /// "add" never becomes "odd". `None` when no name or several names are equally close.
 fn close_match<'a>(written: &str, names: &[&'a str]) -> Option<&'a str> {
     let folded = fold(written);
+    let len = folded.chars().count();
     let mut best: Option<(usize, &str)> = None;
     let mut tie = false;
     for &name in names {
         let target = fold(name);
+        // The distance is at least the difference in length: skip the O(n·m) table when that
+        // alone is too far (an argument key a megabyte long, say).
+        if len.abs_diff(target.chars().count()) > 2 {
+            continue;
+        }
         let d = edit_distance(&folded, &target);
         if d > 2 || 3 * d >= target.chars().count() {
             continue;

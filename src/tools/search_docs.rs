@@ -153,15 +153,19 @@ fn is_sentence_end(c: char) -> bool {
     matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n')
 }
 
-/// Byte offsets where sentences begin (always char boundaries).
+/// Byte offsets where sentences begin (always char boundaries): 0, and the first
+/// non-whitespace character after each sentence end. One pass, so that a long run of blank
+/// lines costs linear time (trimming the rest of the text after every end was quadratic).
 fn sentence_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
-    for (i, c) in text.char_indices().filter(|&(_, c)| is_sentence_end(c)) {
-        let rest = &text[i + c.len_utf8()..];
-        let skipped = rest.len() - rest.trim_start().len();
-        let start = i + c.len_utf8() + skipped;
-        if start < text.len() {
-            starts.push(start);
+    let mut after_end = false;
+    for (i, c) in text.char_indices() {
+        if after_end && !c.is_whitespace() {
+            starts.push(i);
+            after_end = false;
+        }
+        if is_sentence_end(c) {
+            after_end = true;
         }
     }
     starts
@@ -214,7 +218,23 @@ fn flush_word(word: &mut String, tokens: &mut Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use super::tokenize;
+    use super::{sentence_starts, tokenize};
+
+    #[test]
+    fn sentence_start_offsets() {
+        for (text, want) in [
+            ("", &[0][..]),
+            ("One. Two", &[0, 5]),
+            ("One.\n\n\n  Two", &[0, 9]),
+            // A run of ends: each one that is not whitespace starts a (tiny) sentence.
+            ("One?! Two", &[0, 4, 6]),
+            ("One.  \n", &[0]),
+            ("甲。乙\u{3000}丙！", &[0, 6]),
+            ("\n\nOne", &[0, 2]),
+        ] {
+            assert_eq!(sentence_starts(text), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn tokens() {

@@ -1,0 +1,66 @@
+// A trace as a Markdown document. Pure, with no import of the wasm module, so that Node can
+// test it: the core's sentences (guards, repairs, format errors, outcomes) come in `describe`.
+//
+// Everything in a trace came from a model, a person or a host: a viewer that renders the
+// Markdown (and the HTML Markdown allows) must show it as text. So every field is either in a
+// fenced block, which no text can close, or escaped (see `escape`).
+
+/** A fence longer than any run of backticks inside `text`, so the text cannot close it. */
+function fenced(text, lang = '') {
+  const longest = Math.max(0, ...(String(text).match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text}\n${fence}`;
+}
+
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * `text` as literal Markdown text outside code: Markdown punctuation gets a backslash (no
+ * emphasis, code span, link, image, heading or table can start), then HTML's special
+ * characters become entities (no tag, no autolink). In that order, so the `#` of `&#39;` stays.
+ */
+export function escape(text) {
+  return String(text ?? '')
+    .replace(/[\\`*_[\]()!#|~]/g, '\\$&')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+/**
+ * A tool name in a code span, as the trace shows registered names; a name as a model wrote it
+ * may hold anything (backticks, line breaks, markup), and is then written escaped instead.
+ */
+function toolName(name) {
+  const text = String(name ?? '');
+  return /^[\w.:-]+$/.test(text) ? `\`${text}\`` : escape(text);
+}
+
+/**
+ * The trace as a Markdown document (in English, like the core's sentences). `describe` holds
+ * the core's `describeFormatError`, `describeOutcome`, `describeRepair` and `explainGuard`.
+ */
+export function traceToMarkdown(trace, describe) {
+  const { describeFormatError, describeOutcome, describeRepair, explainGuard } = describe;
+  const out = ['# reactloop trace', '', `**Question:** ${escape(trace.question)}`, ''];
+  if (trace.model) out.push(`**Model:** ${escape(trace.model)}`, '');
+  out.push('<details><summary>System prompt</summary>', '', fenced(trace.system_prompt, 'text'), '', '</details>', '');
+  for (const step of trace.steps) {
+    out.push(`## Step ${escape(step.index)}`, '');
+    const { parse, call, observation } = step;
+    if (parse?.thought) out.push(`**Thought:** ${escape(parse.thought)}`, '');
+    if (parse?.kind === 'action') {
+      out.push(`**Action:** ${toolName(call?.tool ?? parse.tool)}`, '', fenced(JSON.stringify(call?.args ?? parse.input, null, 2), 'json'), '');
+    } else if (parse?.kind === 'final') {
+      out.push(`**Final answer:** ${escape(parse.answer)}`, '');
+    } else if (parse?.kind === 'error') {
+      out.push(`**Format error:** ${escape(describeFormatError(parse.error))}`, '', fenced(step.reply.text, 'text'), '');
+    } else if (step.reply && !parse) {
+      out.push('**Reply (cut off by Stop):**', '', fenced(step.reply.text, 'text'), '');
+    }
+    if (parse?.repairs.length) out.push(`**Repairs:** ${escape(parse.repairs.map(describeRepair).join('; '))}`, '');
+    if (observation) out.push(`**Observation** (${escape(observation.source)}):`, '', fenced(observation.text, 'text'), '');
+    for (const guard of step.guards) out.push(`> **${escape(guard.type)}:** ${escape(explainGuard(guard))}`, '');
+    if (step.error) out.push(`> **Error:** ${escape(step.error.type)}`, '');
+  }
+  if (trace.outcome) out.push('## Outcome', '', escape(describeOutcome(trace.outcome)), '');
+  return out.join('\n');
+}
