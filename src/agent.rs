@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::history::{self, Layout, MessageStyle, Round};
 use crate::llm::{Constrained, LlmError, ModelRequest, ServerKind, Usage, FINAL_ANSWER};
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Spans};
-use crate::prompt::{self, PromptConfig};
+use crate::prompt::{self, Opening, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
 /// The version of the trace format; bump it when a saved trace would no longer load.
@@ -898,7 +898,19 @@ impl Agent {
             }),
         };
         let on = self.constrained.is_on();
+        let grammar = self.constrained == Constrained::Grammar;
+        let lang = config.prompt.lang;
+        let thought_prefix = match done {
+            None if config.act_first => Some(Opening::ChooseTool),
+            None => None,
+            Some(_) => Some(Opening::ReadObservation),
+        }
+        .filter(|_| grammar)
+        .map(|o| prompt::opening(o, lang).to_string());
+        let answer_prefix = grammar.then(|| prompt::opening(Opening::Answer, lang).to_string());
         ModelRequest {
+            thought_prefix,
+            answer_prefix,
             messages,
             // A constrained reply ends by itself; a stop would cut a Thought that mentions
             // an Observation and leave a reply with no action.

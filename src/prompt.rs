@@ -63,6 +63,27 @@ Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 每次回复都以 \"Thought:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
 \"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
 
+/// Words the grammar puts at the start of a reply's parts, so a small model reads before it
+/// writes: the first Thought picks a tool, a Thought after an Observation reads it (instead of
+/// copying the previous reply), and the answer is a sentence (not the prompt's placeholder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    ChooseTool,
+    ReadObservation,
+    Answer,
+}
+
+pub fn opening(opening: Opening, lang: Lang) -> &'static str {
+    match (opening, lang) {
+        (Opening::ChooseTool, Lang::En) => "To answer this, I will use",
+        (Opening::ChooseTool, Lang::Zh) => "要回答这个问题，我需要使用",
+        (Opening::ReadObservation, Lang::En) => "The Observation shows",
+        (Opening::ReadObservation, Lang::Zh) => "Observation 显示",
+        (Opening::Answer, Lang::En) => "The answer is",
+        (Opening::Answer, Lang::Zh) => "答案是",
+    }
+}
+
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
     match lang {

@@ -288,6 +288,18 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
         panic!("no request")
     };
     assert_eq!(request.avoid_action, None);
+    // After a tool's Observation the grammar opens the Thought by reading it.
+    assert_eq!(
+        request.thought_prefix.as_deref(),
+        Some("The Observation shows")
+    );
+    assert_eq!(request.answer_prefix.as_deref(), Some("The answer is"));
+    // The first one opened by choosing a tool.
+    let first = &agent.trace().steps[0].request;
+    assert_eq!(
+        first.thought_prefix.as_deref(),
+        Some("To answer this, I will use")
+    );
     // A server nobody knows gets no constraint; a chosen mode is never asked about.
     let mut agent = Agent::new(question, registry(), AgentConfig::default());
     agent.set_server(ServerKind::Unknown);
@@ -296,6 +308,10 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
     };
     assert_eq!(request.constrained, Constrained::Off);
     assert_eq!(request.avoid_action, None);
+    assert_eq!(
+        (request.thought_prefix, request.answer_prefix),
+        (None, None)
+    );
     let agent = Agent::new(question, registry(), constrained());
     assert!(!agent.wants_server());
     // The trace keeps the choice through export and import.

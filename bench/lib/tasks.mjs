@@ -8,15 +8,21 @@ import { table, fmt } from './table.mjs';
 import { checkAnswer } from '../tasks/check.mjs';
 
 export const MODES = [
+  // Exactly what a user gets: the Agent's defaults (constrained "auto" decides from the server).
+  { id: 'qwen-defaults', model: 'qwen', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'qwen-plain', model: 'qwen', constrained: 'off', fewShot: false, label: 'plain prompt' },
   { id: 'qwen-fewshot', model: 'qwen', constrained: 'off', fewShot: true, label: 'few-shot (2 examples)' },
   { id: 'qwen-json_object', model: 'qwen', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
+  { id: 'smollm-defaults', model: 'smollm', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'smollm-json_object', model: 'smollm', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'smollm-grammar', model: 'smollm', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   // Diagnostic, only when named in --modes: the plain prompt with the stop sequence moved to
   // the start of a line, so a reply that opens with an echoed "Observation:" is not cut to "".
   { id: 'qwen-plain-nlstop', model: 'qwen', constrained: 'off', fewShot: false, stop: ['\nObservation:'], extra: true, label: 'plain prompt, stop "\\nObservation:"' },
+  // Variants of the defaults, measured side by side (only when named in --modes).
+  { id: 'qwen-defaults-answer-first', model: 'qwen', fewShot: false, actFirst: false, extra: true, label: 'defaults, final_answer allowed at step 1' },
+  { id: 'qwen-defaults-fewshot', model: 'qwen', fewShot: true, extra: true, label: 'defaults + few-shot (2 examples)' },
 ];
 
 /** The settings every run gets (besides baseUrl, model, constrained, lang, fewShot). */
@@ -139,7 +145,8 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
       ...RUN_SETTINGS,
       baseUrl: server.url,
       model: server.alias,
-      constrained: mode.constrained,
+      ...(mode.constrained ? { constrained: mode.constrained } : {}),
+      ...(mode.actFirst === false ? { actFirst: false } : {}),
       fewShot: mode.fewShot ? fewShot : [],
       ...(mode.stop ? { stop: mode.stop } : {}),
     };

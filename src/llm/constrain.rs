@@ -188,30 +188,43 @@ pub fn react_schema(actions: &[Option<&ToolSpec>]) -> Value {
 /// After the input the only way on is the end of the reply, so the model stops by itself.
 /// Rule names avoid `_`, which older llama.cpp rejects; an invalid grammar crashes the server,
 /// hence the careful quoting of tool and parameter names.
-pub fn react_grammar(actions: &[Option<&ToolSpec>]) -> String {
+///
+/// `thought` and `answer` are words the Thought and a final answer must begin with (see
+/// [`super::ModelRequest::thought_prefix`]).
+pub fn react_grammar(
+    actions: &[Option<&ToolSpec>],
+    thought: Option<&str>,
+    answer: Option<&str>,
+) -> String {
     let mut rules = Vec::new();
     let mut choices = Vec::new();
     for (i, action) in actions.iter().enumerate() {
         let head = gbnf_literal(&format!("{}\nAction Input: ", action_name(*action)));
-        let body = match action {
-            None => "answer".to_string(),
-            Some(tool) => arguments_gbnf(tool),
+        let body = match (action, answer.filter(|a| !a.is_empty())) {
+            (None, Some(prefix)) => format!("{} answer", gbnf_literal(&format!("{prefix} "))),
+            (None, None) => "answer".to_string(),
+            (Some(tool), _) => arguments_gbnf(tool),
         };
         rules.push(format!("act{i} ::= {head} {body}"));
         choices.push(format!("act{i}"));
     }
+    let opening = match thought.filter(|t| !t.is_empty()) {
+        Some(prefix) => format!("{} [^\\r\\n]*", gbnf_literal(&format!("Thought: {prefix}"))),
+        None => "\"Thought: \" text".to_string(),
+    };
     let mut grammar = format!(
-        "root ::= \"Thought: \" text \"\\nAction: \" ( {} )\n",
+        "root ::= {opening} \"\\nAction: \" ( {} )\n",
         choices.join(" | ")
     );
     for rule in rules {
         grammar.push_str(&rule);
         grammar.push('\n');
     }
-    // An answer is text, not an argument object: `{` cannot open it.
+    // An answer is text, not an argument object, a list or a placeholder: `{`, `[`, `<` and
+    // white space cannot open it.
     grammar.push_str(concat!(
         "text ::= [^\\r\\n]+\n",
-        "answer ::= [^{\\r\\n] [^\\r\\n]*\n",
+        "answer ::= [^{\\[<\\r\\n \\t] [^\\r\\n]*\n",
         "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
         "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
         "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -383,7 +396,7 @@ mod tests {
     fn grammar_golden() {
         let tools = builtins();
         assert_eq!(
-            react_grammar(&actions(&tools, None)),
+            react_grammar(&actions(&tools, None), None, None),
             concat!(
                 "root ::= \"Thought: \" text \"\\nAction: \" ( act0 | act1 | act2 | act3 )\n",
                 "act0 ::= \"calculator\\nAction Input: \" \"{\\\"expression\\\": \" str \"}\"\n",
@@ -391,7 +404,7 @@ mod tests {
                 "act2 ::= \"current_time\\nAction Input: \" \"{}\"\n",
                 "act3 ::= \"final_answer\\nAction Input: \" answer\n",
                 "text ::= [^\\r\\n]+\n",
-                "answer ::= [^{\\r\\n] [^\\r\\n]*\n",
+                "answer ::= [^{\\[<\\r\\n \\t] [^\\r\\n]*\n",
                 "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
                 "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
                 "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -399,6 +412,29 @@ mod tests {
                 "bool ::= \"true\" | \"false\"\n",
                 "value ::= str | num | bool | \"null\" | \"[\" (value (\", \" value)*)? \"]\" | \"{\" (str \": \" value (\", \" str \": \" value)*)? \"}\"\n",
             )
+        );
+    }
+
+    #[test]
+    fn prefixes_open_the_thought_and_the_answer() {
+        let grammar = react_grammar(
+            &actions(&[], None),
+            Some("The \"Observation\" shows"),
+            Some("It is"),
+        );
+        let lines: Vec<&str> = grammar.lines().collect();
+        assert_eq!(
+            lines[0],
+            "root ::= \"Thought: The \\\"Observation\\\" shows\" [^\\r\\n]* \"\\nAction: \" ( act0 )"
+        );
+        assert_eq!(
+            lines[1],
+            "act0 ::= \"final_answer\\nAction Input: \" \"It is \" answer"
+        );
+        let plain = react_grammar(&actions(&[], None), None, None);
+        assert_eq!(
+            react_grammar(&actions(&[], None), Some(""), Some("")),
+            plain
         );
     }
 
@@ -421,7 +457,7 @@ mod tests {
             }),
         };
         let tools = [tool];
-        let grammar = react_grammar(&actions(&tools, None));
+        let grammar = react_grammar(&actions(&tools, None), None, None);
         let act = grammar.lines().nth(1).unwrap();
         assert_eq!(
             act,

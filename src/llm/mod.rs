@@ -66,6 +66,15 @@ pub struct ModelRequest {
     /// The constraint this request goes out with, as the agent decided it for the server.
     #[serde(default)]
     pub constrained: Constrained,
+    /// Words the reply's Thought must begin with, under the grammar (other modes ignore it):
+    /// after an Observation, small models copy their previous reply word for word unless
+    /// their Thought starts by reading what came back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought_prefix: Option<String>,
+    /// Words a final answer must begin with, under the grammar: left free, small models
+    /// copy the prompt's placeholder or an argument object there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_prefix: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -314,7 +323,12 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
             );
         }
         Constrained::Grammar => {
-            body.insert("grammar".into(), json!(react_grammar(&actions)));
+            let grammar = react_grammar(
+                &actions,
+                req.thought_prefix.as_deref(),
+                req.answer_prefix.as_deref(),
+            );
+            body.insert("grammar".into(), json!(grammar));
         }
     }
     Value::Object(body)
@@ -455,6 +469,8 @@ mod tests {
             stop: vec!["\nObservation:".into()],
             avoid_action: None,
             constrained: Constrained::Off,
+            thought_prefix: None,
+            answer_prefix: None,
         }
     }
 
@@ -737,7 +753,7 @@ mod tests {
                 with(json!({
                     "stream": true,
                     "stream_options": {"include_usage": true},
-                    "grammar": react_grammar(&actions(&tools(), None)),
+                    "grammar": react_grammar(&actions(&tools(), None), None, None),
                 })),
             ),
         ];
@@ -762,7 +778,7 @@ mod tests {
         let allowed = actions(&tools, Some("search"));
         assert_eq!(allowed.len(), 2);
         let body = chat_body(&cfg, &avoiding(Constrained::Grammar), &tools);
-        assert_eq!(body["grammar"], json!(react_grammar(&allowed)));
+        assert_eq!(body["grammar"], json!(react_grammar(&allowed, None, None)));
         assert!(!body["grammar"].as_str().unwrap().contains("\"search"));
         let body = chat_body(&cfg, &avoiding(Constrained::JsonObject), &tools);
         assert_eq!(
