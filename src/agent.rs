@@ -900,16 +900,32 @@ impl Agent {
         let on = self.constrained.is_on();
         let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
-        let thought_prefix = match done {
-            None if config.act_first => Some(Opening::ChooseTool),
-            None => None,
-            Some(_) => Some(Opening::ReadObservation),
+        // A Thought that ran on to the token limit is given back, cut to its first
+        // sentences, with the Action to follow: the model's own half-written reply, continued.
+        let ran_on = done
+            .and_then(|step| step.parse.as_ref())
+            .filter(|p| {
+                p.parsed
+                    == Parsed::Error {
+                        error: FormatError::ThoughtOnly,
+                    }
+            })
+            .and_then(|p| p.thought.as_deref())
+            .map(leading_sentences);
+        let thought_closed = grammar && ran_on.is_some();
+        let thought_prefix = match (done, ran_on) {
+            (_, Some(thought)) => Some(thought),
+            (None, None) if config.act_first => {
+                Some(prompt::opening(Opening::ChooseTool, lang).to_string())
+            }
+            (None, None) => None,
+            (Some(_), None) => Some(prompt::opening(Opening::ReadObservation, lang).to_string()),
         }
-        .filter(|_| grammar)
-        .map(|o| prompt::opening(o, lang).to_string());
+        .filter(|_| grammar);
         let answer_prefix = grammar.then(|| prompt::opening(Opening::Answer, lang).to_string());
         ModelRequest {
             thought_prefix,
+            thought_closed,
             answer_prefix,
             messages,
             // A constrained reply ends by itself; a stop would cut a Thought that mentions
@@ -967,6 +983,27 @@ enum ArgsAnswer {
     },
     /// Arguments the tool cannot run: neither an answer nor a call.
     NotRunnable(String),
+}
+
+/// The first sentences of a Thought that ran on: up to three sentence ends and 300
+/// characters.
+fn leading_sentences(thought: &str) -> String {
+    let mut ends = 0;
+    let mut cut = thought.len();
+    for (i, c) in thought.char_indices() {
+        if i >= 300 {
+            cut = i;
+            break;
+        }
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
+            ends += 1;
+            if ends == 3 {
+                cut = i + c.len_utf8();
+                break;
+            }
+        }
+    }
+    thought[..cut].trim().to_string()
 }
 
 /// Keeps the first `limit` characters and says how much was cut.

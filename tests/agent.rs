@@ -825,3 +825,31 @@ fn a_partial_reply_is_kept_only_after_an_abort_during_a_model_call() {
         "Thought: ha"
     );
 }
+
+#[test]
+fn a_thought_that_ran_on_is_given_back_with_the_action_to_follow() {
+    let ran_on = format!(
+        "Thought: The Observation shows 42. So the answer is 42. Done. {}",
+        "Thanks! ".repeat(100)
+    );
+    let (outcome, trace) = run("q", constrained(), &[CALC, &ran_on, FINAL]);
+    assert!(outcome.finished(), "{outcome:?}");
+    assert!(matches!(
+        &trace.steps[1].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ThoughtOnly,
+            ..
+        }]
+    ));
+    let next = &trace.steps[2].request;
+    assert_eq!(
+        next.thought_prefix.as_deref(),
+        Some("The Observation shows 42. So the answer is 42. Done.")
+    );
+    assert!(next.thought_closed);
+    // Other requests leave the Thought open; plain mode has no grammar to close it with.
+    assert!(!trace.steps[1].request.thought_closed);
+    let (_, trace) = run("q", AgentConfig::default(), &[CALC, &ran_on, FINAL]);
+    assert_eq!(trace.steps[2].request.thought_prefix, None);
+    assert!(!trace.steps[2].request.thought_closed);
+}

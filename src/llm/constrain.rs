@@ -189,11 +189,11 @@ pub fn react_schema(actions: &[Option<&ToolSpec>]) -> Value {
 /// Rule names avoid `_`, which older llama.cpp rejects; an invalid grammar crashes the server,
 /// hence the careful quoting of tool and parameter names.
 ///
-/// `thought` and `answer` are words the Thought and a final answer must begin with (see
-/// [`super::ModelRequest::thought_prefix`]).
+/// `answer` holds words a final answer must begin with (see
+/// [`super::ModelRequest::answer_prefix`]).
 pub fn react_grammar(
     actions: &[Option<&ToolSpec>],
-    thought: Option<&str>,
+    thought: Thought,
     answer: Option<&str>,
 ) -> String {
     let mut rules = Vec::new();
@@ -208,9 +208,12 @@ pub fn react_grammar(
         rules.push(format!("act{i} ::= {head} {body}"));
         choices.push(format!("act{i}"));
     }
-    let opening = match thought.filter(|t| !t.is_empty()) {
-        Some(prefix) => format!("{} [^\\r\\n]*", gbnf_literal(&format!("Thought: {prefix}"))),
-        None => "\"Thought: \" text".to_string(),
+    let opening = match thought {
+        Thought::StartsWith(prefix) if !prefix.is_empty() => {
+            format!("{} text", gbnf_literal(&format!("Thought: {prefix}")))
+        }
+        Thought::Exactly(thought) => gbnf_literal(&format!("Thought: {}", one_line(thought))),
+        _ => "\"Thought: \" text".to_string(),
     };
     let mut grammar = format!(
         "root ::= {opening} \"\\nAction: \" ( {} )\n",
@@ -220,11 +223,14 @@ pub fn react_grammar(
         grammar.push_str(&rule);
         grammar.push('\n');
     }
-    // An answer is text, not an argument object, a list or a placeholder: `{`, `[`, `<` and
-    // white space cannot open it.
+    // Text ends after a few sentences: small models otherwise repeat a sentence until the
+    // token limit and leave a reply with no action. An answer is text, not an argument object,
+    // a list or a placeholder: `{`, `[`, `<` and white space cannot open it.
     grammar.push_str(concat!(
-        "text ::= [^\\r\\n]+\n",
-        "answer ::= [^{\\[<\\r\\n \\t] [^\\r\\n]*\n",
+        "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
+        "seg ::= [^\\r\\n.!?。！？]*\n",
+        "end ::= [.!?。！？]\n",
+        "answer ::= [^{\\[<\\r\\n \\t] text\n",
         "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
         "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
         "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -233,6 +239,22 @@ pub fn react_grammar(
         "value ::= str | num | bool | \"null\" | \"[\" (value (\", \" value)*)? \"]\" | \"{\" (str \": \" value (\", \" str \": \" value)*)? \"}\"\n",
     ));
     grammar
+}
+
+/// What the grammar lets the Thought be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thought<'a> {
+    Free,
+    StartsWith(&'a str),
+    Exactly(&'a str),
+}
+
+/// Line breaks would end the Thought early: they become spaces.
+fn one_line(text: &str) -> String {
+    text.split(['\r', '\n'])
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The parameters a constrained call writes, in schema order: the required ones, or all of
@@ -396,15 +418,17 @@ mod tests {
     fn grammar_golden() {
         let tools = builtins();
         assert_eq!(
-            react_grammar(&actions(&tools, None), None, None),
+            react_grammar(&actions(&tools, None), Thought::Free, None),
             concat!(
                 "root ::= \"Thought: \" text \"\\nAction: \" ( act0 | act1 | act2 | act3 )\n",
                 "act0 ::= \"calculator\\nAction Input: \" \"{\\\"expression\\\": \" str \"}\"\n",
                 "act1 ::= \"search_docs\\nAction Input: \" \"{\\\"query\\\": \" str \"}\"\n",
                 "act2 ::= \"current_time\\nAction Input: \" \"{}\"\n",
                 "act3 ::= \"final_answer\\nAction Input: \" answer\n",
-                "text ::= [^\\r\\n]+\n",
-                "answer ::= [^{\\[<\\r\\n \\t] [^\\r\\n]*\n",
+                "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
+                "seg ::= [^\\r\\n.!?。！？]*\n",
+                "end ::= [.!?。！？]\n",
+                "answer ::= [^{\\[<\\r\\n \\t] text\n",
                 "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
                 "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
                 "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -417,24 +441,31 @@ mod tests {
 
     #[test]
     fn prefixes_open_the_thought_and_the_answer() {
+        let finals = actions(&[], None);
         let grammar = react_grammar(
-            &actions(&[], None),
-            Some("The \"Observation\" shows"),
+            &finals,
+            Thought::StartsWith("The \"Observation\" shows"),
             Some("It is"),
         );
         let lines: Vec<&str> = grammar.lines().collect();
         assert_eq!(
             lines[0],
-            "root ::= \"Thought: The \\\"Observation\\\" shows\" [^\\r\\n]* \"\\nAction: \" ( act0 )"
+            "root ::= \"Thought: The \\\"Observation\\\" shows\" text \"\\nAction: \" ( act0 )"
         );
         assert_eq!(
             lines[1],
             "act0 ::= \"final_answer\\nAction Input: \" \"It is \" answer"
         );
-        let plain = react_grammar(&actions(&[], None), None, None);
+        let plain = react_grammar(&finals, Thought::Free, None);
         assert_eq!(
-            react_grammar(&actions(&[], None), Some(""), Some("")),
+            react_grammar(&finals, Thought::StartsWith(""), Some("")),
             plain
+        );
+        // A Thought given back whole, on one line, with the Action right after it.
+        let grammar = react_grammar(&finals, Thought::Exactly("It is 42.\nSo"), None);
+        assert_eq!(
+            grammar.lines().next().unwrap(),
+            "root ::= \"Thought: It is 42. So\" \"\\nAction: \" ( act0 )"
         );
     }
 
@@ -457,7 +488,7 @@ mod tests {
             }),
         };
         let tools = [tool];
-        let grammar = react_grammar(&actions(&tools, None), None, None);
+        let grammar = react_grammar(&actions(&tools, None), Thought::Free, None);
         let act = grammar.lines().nth(1).unwrap();
         assert_eq!(
             act,

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 
 use crate::tools::ToolSpec;
 
-pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind};
+pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{
     check_mixed_content, classify_http, retry_delay_ms, LlmError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
@@ -71,6 +71,10 @@ pub struct ModelRequest {
     /// their Thought starts by reading what came back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thought_prefix: Option<String>,
+    /// The Thought is exactly `thought_prefix`, and the Action comes next: the model's own
+    /// Thought, given back after it ran on to the token limit without an Action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub thought_closed: bool,
     /// Words a final answer must begin with, under the grammar: left free, small models
     /// copy the prompt's placeholder or an argument object there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -323,11 +327,12 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
             );
         }
         Constrained::Grammar => {
-            let grammar = react_grammar(
-                &actions,
-                req.thought_prefix.as_deref(),
-                req.answer_prefix.as_deref(),
-            );
+            let thought = match (&req.thought_prefix, req.thought_closed) {
+                (Some(text), true) => Thought::Exactly(text),
+                (Some(text), false) => Thought::StartsWith(text),
+                (None, _) => Thought::Free,
+            };
+            let grammar = react_grammar(&actions, thought, req.answer_prefix.as_deref());
             body.insert("grammar".into(), json!(grammar));
         }
     }
@@ -470,6 +475,7 @@ mod tests {
             avoid_action: None,
             constrained: Constrained::Off,
             thought_prefix: None,
+            thought_closed: false,
             answer_prefix: None,
         }
     }
@@ -753,7 +759,7 @@ mod tests {
                 with(json!({
                     "stream": true,
                     "stream_options": {"include_usage": true},
-                    "grammar": react_grammar(&actions(&tools(), None), None, None),
+                    "grammar": react_grammar(&actions(&tools(), None), Thought::Free, None),
                 })),
             ),
         ];
@@ -778,7 +784,10 @@ mod tests {
         let allowed = actions(&tools, Some("search"));
         assert_eq!(allowed.len(), 2);
         let body = chat_body(&cfg, &avoiding(Constrained::Grammar), &tools);
-        assert_eq!(body["grammar"], json!(react_grammar(&allowed, None, None)));
+        assert_eq!(
+            body["grammar"],
+            json!(react_grammar(&allowed, Thought::Free, None))
+        );
         assert!(!body["grammar"].as_str().unwrap().contains("\"search"));
         let body = chat_body(&cfg, &avoiding(Constrained::JsonObject), &tools);
         assert_eq!(

@@ -589,6 +589,10 @@ fn fold(name: &str) -> String {
 /// 2 edits and fewer than a third of the name's length, so "calculater" finds "calculator" but
 /// "add" never becomes "odd". `None` when no name or several names are equally close.
 fn close_match<'a>(written: &str, names: &[&'a str]) -> Option<&'a str> {
+    // Longer than any name it could be a misspelling of: not even worth folding.
+    if written.chars().nth(MAX_WRITTEN_NAME_LEN).is_some() {
+        return None;
+    }
     let folded = fold(written);
     let len = folded.chars().count();
     let mut best: Option<(usize, &str)> = None;
