@@ -110,6 +110,11 @@ function keyFor(url) {
   return origin === keyOrigin ? el.apiKey.value : undefined;
 }
 
+function presetOf(url) {
+  const found = Object.entries(PRESETS).find(([, u]) => u === url.trim().replace(/\/+$/, ''));
+  return found ? found[0] : 'custom';
+}
+
 function usePreset(id, keyOptions) {
   el.preset.value = id;
   if (PRESETS[id]) el.baseUrl.value = PRESETS[id];
