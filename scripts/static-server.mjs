@@ -20,7 +20,8 @@ const TYPES = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
-export function startStatic({ root, port = 0, host = '127.0.0.1' }) {
+/** `headers(file)` adds response headers for a file (the tests use it for a CSP). */
+export function startStatic({ root, port = 0, host = '127.0.0.1', headers = () => ({}) }) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
@@ -32,6 +33,7 @@ export function startStatic({ root, port = 0, host = '127.0.0.1' }) {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
+        ...headers(file),
       });
       res.end(body);
     } catch {

@@ -287,7 +287,7 @@ fn js_tool(agent: &JsAgent, body: &str, timeout_ms: u32) {
         "parameters",
         js(&json!({"type": "object", "properties": {"x": {"type": "number"}}})),
     );
-    set("run", Function::new_with_args("args", body).into());
+    set("run", Function::new_with_args("args, options", body).into());
     set("timeoutMs", timeout_ms.into());
     agent.register_tool(definition.into()).unwrap();
 }
@@ -334,6 +334,40 @@ async fn misbehaving_js_tools_become_observations() {
             "{scenario}: the run goes on"
         );
     }
+}
+
+#[wasm_bindgen_test]
+async fn a_js_tool_is_told_when_the_agent_stops_waiting() {
+    // The agent's own timeout: the tool's signal aborts, so a tool running elsewhere can stop.
+    let hanging = agent("js-hang", json!({}));
+    js_tool(
+        &hanging,
+        "globalThis.__toolSignal = options.signal; return new Promise(() => {})",
+        300,
+    );
+    let (trace, _) = run(&hanging, "q").await;
+    let text = trace["steps"][0]["observation"]["text"].as_str().unwrap();
+    assert!(text.contains("did not answer within 300 ms"), "{text}");
+    let signal = js_sys::Reflect::get(&js_sys::global(), &"__toolSignal".into()).unwrap();
+    let aborted = js_sys::Reflect::get(&signal, &"aborted".into()).unwrap();
+    assert_eq!(aborted, JsValue::TRUE);
+
+    // A tool with a limit of its own (www/worker-tool.js) rejects with a TimeoutError.
+    let limited = agent("js-hang", json!({}));
+    js_tool(
+        &limited,
+        "const e = new Error('its worker was stopped after 50 ms without an answer'); \
+         e.name = 'TimeoutError'; return Promise.reject(e)",
+        300,
+    );
+    let (trace, _) = run(&limited, "q").await;
+    let step = &trace["steps"][0];
+    assert_eq!(step["observation"]["source"], "tool_error");
+    let text = step["observation"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("js_tool timed out: its worker was stopped after 50 ms"),
+        "{text}"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -1,11 +1,11 @@
 // The Tools panel: built-in tools on/off, the documents search_docs searches, and tools the
-// person writes in JavaScript. Only the person's own code is compiled (AsyncFunction);
-// nothing the model writes is ever run.
+// person writes in JavaScript. Only the person's own code is run, and only in a Worker
+// (worker-tool.js): the page compiles nothing, a hanging tool is stopped at its timeout, and
+// tool code cannot reach the DOM or localStorage. Nothing the model writes is ever run.
 import { Agent, defaultDocuments } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
 import { t } from './i18n.js';
-
-const AsyncFunction = (async () => {}).constructor;
+import { workerTool, checkToolSource } from './worker-tool.js';
 
 const el = {
   builtins: $('#builtin-tools'), documents: $('#documents'), documentsStatus: $('#documents-status'),
@@ -79,30 +79,29 @@ export function registerJsTools(agent) {
   }
 }
 
-function addJsTool() {
+async function addJsTool() {
   const form = new FormData(el.jsForm);
   const say = (text, problem = false) => {
     el.jsStatus.textContent = text;
     el.jsStatus.classList.toggle('problem', problem);
   };
   let parameters;
-  let run;
   try {
     parameters = JSON.parse(form.get('parameters') || '{}');
   } catch (error) {
     return say(t('tools.jsBadJson', { message: error.message }), true);
   }
-  try {
-    run = new AsyncFunction('args', form.get('body'));
-  } catch (error) {
-    return say(t('tools.jsBadBody', { message: error.message }), true);
-  }
+  const body = String(form.get('body'));
+  const compileError = await checkToolSource(body);
+  if (compileError) return say(t('tools.jsBadBody', { message: compileError }), true);
+  const timeoutMs = Number(form.get('timeout')) || 10_000;
   const definition = {
     name: String(form.get('name')).trim(),
     description: String(form.get('description')),
     parameters,
-    run,
-    timeoutMs: Number(form.get('timeout')) || undefined,
+    // The worker's own timer stops the tool; the agent's, with the same limit, is a backstop.
+    run: workerTool(body, { timeoutMs }),
+    timeoutMs,
   };
   try {
     // The core checks the name and schema; a throwaway agent gives its message now.

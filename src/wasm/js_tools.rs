@@ -1,10 +1,16 @@
 //! Tools written in JavaScript by the page. Whatever such a tool does — throw, reject, hang,
 //! return an object, a circular object or nothing — becomes an observation.
+//!
+//! `run(args, {signal})` is called on the page's thread, so a synchronous hang there cannot be
+//! interrupted; the signal aborts once the agent stops waiting (an answer, a timeout, Stop), so
+//! a tool that runs elsewhere can be stopped. `www/worker-tool.js` runs tool code in a Worker
+//! that it terminates on its own timeout or on that signal, and rejects with a `TimeoutError`.
 
-use js_sys::{Array, Function, Object, Promise, JSON};
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use serde::Deserialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortController;
 
 use super::{client::js_message, timer, to_js};
 use crate::tools::{ToolError, ToolSpec};
@@ -45,14 +51,23 @@ pub async fn call(
     let failed = |message: String| ToolError::External { message };
     let args = to_js(args)
         .map_err(|e| failed(format!("{name}: its arguments could not be passed: {e}")))?;
+    let done = StopWhenDone(
+        AbortController::new().map_err(|e| failed(format!("{name}: {}", js_message(&e))))?,
+    );
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"signal".into(), &done.0.signal());
     let returned = tool
         .run
-        .call1(&JsValue::NULL, &args)
+        .call2(&JsValue::NULL, &args, &options)
         .map_err(|e| failed(format!("{name} threw an error: {}", js_message(&e))))?;
     let timed_out = Object::new();
     let timer = timer::resolve_after(tool.timeout_ms, timed_out.clone().into());
     let race = Promise::race(&Array::of3(&Promise::resolve(&returned), &timer, abort));
     let value = JsFuture::from(race).await.map_err(|e| {
+        if is_timeout(&e) {
+            // The tool's own limit, e.g. worker-tool.js, which has stopped it.
+            return failed(format!("{name} timed out: {}", js_message(&e)));
+        }
         failed(format!(
             "{name} failed (its promise was rejected): {}",
             js_message(&e)
@@ -66,6 +81,21 @@ pub async fn call(
     }
     let text = as_text(&value).map_err(|why| failed(format!("{name} {why}")))?;
     Ok(cap(text))
+}
+
+/// Aborts the signal the tool was given once the agent no longer waits for it.
+struct StopWhenDone(AbortController);
+
+impl Drop for StopWhenDone {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+fn is_timeout(error: &JsValue) -> bool {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .is_some_and(|e| e.name() == "TimeoutError")
 }
 
 /// Strings pass as they are; other values are described or written as JSON.

@@ -315,8 +315,10 @@ struct Inner {
 fn abort_promise() -> (Promise, Function) {
     let mut resolve = None;
     let promise = Promise::new(&mut |res, _| resolve = Some(res));
-    // The executor runs synchronously, so `resolve` is set.
-    let resolve = resolve.unwrap_or_else(|| Function::new_no_args(""));
+    // The executor runs synchronously, so `resolve` is set. The fallback is not compiled from
+    // a string (`new Function`), so the module needs no 'unsafe-eval' under a CSP; calling it
+    // fails, and every caller ignores that.
+    let resolve = resolve.unwrap_or_else(|| JsValue::UNDEFINED.unchecked_into());
     (promise, resolve)
 }
 

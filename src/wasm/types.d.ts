@@ -40,8 +40,12 @@ export interface ToolDefinition {
   description?: string;
   /** A JSON schema object. */
   parameters?: object;
-  /** May return a value or a promise; a throw, a rejection or a timeout becomes an observation. */
-  run: (args: any) => unknown;
+  /**
+   * May return a value or a promise; a throw, a rejection or a timeout becomes an observation.
+   * It runs on the page's thread: a synchronous hang cannot be interrupted (worker-tool.js runs
+   * code in a Worker instead). `signal` aborts once the agent stops waiting for this call.
+   */
+  run: (args: any, options: { signal: AbortSignal }) => unknown;
   /** 10000 by default. */
   timeoutMs?: number;
 }

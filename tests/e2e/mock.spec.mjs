@@ -215,6 +215,7 @@ test('a 1 MB observation keeps the page responsive', async ({ page }) => {
   await page.locator('#js-parameters').fill('{"type": "object", "properties": {"x": {"type": "number"}}}');
   await page.locator('#js-body').fill("return 'x'.repeat(1000000);");
   await page.locator('#js-tool-form button[type=submit]').click();
+  await expect(page.locator('#js-tool-status')).toContainText('js_tool is ready'); // compiled in a worker first
   await page.locator('#connect-panel details.sub > summary').click();
   await page.locator('#observation-limit').fill('2000000');
   await useServer(page, mockUrl('big-observation', run));
