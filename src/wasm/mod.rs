@@ -499,6 +499,7 @@ impl JsAgent {
                 return Err(js_error("A step is already running.", None, None));
             }
             let _busy = Busy(&inner.busy);
+            learn_server(&inner).await?;
             let (index, next) = with_run(&inner, |run| (run.trace().steps.len(), run.next()))?;
             let Next::CallModel { request } = next else {
                 return Err(js_error(
@@ -629,20 +630,12 @@ async fn step_once(
         return Err(js_error("A step is already running.", None, None));
     }
     let _busy = Busy(&inner.busy);
+    learn_server(inner).await?;
     let next = with_run(inner, |run| run.next())?;
     let index = with_run(inner, |run| run.trace().steps.len())?;
     let guards_before = with_run(inner, |run| guard_count(run))?;
     match &next {
         Next::Done { .. } => return Ok(next),
-        Next::CallModel { .. } if with_run(inner, |run| run.wants_server())? => {
-            // `auto`: the server's kind decides the constraint before the first request.
-            let kind = match &inner.client {
-                Some(cfg) => client::server_kind(cfg).await,
-                None => ServerKind::Unknown,
-            };
-            with_run(inner, |run| run.set_server(kind))?;
-            return with_run(inner, |run| run.next());
-        }
         Next::CallModel { request } => {
             emit(
                 on_event,
@@ -698,6 +691,18 @@ async fn step_once(
     }
     report(inner, on_event, index, guards_before)?;
     with_run(inner, |run| run.next())
+}
+
+/// `auto`: before the first request, the server's kind decides the constraint.
+async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
+    if !with_run(inner, |run| run.wants_server())? {
+        return Ok(());
+    }
+    let kind = match &inner.client {
+        Some(cfg) => client::server_kind(cfg).await,
+        None => ServerKind::Unknown,
+    };
+    with_run(inner, |run| run.set_server(kind))
 }
 
 fn guard_count(run: &agent::Agent) -> usize {
