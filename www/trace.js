@@ -150,7 +150,7 @@ export class TraceView {
         step.error ? this.errorBlock(step) : null,
         parse ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
         lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
-          () => anatomy(step.request), { className: 'anatomy', open: open.has('anatomy') })));
+          () => anatomy(step), { className: 'anatomy', open: open.has('anatomy') })));
   }
 
   errorBlock(step) {
@@ -252,8 +252,24 @@ function xray({ reply, parse }) {
       repairSentence(r, describeRepair), ' ', h('code', { class: 'repair-code' }, r)))) : null);
 }
 
-/** The exact messages, stop sequences and left-out tool of one request. */
-function anatomy(request) {
+/** What the constraint asked of this reply: its mode, a left-out action and fixed openings. */
+function constraintLines({ index, request }) {
+  const avoid = request.avoid_action;
+  const avoidKey = !avoid ? null
+    : avoid !== 'final_answer' ? 'anatomy.avoid'
+      : index === 1 ? 'anatomy.actFirst' : 'anatomy.avoidFinal';
+  const quote = (text) => h('code', {}, JSON.stringify(text));
+  return [
+    h('p', {}, t('anatomy.constrained'), ' ', h('code', {}, request.constrained ?? 'off')),
+    avoidKey ? h('p', {}, t(avoidKey, { tool: avoid })) : null,
+    request.thought_prefix ? h('p', {}, t(request.thought_closed ? 'anatomy.thoughtClosed' : 'anatomy.thoughtPrefix'), ' ', quote(request.thought_prefix)) : null,
+    request.answer_prefix ? h('p', {}, t('anatomy.answerPrefix'), ' ', quote(request.answer_prefix)) : null,
+  ];
+}
+
+/** The exact messages, stop sequences and constraint of one request. */
+function anatomy(step) {
+  const { request } = step;
   const tokens = request.messages.map((m) => estimateTokens(m.content));
   const total = tokens.reduce((a, b) => a + b, 0);
   return h('div', { class: 'anatomy-body' },
@@ -264,7 +280,7 @@ function anatomy(request) {
     h('p', {}, t('anatomy.stop'), ' ', request.stop.length
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
       : t('anatomy.noStop')),
-    request.avoid_action ? h('p', {}, t(request.avoid_action === 'final_answer' ? 'anatomy.avoidFinal' : 'anatomy.avoid', { tool: request.avoid_action })) : null);
+    constraintLines(step));
 }
 
 /** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */

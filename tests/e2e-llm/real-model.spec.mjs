@@ -1,12 +1,11 @@
 // The playground with a real model: Qwen2.5-Coder-0.5B-Instruct (Q4_K_M) served by
 // llama-cpp-python on this machine. Two questions the benchmark shows it solving in grammar
 // mode (README, Benchmarks): one needs the calculator, one search_docs. Settings: temperature 0
-// (the page's default), grammar-constrained output (with the plain prompt this model echoes
-// "Observation: …" and the run stops on an empty reply), streaming on (the page's default).
+// (the page's default), constrained output "auto" (the page's default: it must recognise
+// llama-cpp-python and use the grammar), streaming on (the page's default).
 //
-// The page has no URL parameter for the constrained mode, so the test opens the page with
-// endpoint/model/question/lang in the URL, picks "Grammar" in the Connect panel and clicks
-// Run, instead of autorun=1.
+// The test opens the page with endpoint/model/question/lang in the URL, agrees to the
+// connection the link asks for, and clicks Run.
 import { test as base, expect } from '@playwright/test';
 
 const test = base.extend({
@@ -56,7 +55,9 @@ async function runOnPage(page, question) {
   await page.goto(`${process.env.PAGE_URL}?${params}`);
   await expect(page.locator('body[data-ready="1"]')).toBeAttached();
   await expect(page.locator('#base-url')).toHaveValue(process.env.LLM_URL);
-  await page.locator('#constrained').selectOption('grammar');
+  await page.getByTestId('confirm-endpoint').click();
+  // The page's default, "auto", must find out that this is llama-cpp-python and use the grammar.
+  await expect(page.locator('#constrained')).toHaveValue('auto');
   await expect(page.locator('#temperature')).toHaveValue('0');
   await page.getByTestId('run').click();
   // However the run ends, its outcome shows; then the checks need no more waiting.
@@ -87,18 +88,18 @@ test('a calculator question reaches a final answer with the real model', async (
   await page.screenshot({ path: 'test-results/screenshots/real-model-calculator.png', fullPage: true });
 });
 
-// Qwen2.5-Coder-0.5B finds the passage, then searches again; the repeat makes grammar mode
-// leave search_docs out of the next reply, and the model answers final_answer with the same
-// query, which the agent reads as "the answer is that search's result" (a repair the X-ray
-// shows). The same question is the benchmark's docs-en-faiss task.
+// The same question is the benchmark's docs-en-faiss task. The first request's anatomy shows
+// what "auto" chose and what the grammar asked of the first reply.
 test('a search_docs question reaches a final answer with the real model', async ({ page }) => {
   const replies = await collectReplies(page);
   await runOnPage(page, 'Look it up in the documents: what is FAISS used for?');
   await expect(page.getByTestId('final-answer')).toContainText(/similarity search/i, { timeout: 1000 });
   await expectRawReply(page, replies, { tool: 'search_docs' });
   await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('FAISS');
-  const last = page.getByTestId('step-card').last();
-  await last.locator('details.xray > summary').click();
-  await expect(last.locator('.repair-code')).toContainText(['answer_from_earlier_call']);
+  const first = page.getByTestId('step-card').first();
+  await first.locator('details.anatomy > summary').click();
+  const anatomy = first.locator('.anatomy-body');
+  await expect(anatomy).toContainText('Constrained output: grammar');
+  await expect(anatomy).toContainText('the first reply must call a tool');
   await page.screenshot({ path: 'test-results/screenshots/real-model-search-docs.png', fullPage: true });
 });
