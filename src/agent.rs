@@ -165,6 +165,10 @@ pub enum Guard {
         tool: String,
         repeats: usize,
     },
+    /// The model repeated its reply or its mistake after feedback: the feedback changed.
+    SecondMove {
+        repeat: usize,
+    },
     /// The server refused the constrained request; the run goes on without the constraint.
     ConstraintDropped {
         constrained: Constrained,
@@ -205,6 +209,10 @@ impl Guard {
             }
             Guard::TooManyRepeats { tool, repeats } => format!(
                 "{tool} was repeated {repeats} times with the same arguments: the run was stopped."
+            ),
+            Guard::SecondMove { repeat: 1 } => "The model repeated its reply or its mistake; the feedback was changed to a short form showing only the three lines to write.".to_string(),
+            Guard::SecondMove { repeat } => format!(
+                "The model repeated its reply or its mistake ({repeat} times in a row); the feedback now says the task fails unless it writes the three lines."
             ),
             Guard::ConstraintDropped { constrained, error } => format!(
                 "The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.",
@@ -401,6 +409,10 @@ pub struct Agent {
     calls: Vec<PastCall>,
     /// The constraint requests go out with now: the configured one, `auto` resolved.
     constrained: Constrained,
+    /// The last reply that got feedback, and that feedback as first written.
+    last_feedback: Option<(String, String)>,
+    /// Feedback rounds in a row where the model sent the same reply or made the same mistake.
+    stuck: usize,
 }
 
 impl Agent {
@@ -415,6 +427,8 @@ impl Agent {
             chosen => chosen,
         };
         let mut agent = Agent {
+            last_feedback: None,
+            stuck: 0,
             constrained,
             registry,
             trace: Trace {
@@ -550,6 +564,7 @@ impl Agent {
                 None => {}
             }
         }
+        let reply_text = reply.text.trim().to_string();
         let (kept, cut) = parse::cut_observation(&reply.text);
         let kept = kept.trim_end().to_string();
         let dropped_chars = reply.text.chars().count() - kept.chars().count();
@@ -568,20 +583,22 @@ impl Agent {
             Parsed::Error { error } => {
                 self.format_errors += 1;
                 let consecutive = self.format_errors;
-                let feedback = error.feedback();
+                let feedback = self.second_move(&reply_text, error.feedback());
                 self.current_mut()
                     .guards
                     .push(Guard::FormatFeedback { error, consecutive });
+                self.mark_second_move();
                 self.observe(kept, feedback, ObservationSource::Feedback, None, false);
             }
             Parsed::Action { tool, input } => {
                 self.format_errors = 0;
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
-                        let text = error.observation();
+                        let text = self.second_move(&reply_text, error.observation());
                         self.current_mut()
                             .guards
                             .push(Guard::DispatchFailed { error });
+                        self.mark_second_move();
                         self.observe(kept, text, ObservationSource::Feedback, None, false);
                     }
                     Ok(call) => self.prepare_call(kept, call),
@@ -660,6 +677,49 @@ impl Agent {
             tool: call.tool,
             input: call.args,
         })
+    }
+
+    /// Identical reply, identical feedback, identical reply: a stuck model needs something
+    /// else. When the reply or the mistake repeats the last one, the feedback changes: first a
+    /// short form that shows only the three lines to write, then the hard wording.
+    fn second_move(&mut self, reply: &str, feedback: String) -> String {
+        let same = self
+            .last_feedback
+            .as_ref()
+            .is_some_and(|(r, f)| r == reply || *f == feedback);
+        self.stuck = if same { self.stuck + 1 } else { 0 };
+        self.last_feedback = Some((reply.to_string(), feedback.clone()));
+        if self.stuck == 0 {
+            return feedback;
+        }
+        let names: Vec<String> = self
+            .registry
+            .specs()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let lines = format!(
+            "Thought: <one sentence>\nAction: <one of: {}, final_answer>\nAction Input: <JSON \
+             arguments; for final_answer, the answer>",
+            names.join(", ")
+        );
+        let text = if self.stuck == 1 {
+            format!("{feedback}\nReply with only these three lines:\n{lines}")
+        } else {
+            format!(
+                "You sent the same reply again. Reply with exactly these three lines, or the task \
+                 fails:\n{lines}"
+            )
+        };
+        text
+    }
+
+    /// The guard that shows a changed feedback, after the guard that gave it.
+    fn mark_second_move(&mut self) {
+        let repeat = self.stuck;
+        if repeat > 0 {
+            self.current_mut().guards.push(Guard::SecondMove { repeat });
+        }
     }
 
     /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].

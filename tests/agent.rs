@@ -853,3 +853,65 @@ fn a_thought_that_ran_on_is_given_back_with_the_action_to_follow() {
     assert_eq!(trace.steps[2].request.thought_prefix, None);
     assert!(!trace.steps[2].request.thought_closed);
 }
+
+#[test]
+fn a_stuck_model_gets_a_different_feedback_each_time() {
+    // The plain prompt's classic: an Action with no input, sent again byte for byte.
+    let stuck = "Thought: I need the calculator\nAction: calculator";
+    let (outcome, trace) = run(
+        "q",
+        AgentConfig::default(),
+        &[stuck, stuck, stuck, CALC, FINAL],
+    );
+    assert!(outcome.finished(), "{outcome:?}");
+    let feedback: Vec<&str> = trace.steps[..3]
+        .iter()
+        .map(|s| s.observation.as_ref().expect("feedback").text.as_str())
+        .collect();
+    assert!(
+        feedback[0].starts_with("Error: calculator needs"),
+        "{}",
+        feedback[0]
+    );
+    assert!(!feedback[0].contains("Reply with"), "{}", feedback[0]);
+    assert!(
+        feedback[1].contains("Reply with only these three lines:\nThought: <one sentence>\nAction: <one of: calculator, search_docs, current_time, final_answer>"),
+        "{}",
+        feedback[1]
+    );
+    assert!(feedback[2].contains("or the task fails"), "{}", feedback[2]);
+    let moves: Vec<Vec<&Guard>> = trace.steps[..4]
+        .iter()
+        .map(|s| {
+            s.guards
+                .iter()
+                .filter(|g| matches!(g, Guard::SecondMove { .. }))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            vec![],
+            vec![&Guard::SecondMove { repeat: 1 }],
+            vec![&Guard::SecondMove { repeat: 2 }],
+            vec![]
+        ]
+    );
+    // The same mistake in other words counts too; a new mistake starts over.
+    let (_, trace) = run(
+        "q",
+        AgentConfig::default(),
+        &["prose", "other prose", "Action Input: 1", FINAL],
+    );
+    let repeats: Vec<usize> = trace.steps[..3]
+        .iter()
+        .map(|s| {
+            s.guards
+                .iter()
+                .filter(|g| matches!(g, Guard::SecondMove { .. }))
+                .count()
+        })
+        .collect();
+    assert_eq!(repeats, [0, 1, 0]);
+}

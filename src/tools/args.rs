@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{close_match, fold, unique, DispatchError, ToolSpec};
+use super::{close_match, fold, unique, DispatchError, ToolSpec, MAX_WRITTEN_NAME_LEN};
 
 /// Keys (folded) that models wrap around the real arguments: `{"input": {...}}`, `{"args": ...}`.
 const WRAPPER_KEYS: &[&str] = &[
@@ -167,7 +167,9 @@ fn json_text_as_object(v: Value) -> Value {
 fn wrapped<'a>(value: &'a Value, names: &[&str]) -> Option<&'a Value> {
     let map = value.as_object().filter(|m| m.len() == 1)?;
     let (key, inner) = map.iter().next()?;
-    let is_wrapper = WRAPPER_KEYS.contains(&fold(key).as_str()) && !names.contains(&key.as_str());
+    let short = key.chars().nth(MAX_WRITTEN_NAME_LEN).is_none();
+    let is_wrapper =
+        short && WRAPPER_KEYS.contains(&fold(key).as_str()) && !names.contains(&key.as_str());
     is_wrapper.then_some(inner)
 }
 
@@ -193,6 +195,10 @@ fn single_target(params: &[(String, bool)]) -> Option<&str> {
 /// The parameter among `free` that `key` most likely means: same name ignoring case and
 /// separators, a known alias, a unique prefix either way (`expr_str`, `quer`), or a close spelling.
 fn match_key<'a>(key: &str, free: &[&'a str]) -> Option<&'a str> {
+    // A key longer than any name it could mean is no parameter: not even worth folding.
+    if key.chars().nth(MAX_WRITTEN_NAME_LEN).is_some() {
+        return None;
+    }
     let k = fold(key);
     let prefix = |p: &str| {
         let p = fold(p);

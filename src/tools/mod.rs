@@ -342,7 +342,7 @@ const MAX_NAME_LEN: usize = 64;
 /// Tool names as written longer than this many characters are not matched at all. Twice the
 /// longest name a host may register leaves room for the separators and prefixes a model adds
 /// ("Get Current Time"); a longer one is not a misspelt name but runaway output.
-const MAX_WRITTEN_NAME_LEN: usize = 2 * MAX_NAME_LEN;
+pub(super) const MAX_WRITTEN_NAME_LEN: usize = 2 * MAX_NAME_LEN;
 /// Names the ReAct protocol uses for the final answer.
 const RESERVED_NAMES: &[&str] = &["final_answer", "finish"];
 
