@@ -361,10 +361,9 @@ pub fn parse_chat_response(body: &str) -> Result<(String, Usage), LlmError> {
                 .or_else(|| choice.get("text").and_then(Value::as_str))
         })
         .unwrap_or("");
-    // A thinking model that spent every token on `reasoning_content` lands here too.
-    if text.trim().is_empty() {
-        return Err(LlmError::EmptyReply);
-    }
+    // An empty text (a thinking model that spent every token on `reasoning_content` lands
+    // here too) is still a reply: the agent feeds it back as a format error, and its token
+    // counts belong in the trace.
     Ok((text.to_string(), usage_in(&value).unwrap_or_default()))
 }
 
@@ -857,14 +856,14 @@ mod tests {
                 }),
             ),
             (
-                r#"{"choices":[{"message":{"content":null,"reasoning_content":"thinking"}}]}"#,
-                Err(LlmError::EmptyReply),
+                r#"{"choices":[{"message":{"content":null,"reasoning_content":"thinking"}}],"usage":{"prompt_tokens":9,"completion_tokens":256}}"#,
+                ok("", Some(9), Some(256)),
             ),
             (
                 r#"{"choices":[{"message":{"content":"  \n"}}]}"#,
-                Err(LlmError::EmptyReply),
+                ok("  \n", None, None),
             ),
-            (r#"{"choices":[]}"#, Err(LlmError::EmptyReply)),
+            (r#"{"choices":[]}"#, ok("", None, None)),
             (
                 r#"{"message":{"content":"ollama native"}}"#,
                 Err(LlmError::UnexpectedReply {

@@ -172,7 +172,12 @@ async fn read_reply(
         });
     }
     let Some(body) = response.body() else {
-        return Err(LlmError::EmptyReply);
+        // No body is an empty reply, which the agent feeds back like any format error.
+        return Ok(Completion {
+            text: String::new(),
+            usage: Usage::default(),
+            unfinished: true,
+        });
     };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut decoder = SseDecoder::new();
@@ -215,9 +220,6 @@ async fn read_reply(
         }
         if done {
             completion.unfinished = !decoder.saw_done();
-            if completion.text.is_empty() {
-                return Err(LlmError::EmptyReply);
-            }
             return Ok(completion);
         }
     }

@@ -805,15 +805,7 @@ async fn ask_model(
         .into_iter()
         .cloned()
         .collect();
-    let completion = match client::complete(cfg, request, &tools, &abort, &on_delta).await {
-        // An empty reply is the model's format mistake, fed back like any other.
-        Err(LlmError::EmptyReply) => client::Completion {
-            text: String::new(),
-            usage: Default::default(),
-            unfinished: false,
-        },
-        other => other?,
-    };
+    let completion = client::complete(cfg, request, &tools, &abort, &on_delta).await?;
     if completion.unfinished {
         emit(
             on_event,
