@@ -1,11 +1,11 @@
 // The static server (scripts/static-server.mjs): nothing outside its root is served, not even a
-// sibling folder whose name starts with the root's, and nothing is content-sniffed.
+// sibling folder whose name starts with the root's, and its headers carry the pages' policy.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStatic, fileFor } from '../../scripts/static-server.mjs';
+import { startStatic, CONTENT_SECURITY_POLICY, fileFor } from '../../scripts/static-server.mjs';
 
 let dir;
 let site;
@@ -47,15 +47,27 @@ test('fileFor compares against the root and a separator, not a bare prefix', () 
   assert.equal(fileFor(base, '/sub/../index.html'), join(base, 'index.html'));
 });
 
-test('files inside are served with nosniff', async () => {
+test('files inside are served with nosniff; HTML also with the Content-Security-Policy', async () => {
   const page = await get('/');
   assert.equal(page.status, 200);
   assert.equal(await page.text(), '<!doctype html><p>home</p>');
   assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(page.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY);
   const script = await get('/sub/app.js');
   assert.equal(script.status, 200);
   assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
   assert.equal(script.headers.get('x-content-type-options'), 'nosniff');
+  // A worker takes the policy of its own response: the tool worker compiles tool code.
+  assert.equal(script.headers.get('content-security-policy'), null);
   assert.equal((await get('/missing.js')).status, 404);
   assert.equal((await get('/%E0%A4%A')).status, 400);
+});
+
+test('the policy allows wasm and any model server, and no inline script', () => {
+  const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+  assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
+  assert.deepEqual(directives['worker-src'], ["'self'"]);
+  assert.deepEqual(directives['connect-src'], ['*']);
+  assert.deepEqual(directives['object-src'], ["'none'"]);
+  assert.ok(!CONTENT_SECURITY_POLICY.includes("'unsafe-inline'"));
 });
