@@ -2,7 +2,7 @@
 // application/wasm for streaming compilation). Used by scripts/serve and the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const TYPES = {
@@ -20,25 +20,62 @@ const TYPES = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
-/** `headers(file)` adds response headers for a file (the tests use it for a CSP). */
-export function startStatic({ root, port = 0, host = '127.0.0.1', headers = () => ({}) }) {
+// The pages' policy, also in their <meta http-equiv> for static hosts that send no headers
+// (README.md, "Content-Security-Policy"): scripts and workers only from this origin, wasm
+// compiled from this origin ('wasm-unsafe-eval'), requests to any model server the person
+// picks (connect-src *), no plugins, no <base> or form posts elsewhere. It goes on HTML
+// documents only: a worker gets the policy of its own response, and the tool worker must
+// compile the person's tool code.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  'connect-src *',
+  "style-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/** The file under `base` that a request path names, or null when it is outside `base`. */
+export function fileFor(base, pathname) {
+  const file = normalize(join(base, pathname));
+  // `base + sep`, not `base`: /srv/www must not admit /srv/www-secret.
+  return file === base || file.startsWith(base.endsWith(sep) ? base : base + sep) ? file : null;
+}
+
+/**
+ * `csp: false` serves pages that stand for someone else's (the embed tests' docs pages);
+ * `headers(file)` adds response headers for a file, and wins over the policy.
+ */
+export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, headers = () => ({}) }) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
+    const fail = (status, text) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+      res.end(text);
+    };
+    let file;
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(base, path));
-      if (!file.startsWith(base)) throw new Error('outside root');
+      file = fileFor(base, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    } catch {
+      return fail(400, 'bad request');
+    }
+    if (!file) return fail(403, 'forbidden');
+    try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
+      const type = TYPES[extname(file)] ?? 'application/octet-stream';
       res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-type': type,
         'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+        ...(csp && type.startsWith('text/html') ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}),
         ...headers(file),
       });
       res.end(body);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('not found');
+      fail(404, 'not found');
     }
   });
   return new Promise((ok, fail) => {

@@ -11,12 +11,14 @@
 //! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
 //! - [`demo`]: a scripted model for offline use.
 //! - [`drive`]: a synchronous driver for native callers.
+//! - [`limits`]: the size limits on model replies and trace files.
 //! - `wasm` (wasm32 only): the browser driver and the JS API.
 
 pub mod agent;
 pub mod demo;
 pub mod drive;
 pub mod history;
+pub mod limits;
 pub mod llm;
 pub mod parse;
 pub mod prompt;

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
-use reactloop::wasm::{load_trace, JsAgent};
+use reactloop::wasm::{list_models, load_trace, JsAgent};
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -217,6 +217,44 @@ async fn each_error_class_lands_in_the_trace_with_a_message() {
         assert!(!error[0]["message"].as_str().unwrap_or("").is_empty());
         assert!(text.contains(words), "{scenario}: {text}");
     }
+}
+
+/// A reply over 4 MB (whole, or as JSON instead of a stream) and a stream line over 1 MB that
+/// never ends: the run stops with an error that names the limit, the trace is kept.
+#[wasm_bindgen_test]
+async fn replies_over_the_size_limits_stop_with_a_clear_error() {
+    let cases = [
+        ("huge-body", json!({}), "body", "larger than 4 MB"),
+        (
+            "huge-body",
+            json!({"stream": true}),
+            "body",
+            "larger than 4 MB",
+        ),
+        (
+            "endless-line",
+            json!({"stream": true}),
+            "stream_line",
+            "ran past 1 MB without ending",
+        ),
+    ];
+    for (scenario, extra, part, words) in cases {
+        let (trace, events) = run(&agent(scenario, extra.clone()), "q").await;
+        assert_eq!(outcome(&trace)["type"], "model_error", "{scenario} {extra}");
+        let error = first_error(&trace);
+        assert_eq!(error["type"], "too_large", "{scenario} {extra}: {error}");
+        assert_eq!(error["part"], part, "{scenario} {extra}");
+        assert_eq!(trace["steps"].as_array().unwrap().len(), 1);
+        let shown = &events.of("error")[0];
+        let message = shown["message"].as_str().unwrap();
+        assert!(message.contains(words), "{scenario}: {message}");
+        assert!(!shown["hint"].as_str().unwrap_or("").is_empty());
+    }
+    // A model list over the limit is refused the same way.
+    let listed = JsFuture::from(list_models(settings("huge-body", json!({})))).await;
+    let error = listed.expect_err("refused");
+    let detail = rust(js_sys::Reflect::get(&error, &"detail".into()).unwrap());
+    assert_eq!(detail["type"], "too_large", "{detail}");
 }
 
 #[wasm_bindgen_test]
@@ -477,6 +515,23 @@ async fn an_exported_trace_loads_back_for_replay() {
         .as_string()
         .unwrap();
     assert!(message.contains("version 7"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn a_trace_over_the_step_limit_is_refused_with_the_limit() {
+    let steps = vec![json!({}); 2001];
+    let error = load_trace(&json!({"version": 1, "steps": steps}).to_string()).unwrap_err();
+    let message = js_sys::Reflect::get(&error, &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(
+        message.contains("2001 steps") && message.contains("at most 2000"),
+        "{message}"
+    );
+    let limits = rust(reactloop::wasm::limits().unwrap());
+    assert_eq!(limits["traceSteps"], 2000);
+    assert_eq!(limits["traceBytes"], 20_000_000);
 }
 
 #[wasm_bindgen_test]

@@ -1,12 +1,12 @@
 // The playground: builds an Agent from the panels' settings and drives it (run, step, pause,
 // stop, edit a reply or an observation), and keeps, shares and replays traces.
-import init, { Agent, demoQuestions, loadTrace } from './pkg/reactloop.js';
+import init, { Agent, demoQuestions, loadTrace, limits } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
-import { t, lang, setLang, initialLang } from './i18n.js';
+import { t, lang, setLang, initialLang, isLang } from './i18n.js';
 import { TraceView, doctor } from './trace.js';
 import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
-import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt } from './prompt.js';
+import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
 
 await init();
@@ -19,6 +19,7 @@ const ui = {
   debugger: $('#debugger'), next: $('#debug-next'), editLabel: $('#edit-label'), edit: $('#edit-text'),
   modelActions: $('#model-actions'), askModel: $('#ask-model'), useReply: $('#use-reply'),
   status: $('#status'), problem: $('#problem'), importFile: $('#import-file'), permalinkUrl: $('#permalink-url'),
+  linkNotice: $('#link-notice'),
 };
 
 let agent = null; // the live run's agent
@@ -261,9 +262,17 @@ function exportText(format) {
   }
 }
 
+// Rounded up, so a file just over the limit does not read as the limit itself.
+const megabytes = (bytes) => String(Math.ceil(bytes / 1e5) / 10);
+
 async function importTrace(file) {
   let trace;
   try {
+    // Checked before reading: file.text() would hold all of a huge file first.
+    const { traceBytes } = limits();
+    if (file.size > traceBytes) {
+      throw new Error(t('share.tooLarge', { size: megabytes(file.size), limit: megabytes(traceBytes) }));
+    }
     trace = loadTrace(await file.text());
   } catch (error) {
     return showProblem({ message: t('share.importFailed', { message: error.message }) });
@@ -309,10 +318,20 @@ function renderExamples() {
   } }, q)));
 }
 
+// What a link asked for that this page does not have: [{key, value}], said in a notice.
+const linkNotices = [];
+
+function renderLinkNotices() {
+  const shown = (value) => (value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  ui.linkNotice.replaceChildren(...linkNotices.map(({ key, value }) => h('span', {}, t(key, { value: shown(value) }), ' ')));
+  ui.linkNotice.hidden = linkNotices.length === 0;
+}
+
 function switchLang(next) {
   setLang(next);
   ui.uiLang.value = lang();
   localStorage.setItem('reactloop.lang', lang());
+  renderLinkNotices();
   renderProbe();
   rerenderTools();
   rerenderPrompt();
@@ -351,7 +370,11 @@ function wire() {
 }
 
 const params = readParams();
+// A language the page does not have falls back to the default, and a notice says so.
+if (params.lang && !isLang(params.lang)) linkNotices.push({ key: 'link.unknownLang', value: params.lang });
+if (params.plang && !isPromptLang(params.plang)) linkNotices.push({ key: 'link.unknownPromptLang', value: params.plang });
 setLang(initialLang(params.lang));
+renderLinkNotices();
 ui.uiLang.value = lang();
 initConnect();
 initTools(settingsChanged);

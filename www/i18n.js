@@ -106,6 +106,9 @@ const en = {
   'share.copied': 'Permalink copied.',
   'share.nothing': 'Run something first.',
   'share.importFailed': 'Could not import: {message}',
+  'share.tooLarge': 'The file is {size} MB, more than the {limit} MB a trace may be, so it was not read.',
+  'link.unknownLang': 'This link asks for the interface language “{value}”, which this page does not have, so the default is used.',
+  'link.unknownPromptLang': 'This link asks for the prompt language “{value}”, which reactloop does not have, so the prompt follows the interface language.',
   'trace.label': 'Trace',
   'trace.question': 'Question:',
   'trace.model': 'Model: {model}',
@@ -275,6 +278,9 @@ const zh = {
   'share.copied': '永久链接已复制。',
   'share.nothing': '请先运行一次。',
   'share.importFailed': '无法导入：{message}',
+  'share.tooLarge': '文件大小为 {size} MB，超过了记录文件的上限 {limit} MB，因此没有读取。',
+  'link.unknownLang': '此链接要求的界面语言“{value}”本页不支持，因此使用默认语言。',
+  'link.unknownPromptLang': '此链接要求的提示词语言“{value}” reactloop 不支持，因此提示词跟随界面语言。',
   'trace.label': '运行记录',
   'trace.question': '问题：',
   'trace.model': '模型：{model}',
@@ -394,10 +400,13 @@ const zhFormatErrors = {
 const tables = { en, zh };
 let current = 'en';
 
+/** Whether this page speaks `value` (own keys only: "constructor" is no language). */
+export const isLang = (value) => typeof value === 'string' && Object.hasOwn(tables, value);
+
 export const lang = () => current;
 
 export function setLang(next) {
-  current = tables[next] ? next : 'en';
+  current = isLang(next) ? next : 'en';
   document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';
   applyI18n(document);
 }
@@ -407,7 +416,7 @@ export function setLang(next) {
  * calls it before it renders, so elements in different languages share this module.
  */
 export function useLang(next) {
-  current = tables[next] ? next : 'en';
+  current = isLang(next) ? next : 'en';
 }
 
 /** The string for `key` with `{name}` slots filled from `vars`. */
@@ -443,8 +452,11 @@ export function formatErrorSentence(error, english) {
 
 const labelled = (zhLabel, sentence) => (current === 'zh' && zhLabel ? `${zhLabel}（${sentence}）` : sentence);
 
-/** The language a first visit starts in: a saved choice, else the browser's. */
+/**
+ * The language a page starts in: the link's (`param`) when this page has it, else a saved
+ * choice, else the browser's. An unknown `param` is the caller's to mention.
+ */
 export function initialLang(param) {
-  const wanted = param || localStorage.getItem('reactloop.lang') || (navigator.language.startsWith('zh') ? 'zh' : 'en');
-  return tables[wanted] ? wanted : 'en';
+  const wanted = (isLang(param) && param) || localStorage.getItem('reactloop.lang') || (navigator.language.startsWith('zh') ? 'zh' : 'en');
+  return isLang(wanted) ? wanted : 'en';
 }

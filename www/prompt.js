@@ -70,8 +70,12 @@ export function promptParams() {
   };
 }
 
+/** Whether the prompt can be written in `value` (a link may carry anything). */
+export const isPromptLang = (value) => [...el.lang.options].some((o) => o.value === value);
+
 export function restorePrompt({ plang, template, fewshot }) {
-  if (plang) el.lang.value = plang;
+  // An unknown language would leave the select empty and every run refused: keep 'auto'.
+  if (plang && isPromptLang(plang)) el.lang.value = plang;
   fill(promptLang());
   if (template) el.template.value = template;
   try {

@@ -8,6 +8,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::limits::{megabytes, MAX_REPLY_BYTES};
+
 /// Tries of one request (the first one included) when its error [`LlmError::is_retryable`].
 pub const MAX_ATTEMPTS: u32 = 3;
 /// Upper bound of any wait between two tries, a server's Retry-After included.
@@ -64,6 +66,36 @@ pub enum LlmError {
     },
     /// The model answered, but with no text.
     EmptyReply,
+    /// A reply, or a part of a stream, outgrew its limit in [`crate::limits`]; reading stopped
+    /// there, so a broken server cannot make the page buffer without end.
+    TooLarge {
+        part: Oversized,
+        limit_bytes: usize,
+    },
+}
+
+/// What outgrew its limit in an [`LlmError::TooLarge`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Oversized {
+    /// A whole body: a non-streamed reply, a model list, or JSON sent instead of a stream.
+    Body,
+    /// One line of an event stream, never ended.
+    StreamLine,
+    /// One event of an event stream (its `data:` lines together), never ended.
+    StreamEvent,
+    /// The text of a streamed reply, all its pieces together.
+    StreamedText,
+}
+
+impl LlmError {
+    /// A whole reply body over [`MAX_REPLY_BYTES`], for the driver that reads it.
+    pub fn body_too_large() -> Self {
+        Self::TooLarge {
+            part: Oversized::Body,
+            limit_bytes: MAX_REPLY_BYTES,
+        }
+    }
 }
 
 impl LlmError {
@@ -159,6 +191,25 @@ impl LlmError {
                  or try another model."
                     .to_string(),
             ),
+            Self::TooLarge { part, .. } => Some(
+                match part {
+                    Oversized::Body => {
+                        "A chat reply is a few kilobytes: check that the base URL points at the \
+                         OpenAI-compatible API, which usually ends in /v1 (Ollama: \
+                         http://localhost:11434/v1, llama.cpp: http://localhost:8080/v1, LM \
+                         Studio: http://localhost:1234/v1), not at a file or a page."
+                    }
+                    Oversized::StreamLine | Oversized::StreamEvent => {
+                        "The server, or a proxy in front of it, does not send a proper event \
+                         stream: check the base URL, or turn streaming off in the settings."
+                    }
+                    Oversized::StreamedText => {
+                        "The model may be repeating itself: lower max tokens, or add a stop \
+                         sequence."
+                    }
+                }
+                .to_string(),
+            ),
         }
     }
 }
@@ -230,6 +281,30 @@ impl fmt::Display for LlmError {
                 )
             }
             Self::EmptyReply => f.write_str("The model returned an empty reply."),
+            Self::TooLarge { part, limit_bytes } => {
+                let limit = megabytes(*limit_bytes);
+                match part {
+                    Oversized::Body => write!(
+                        f,
+                        "The server's reply is larger than {limit}, far more than any chat \
+                         reply, so reading stopped there."
+                    ),
+                    Oversized::StreamLine => write!(
+                        f,
+                        "A line of the streamed reply ran past {limit} without ending, so \
+                         reading stopped there."
+                    ),
+                    Oversized::StreamEvent => write!(
+                        f,
+                        "An event of the streamed reply grew past {limit} without ending, so \
+                         reading stopped there."
+                    ),
+                    Oversized::StreamedText => write!(
+                        f,
+                        "The streamed reply passed {limit} of text, so reading stopped there."
+                    ),
+                }
+            }
         }
     }
 }
@@ -897,6 +972,7 @@ mod tests {
             LlmError::Timeout { ms: 5 },
             LlmError::Aborted,
             LlmError::EmptyReply,
+            LlmError::body_too_large(),
         ];
         for err in errors {
             let text = serde_json::to_string(&err).unwrap();
@@ -906,6 +982,62 @@ mod tests {
         assert_eq!(
             serde_json::to_value(LlmError::Aborted).unwrap(),
             serde_json::json!({"type": "aborted"})
+        );
+    }
+
+    /// (part, limit, words the message must contain, words the hint must contain)
+    #[test]
+    fn a_reply_over_a_limit_says_which_limit_and_what_to_check() {
+        let cases: &[(Oversized, usize, &[&str], &[&str])] = &[
+            (
+                Oversized::Body,
+                MAX_REPLY_BYTES,
+                &["reply is larger than 4 MB", "reading stopped"],
+                &["base URL", "/v1"],
+            ),
+            (
+                Oversized::StreamLine,
+                1_000_000,
+                &["A line of the streamed reply ran past 1 MB without ending"],
+                &["event stream", "turn streaming off"],
+            ),
+            (
+                Oversized::StreamEvent,
+                1_000_000,
+                &["An event of the streamed reply grew past 1 MB"],
+                &["turn streaming off"],
+            ),
+            (
+                Oversized::StreamedText,
+                MAX_REPLY_BYTES,
+                &["passed 4 MB of text"],
+                &["lower max tokens"],
+            ),
+        ];
+        for &(part, limit_bytes, in_message, in_hint) in cases {
+            let err = LlmError::TooLarge { part, limit_bytes };
+            let (message, hint) = (err.to_string(), err.hint(PAGE).unwrap());
+            for word in in_message {
+                assert!(
+                    message.contains(word),
+                    "{part:?}: {word:?} not in {message:?}"
+                );
+            }
+            for word in in_hint {
+                assert!(hint.contains(word), "{part:?}: {word:?} not in {hint:?}");
+            }
+            assert!(!err.is_retryable());
+        }
+        assert_eq!(
+            LlmError::body_too_large(),
+            LlmError::TooLarge {
+                part: Oversized::Body,
+                limit_bytes: 4_000_000
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(LlmError::body_too_large()).unwrap(),
+            serde_json::json!({"type": "too_large", "part": "body", "limit_bytes": 4_000_000})
         );
     }
 }

@@ -6,8 +6,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::error::{excerpt, server_error, stream_error, EXCERPT_CHARS};
+use super::error::{excerpt, server_error, stream_error, Oversized, EXCERPT_CHARS};
 use super::{parse_chat_response, usage_in, LlmError, Usage};
+use crate::limits::{MAX_REPLY_BYTES, MAX_STREAM_LINE_BYTES};
 
 /// Adjacently tagged (`{"type": "delta", "data": "Hi"}`), since `Delta` holds a bare string.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,7 +21,7 @@ pub enum StreamEvent {
     /// `data: [DONE]`: the reply is complete. Later input is ignored.
     Done,
     /// The server reported an error, or an event was unreadable. The decoder carries on; the
-    /// driver decides whether to stop.
+    /// driver decides whether to stop. After [`LlmError::TooLarge`] it ignores the rest.
     Error(LlmError),
 }
 
@@ -35,9 +36,19 @@ pub enum StreamEvent {
 /// its first line: JSON (a server that ignored `stream: true`, or an error body sent with 200)
 /// is parsed as a whole reply at `finish`; anything else (an HTML page) becomes
 /// [`LlmError::NotJson`].
-#[derive(Debug, Default)]
+///
+/// Nothing grows without bound: a line or an event over [`MAX_STREAM_LINE_BYTES`], a JSON
+/// body or a reply text over [`MAX_REPLY_BYTES`] gives [`LlmError::TooLarge`], and then the
+/// decoder stops: what is buffered is dropped and later input is ignored.
+#[derive(Debug)]
 pub struct SseDecoder {
     mode: Mode,
+    /// The limits: [`MAX_STREAM_LINE_BYTES`] for a line or an event, [`MAX_REPLY_BYTES`] for a
+    /// JSON body and for the reply's text (smaller in tests).
+    max_line: usize,
+    max_text: usize,
+    /// Bytes of reply text sent out in `Delta`s so far.
+    text_bytes: usize,
     /// Bytes of a UTF-8 sequence split across `push_bytes` chunks.
     utf8_tail: Vec<u8>,
     /// `Detect`: the first line so far. `Json`: the whole body. `Other`: the body's start.
@@ -60,11 +71,35 @@ enum Mode {
     Sse,
     Json,
     Other,
+    /// A limit was passed: everything else is ignored.
+    Stopped,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        Self::with_limits(MAX_STREAM_LINE_BYTES, MAX_REPLY_BYTES)
+    }
 }
 
 impl SseDecoder {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn with_limits(max_line: usize, max_text: usize) -> Self {
+        Self {
+            mode: Mode::Detect,
+            max_line,
+            max_text,
+            text_bytes: 0,
+            utf8_tail: Vec::new(),
+            head: String::new(),
+            line: String::new(),
+            data: String::new(),
+            is_error_event: false,
+            after_cr: false,
+            done: false,
+        }
     }
 
     /// Whether `data: [DONE]` arrived (or a whole non-streamed reply was parsed).
@@ -82,6 +117,9 @@ impl SseDecoder {
     /// chunks is held back until it is complete; invalid bytes become U+FFFD. Feed one stream
     /// through either `push` or `push_bytes`, not both.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        if self.mode == Mode::Stopped {
+            return Vec::new();
+        }
         self.utf8_tail.extend_from_slice(bytes);
         let mut text = String::new();
         let mut rest: &[u8] = &self.utf8_tail;
@@ -146,6 +184,7 @@ impl SseDecoder {
             Mode::Other => out.push(StreamEvent::Error(LlmError::NotJson {
                 excerpt: excerpt(&std::mem::take(&mut self.head)),
             })),
+            Mode::Stopped => {}
         }
         out
     }
@@ -154,9 +193,28 @@ impl SseDecoder {
         match self.mode {
             Mode::Detect => self.detect(text, out),
             Mode::Sse => self.feed_sse(text, out),
-            Mode::Json => self.head.push_str(text),
+            Mode::Json => {
+                self.head.push_str(text);
+                if self.head.len() > self.max_text {
+                    self.stop(Oversized::Body, out);
+                }
+            }
             Mode::Other => self.keep_start(text),
+            Mode::Stopped => {}
         }
+    }
+
+    /// A limit was passed: says which, drops what is buffered and ignores the rest.
+    fn stop(&mut self, part: Oversized, out: &mut Vec<StreamEvent>) {
+        let limit_bytes = match part {
+            Oversized::Body | Oversized::StreamedText => self.max_text,
+            Oversized::StreamLine | Oversized::StreamEvent => self.max_line,
+        };
+        self.mode = Mode::Stopped;
+        self.head = String::new();
+        self.line = String::new();
+        self.data = String::new();
+        out.push(StreamEvent::Error(LlmError::TooLarge { part, limit_bytes }));
     }
 
     fn detect(&mut self, text: &str, out: &mut Vec<StreamEvent>) {
@@ -166,12 +224,18 @@ impl SseDecoder {
             text = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
             if text.starts_with(['{', '[']) {
                 self.mode = Mode::Json;
-                self.head.push_str(text);
-                return;
+                return self.feed(text, out);
             }
         }
         match text.find(['\r', '\n']) {
-            None => self.head.push_str(text),
+            None => {
+                self.head.push_str(text);
+                // A first line that never ends is classified by what there is: a stream's
+                // line is then too long, anything else keeps only its start.
+                if self.head.len() > self.max_line {
+                    self.classify(out);
+                }
+            }
             Some(end) => {
                 self.head.push_str(&text[..end]);
                 self.classify(out);
@@ -213,7 +277,15 @@ impl SseDecoder {
                     self.end_line(out);
                 }
                 '\n' => self.end_line(out),
-                c => self.line.push(c),
+                c => {
+                    self.line.push(c);
+                    if self.line.len() > self.max_line {
+                        self.stop(Oversized::StreamLine, out);
+                    }
+                }
+            }
+            if self.mode == Mode::Stopped {
+                return;
             }
         }
     }
@@ -232,19 +304,25 @@ impl SseDecoder {
             None => (line.as_str(), ""),
         };
         match field {
-            "data" => {
-                self.data.push_str(value);
-                self.data.push('\n');
-            }
+            "data" => self.push_data(value, out),
             "event" => self.is_error_event = value == "error",
             // llama.cpp reports a failure mid-stream as an `error: {...}` line.
             "error" => {
-                self.data.push_str(value);
-                self.data.push('\n');
+                self.push_data(value, out);
                 self.is_error_event = true;
             }
             // `id`, `retry` and unknown fields carry nothing a completion needs.
             _ => {}
+        }
+    }
+
+    /// One more data line of the current event; many short lines without the blank line that
+    /// ends an event must not pile up either.
+    fn push_data(&mut self, value: &str, out: &mut Vec<StreamEvent>) {
+        self.data.push_str(value);
+        self.data.push('\n');
+        if self.data.len() > self.max_line {
+            self.stop(Oversized::StreamEvent, out);
         }
     }
 
@@ -283,6 +361,10 @@ impl SseDecoder {
             .and_then(Value::as_str)
             .or_else(|| value.pointer("/choices/0/text").and_then(Value::as_str));
         if let Some(text) = text.filter(|t| !t.is_empty()) {
+            self.text_bytes += text.len();
+            if self.text_bytes > self.max_text {
+                return self.stop(Oversized::StreamedText, out);
+            }
             out.push(StreamEvent::Delta(text.to_string()));
         }
         if let Some(usage) = usage_in(&value) {
@@ -326,14 +408,25 @@ mod tests {
     }
 
     fn decode_str(chunks: &[&str]) -> Vec<StreamEvent> {
-        let mut decoder = SseDecoder::new();
+        decode_str_with(&SseDecoder::new, chunks)
+    }
+
+    fn decode_str_with(make: &dyn Fn() -> SseDecoder, chunks: &[&str]) -> Vec<StreamEvent> {
+        let mut decoder = make();
         let mut events: Vec<StreamEvent> = chunks.iter().flat_map(|c| decoder.push(c)).collect();
         events.extend(decoder.finish());
         events
     }
 
     fn decode_bytes<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Vec<StreamEvent> {
-        let mut decoder = SseDecoder::new();
+        decode_bytes_with(&SseDecoder::new, chunks)
+    }
+
+    fn decode_bytes_with<'a>(
+        make: &dyn Fn() -> SseDecoder,
+        chunks: impl IntoIterator<Item = &'a [u8]>,
+    ) -> Vec<StreamEvent> {
+        let mut decoder = make();
         let mut events: Vec<StreamEvent> = chunks
             .into_iter()
             .flat_map(|c| decoder.push_bytes(c))
@@ -345,19 +438,31 @@ mod tests {
     /// The stream split into two at every byte, into single bytes and into single characters
     /// must decode the same.
     fn assert_split_invariant(stream: &str, want: &[StreamEvent]) {
-        assert_eq!(decode_str(&[stream]), want, "whole");
+        assert_split_invariant_with(&SseDecoder::new, stream, want);
+    }
+
+    fn assert_split_invariant_with(
+        make: &dyn Fn() -> SseDecoder,
+        stream: &str,
+        want: &[StreamEvent],
+    ) {
+        assert_eq!(decode_str_with(make, &[stream]), want, "whole");
         let bytes = stream.as_bytes();
         for cut in 0..=bytes.len() {
-            let got = decode_bytes([&bytes[..cut], &bytes[cut..]]);
+            let got = decode_bytes_with(make, [&bytes[..cut], &bytes[cut..]]);
             assert_eq!(got, want, "bytes split at {cut}");
             if let (Some(a), Some(b)) = (stream.get(..cut), stream.get(cut..)) {
-                assert_eq!(decode_str(&[a, b]), want, "text split at {cut}");
+                assert_eq!(decode_str_with(make, &[a, b]), want, "text split at {cut}");
             }
         }
-        assert_eq!(decode_bytes(bytes.chunks(1)), want, "1-byte chunks");
+        assert_eq!(
+            decode_bytes_with(make, bytes.chunks(1)),
+            want,
+            "1-byte chunks"
+        );
         let chars: Vec<String> = stream.chars().map(String::from).collect();
         let chars: Vec<&str> = chars.iter().map(String::as_str).collect();
-        assert_eq!(decode_str(&chars), want, "1-char chunks");
+        assert_eq!(decode_str_with(make, &chars), want, "1-char chunks");
     }
 
     #[test]
@@ -546,5 +651,129 @@ mod tests {
         );
         let back: Vec<StreamEvent> = serde_json::from_str(&text).unwrap();
         assert_eq!(back, events);
+    }
+
+    /// A decoder with small limits, so every split of a stream over them can be tried.
+    fn small() -> SseDecoder {
+        SseDecoder::with_limits(64, 100)
+    }
+
+    fn too_large(part: Oversized, limit_bytes: usize) -> StreamEvent {
+        Error(LlmError::TooLarge { part, limit_bytes })
+    }
+
+    /// One event in the short legacy form: `data: {"choices":[{"text":"…"}]}`.
+    fn text_event(text: &str) -> String {
+        format!("data: {{\"choices\":[{{\"text\":\"{text}\"}}]}}\n\n")
+    }
+
+    #[test]
+    fn a_line_that_never_ends_stops_the_decoder() {
+        let want = [too_large(Oversized::StreamLine, 64)];
+        // As the first line, and after a good event; the rest is ignored, [DONE] included.
+        let endless = format!("data: {}", "x".repeat(100));
+        assert_split_invariant_with(&small, &endless, &want);
+        let after = format!("{}{endless}\n\ndata: [DONE]\n\n", text_event("a"));
+        assert_split_invariant_with(&small, &after, &[Delta("a".into()), want[0].clone()]);
+        // A line of exactly the limit is fine, one byte more is not.
+        let exact = text_event(&"b".repeat(64 - text_event("").trim_end().len()));
+        assert_eq!(exact.trim_end().len(), 64);
+        let text = "b".repeat(64 - text_event("").trim_end().len());
+        assert_split_invariant_with(&small, &exact, &[Delta(text.clone())]);
+        assert_split_invariant_with(&small, &text_event(&format!("{text}b")), &want);
+    }
+
+    #[test]
+    fn an_event_that_never_ends_stops_the_decoder() {
+        let want = [too_large(Oversized::StreamEvent, 64)];
+        assert_split_invariant_with(&small, &"data: 12345\n".repeat(12), &want);
+        assert_split_invariant_with(&small, &"error: 12345\n".repeat(12), &want);
+    }
+
+    #[test]
+    fn a_reply_text_over_the_limit_stops_the_decoder() {
+        let stream = text_event(&"a".repeat(10)).repeat(12) + "data: [DONE]\n\n";
+        let mut want = vec![Delta("a".repeat(10)); 10];
+        want.push(too_large(Oversized::StreamedText, 100));
+        assert_split_invariant_with(&small, &stream, &want);
+        let mut decoder = small();
+        decoder.push(&stream);
+        assert!(!decoder.saw_done());
+    }
+
+    #[test]
+    fn a_json_body_over_the_limit_is_refused() {
+        let body = |n: usize| {
+            format!(
+                "{{\"choices\":[{{\"message\":{{\"content\":\"{}\"}}}}]}}",
+                "a".repeat(n)
+            )
+        };
+        assert_split_invariant_with(&small, &body(80), &[too_large(Oversized::Body, 100)]);
+        assert_eq!(body(60).len(), 100);
+        assert_eq!(decode_str_with(&small, &[&body(60)]).len(), 2);
+    }
+
+    #[test]
+    fn a_long_first_line_that_is_not_a_stream_keeps_only_its_start() {
+        let page = format!("<html>{}", "x".repeat(500));
+        let events = decode_str_with(&small, &[&page]);
+        assert_eq!(events, decode_str(&[&page]));
+        assert!(
+            matches!(events.as_slice(), [Error(LlmError::NotJson { excerpt })] if excerpt.ends_with('…')),
+            "{events:?}"
+        );
+        assert_split_invariant_with(&small, &page, &events);
+    }
+
+    /// The real limit: a line of a megabyte and more, in network-sized pieces, stops at the
+    /// limit with nothing left buffered, and what comes after is ignored.
+    #[test]
+    fn the_real_line_limit_is_one_megabyte() {
+        let mut decoder = SseDecoder::new();
+        let mut events = decoder.push_bytes(b"data: ");
+        let piece = vec![b'x'; 64 * 1024];
+        for _ in 0..16 {
+            events.extend(decoder.push_bytes(&piece));
+        }
+        assert_eq!(
+            events,
+            vec![too_large(Oversized::StreamLine, MAX_STREAM_LINE_BYTES)]
+        );
+        assert_eq!(MAX_STREAM_LINE_BYTES, 1_000_000);
+        assert_eq!(
+            (
+                decoder.line.capacity(),
+                decoder.head.capacity(),
+                decoder.data.capacity()
+            ),
+            (0, 0, 0)
+        );
+        assert!(decoder.push_bytes(&piece).is_empty());
+        assert!(decoder.push(&text_event("late")).is_empty());
+        assert!(decoder.finish().is_empty());
+        assert!(!decoder.saw_done());
+        let message = LlmError::TooLarge {
+            part: Oversized::StreamLine,
+            limit_bytes: MAX_STREAM_LINE_BYTES,
+        }
+        .to_string();
+        assert!(
+            message.contains("ran past 1 MB without ending"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_json_body_of_more_than_four_megabytes_is_refused() {
+        let mut decoder = SseDecoder::new();
+        let mut events = decoder.push("{\"choices\":[{\"message\":{\"content\":\"");
+        let piece = "a".repeat(1 << 20);
+        for _ in 0..4 {
+            events.extend(decoder.push(&piece));
+        }
+        events.extend(decoder.finish());
+        assert_eq!(events, vec![too_large(Oversized::Body, MAX_REPLY_BYTES)]);
+        assert_eq!(decoder.head.capacity(), 0);
     }
 }

@@ -9,6 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader};
 
 use super::timer::{self, Timeout};
+use crate::limits::MAX_REPLY_BYTES;
 use crate::llm::{
     self, ClientConfig, LlmError, ModelRequest, ServerKind, SseDecoder, StreamEvent, Usage,
     MAX_ATTEMPTS,
@@ -43,7 +44,11 @@ pub async fn complete(
             return read_reply(cfg, response, abort, on_delta).await;
         }
         let retry_after = response.headers().get("retry-after");
-        let text = response.text().await.unwrap_or_default();
+        // An error page is read only as far as the limit: its start is all a message shows.
+        let text = read_text(cfg, &response, &url, abort)
+            .await
+            .map(|(text, _)| text)
+            .unwrap_or_default();
         let error = llm::classify_http(status, &text, &url);
         if error.is_retryable() && attempt < MAX_ATTEMPTS {
             let delay = llm::retry_delay_ms(attempt, retry_after.as_deref());
@@ -74,9 +79,10 @@ pub async fn server_kind(cfg: &ClientConfig) -> ServerKind {
         return ServerKind::Unknown;
     }
     let body = match send(cfg, &url, None, &abort).await {
-        Ok(response) if response.ok() => read_text(cfg, &response, &url, &abort)
-            .await
-            .unwrap_or_default(),
+        Ok(response) if response.ok() => match read_text(cfg, &response, &url, &abort).await {
+            Ok((text, false)) => text,
+            _ => String::new(),
+        },
         _ => String::new(),
     };
     ServerKind::detect(&body, &cfg.base_url)
@@ -91,9 +97,12 @@ pub async fn list_models(
     llm::check_mixed_content(&timer::page_origin(), &url)?;
     let response = send(cfg, &url, None, abort).await?;
     let status = response.status();
-    let text = read_text(cfg, &response, &url, abort).await?;
+    let (text, cut) = read_text(cfg, &response, &url, abort).await?;
     if !(200..300).contains(&status) {
         return Err(llm::classify_http(status, &text, &url));
+    }
+    if cut {
+        return Err(LlmError::body_too_large());
     }
     llm::parse_models(&text)
 }
@@ -144,15 +153,44 @@ fn failure(
     }
 }
 
+/// The body as text, at most [`MAX_REPLY_BYTES`] of it, and whether there was more (which is
+/// not read: the download is cancelled). A leading BOM is dropped, as `Response.text()` does.
 async fn read_text(
     cfg: &ClientConfig,
     response: &Response,
     url: &str,
     abort: &AbortController,
-) -> Result<String, LlmError> {
+) -> Result<(String, bool), LlmError> {
     let timeout = Timeout::start(cfg.timeout_ms, abort);
-    let text = response.text().await;
-    text.map_err(|e| failure(cfg, &timeout, abort, || network_error(url, &e.to_string())))
+    let read = read_capped(response, MAX_REPLY_BYTES).await;
+    let (bytes, cut) =
+        read.map_err(|e| failure(cfg, &timeout, abort, || network_error(url, &js_message(&e))))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
+    Ok((text, cut))
+}
+
+/// Reads the body chunk by chunk, keeping at most `limit` bytes.
+async fn read_capped(response: &Response, limit: usize) -> Result<(Vec<u8>, bool), JsValue> {
+    let Some(body) = response.body() else {
+        return Ok((Vec::new(), false));
+    };
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await?;
+        if Reflect::get(&chunk, &"done".into())?.is_truthy() {
+            return Ok((bytes, false));
+        }
+        let value = Uint8Array::new(&Reflect::get(&chunk, &"value".into())?);
+        let room = limit - bytes.len();
+        if value.length() as usize > room {
+            bytes.extend(value.subarray(0, room as u32).to_vec());
+            let _ = reader.cancel();
+            return Ok((bytes, true));
+        }
+        bytes.extend(value.to_vec());
+    }
 }
 
 async fn read_reply(
@@ -163,7 +201,10 @@ async fn read_reply(
 ) -> Result<Completion, LlmError> {
     let url = response.url();
     if !cfg.stream {
-        let text = read_text(cfg, &response, &url, abort).await?;
+        let (text, cut) = read_text(cfg, &response, &url, abort).await?;
+        if cut {
+            return Err(LlmError::body_too_large());
+        }
         let (text, usage) = llm::parse_chat_response(&text)?;
         return Ok(Completion {
             text,

@@ -853,6 +853,20 @@ pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
     to_js(&trace).map_err(|e| js_error(e, None, None))
 }
 
+/// The size limits on model replies and trace files (`crate::limits`), so a page can check a
+/// file's size before it reads it.
+#[wasm_bindgen(unchecked_return_type = "Limits")]
+pub fn limits() -> Result<JsValue, JsValue> {
+    use crate::limits::*;
+    to_js(&serde_json::json!({
+        "replyBytes": MAX_REPLY_BYTES,
+        "streamLineBytes": MAX_STREAM_LINE_BYTES,
+        "traceBytes": MAX_TRACE_BYTES,
+        "traceSteps": MAX_TRACE_STEPS,
+    }))
+    .map_err(|e| js_error(e, None, None))
+}
+
 /// The server's model list for these settings (`GET {baseUrl}/models`).
 #[wasm_bindgen(js_name = listModels, unchecked_return_type = "Promise<string[]>")]
 pub fn list_models(

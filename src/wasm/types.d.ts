@@ -89,7 +89,7 @@ export type Outcome =
 
 /** A guard that stepped in; `type` names it, the other fields depend on it. */
 export interface Guard { type: string; [field: string]: unknown }
-/** A failed model call; `type` is network, mixed_content, http, server, not_json, … */
+/** A failed model call; `type` is network, mixed_content, http, server, not_json, too_large, … */
 export interface ModelError { type: string; [field: string]: unknown }
 
 export interface Span { start: number; end: number }
@@ -144,3 +144,6 @@ export type AgentEvent =
   | { type: 'done'; outcome: Outcome; message: string };
 
 export type OnEvent = (event: AgentEvent) => void;
+
+/** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
+export interface Limits { replyBytes: number; streamLineBytes: number; traceBytes: number; traceSteps: number }

@@ -4,6 +4,7 @@
 // static server of this spec's own: a page must come from a real 127.0.0.1 server, since
 // Chromium refuses loopback requests (the mock) from a page it cannot place on the network.
 import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,9 @@ let pages = 0;
 test.beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'reactloop-embed-'));
   for (const name of await readdir(WWW)) await symlink(join(WWW, name), join(root, name));
-  site = await startStatic({ root, port: 0 });
+  // These pages stand for anyone's docs page (inline scripts and styles included), so they get
+  // no policy of ours; the example page, served with it, is tested first.
+  site = await startStatic({ root, port: 0, csp: false });
 });
 
 test.afterAll(async () => {
@@ -273,6 +276,42 @@ test('a malformed, a newer-version and a missing recording each get a clear mess
     await expect(el.locator('.doctor')).toContainText('This recording cannot be played');
     await expect(el.locator('.doctor')).toContainText(message);
     await expect(el.locator('.bar button:visible')).toHaveCount(0);
+  }
+});
+
+test('a recording over 20 MB is refused while it downloads, with or without a declared length', async ({ page }) => {
+  // A server that sends 1 MB pieces without a length until the reader stops (at most 40 MB).
+  let sent = 0;
+  let closed = null;
+  const endless = createServer(async (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+    res.on('close', () => (closed = sent));
+    const piece = Buffer.alloc(1 << 20, ' ');
+    while (sent < 40 << 20 && !res.destroyed) {
+      sent += piece.length;
+      if (!res.write(piece)) await new Promise((done) => res.once('drain', done).once('close', done));
+    }
+    res.end();
+  });
+  await new Promise((done) => endless.listen(0, '127.0.0.1', done));
+  try {
+    const url = `http://127.0.0.1:${endless.address().port}/endless.json`;
+    await embedPage(page, `
+      <react-loop trace-src="declared.json" height="150"></react-loop>
+      <react-loop trace-src="${url}" height="150"></react-loop>`, {
+      files: { 'declared.json': ' '.repeat(20_000_001) },
+    });
+    for (const [i, name] of ['declared.json', 'endless.json'].entries()) {
+      const el = embed(page, i);
+      await expect(el.locator('.doctor')).toContainText('This recording cannot be played');
+      await expect(el.locator('.doctor')).toContainText(new RegExp(`Could not load .*${name}: it is larger than 20 MB, the most a recording may be\\.`));
+    }
+    // The download stopped at the limit: nothing like the 40 MB on offer was taken.
+    await expect.poll(() => closed).not.toBeNull();
+    expect(closed).toBeLessThan(30 << 20);
+  } finally {
+    endless.closeAllConnections();
+    await new Promise((done) => endless.close(done));
   }
 });
 

@@ -53,7 +53,10 @@
 // | cors-refuse       | calc script but no Access-Control-Allow-* headers; OPTIONS→405| the browser fetch fails (TypeError)                   |
 // | zh                | 0: calc, Thought in Chinese; 1+: final "结果是 OBS。"          | a Chinese run                                         |
 // | echo-prompt       | every step: final "<N> messages; system: <system first line>" | shows what was sent                                   |
-// Faults (http*, not-json, hang, cors-refuse) apply to /models too; otherwise /models lists
+// | huge-body         | 200 JSON, a completion of HUGE_BYTES (5 MB), stream or not   | too_large (part body): over the 4 MB reply limit      |
+// | endless-line      | calc script; SSE: `data: ` then 3 MB of x in 64 KB writes,    | too_large (part stream_line): over the 1 MB line limit|
+// |                   |   never a line end; non-stream: the calc script               |                                                       |
+// Faults (http*, not-json, huge-body, hang, cors-refuse) apply to /models too; otherwise /models lists
 // mock-model and mock-small. Unknown scenario → 404 naming the known ones; bad JSON → 400.
 
 import http from 'node:http';
@@ -70,6 +73,14 @@ export const XSS_PAYLOADS = [
   '**bold**',
 ];
 const PROSE = 'Well, 23 times 17 is 391, and adding 4 gives 395. I am fairly sure about that.';
+// Over the client's 4 MB reply limit (src/limits.rs); built on first use.
+export const HUGE_BYTES = 5_000_000;
+let huge = null;
+const hugeBody = () =>
+  (huge ??= JSON.stringify({
+    object: 'chat.completion', model: 'mock-model',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(HUGE_BYTES) }, finish_reason: 'length' }],
+  }));
 
 // Flat objects written as models usually do: {"key": "value", "n": 1}
 const json = (o) => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`;
@@ -137,6 +148,8 @@ const SCENARIOS = {
   http429: fault(429, err('Rate limit reached, try again in 1s.', 'requests', 'rate_limit_exceeded'), { 'retry-after': '1' }),
   flaky503: { reply: calc, flaky: 2 },
   'not-json': fault(200, '<html>proxy login</html>', { 'content-type': 'text/html; charset=utf-8' }),
+  'huge-body': fault(200, hugeBody),
+  'endless-line': { reply: calc, stream: 'endless' },
   hang: { hang: true },
   'cors-refuse': { reply: calc, noCors: true },
   zh: {
@@ -242,6 +255,16 @@ async function stream(res, c, sc, text, headers) {
     return res.end(`data: ${err('model crashed', 'server_error')}\n\n`);
   }
   if (sc.stream === 'awkward') return awkward(res, c, text, wait);
+  if (sc.stream === 'endless') {
+    // One line that never ends: the client must stop reading at its limit, not buffer it all.
+    res.write('data: ');
+    const piece = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 48; i++) {
+      if (!(await wait(1))) return;
+      res.write(piece);
+    }
+    return res.end();
+  }
   for (const ev of events(c, text, words(text))) res.write(ev);
   res.end(sc.stream === 'no-done' ? '' : 'data: [DONE]\n\n');
 }

@@ -1,7 +1,7 @@
 // Tests of the mock server itself: node --test tests/mock/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startMock, SCENARIO_NAMES, XSS_PAYLOADS } from './server.mjs';
+import { startMock, SCENARIO_NAMES, XSS_PAYLOADS, HUGE_BYTES } from './server.mjs';
 
 let mock;
 before(async () => {
@@ -245,6 +245,20 @@ test('scripts: docs, messy, xss, zh, big-observation', async () => {
   }
   const loop = [Q, ...Array(3).fill([{ role: 'assistant', content: CALC0 }, { role: 'user', content: 'Observation: 395' }]).flat()];
   assert.equal(await complete(base('loop'), { messages: loop }), CALC0);
+});
+
+test('huge-body and endless-line go past the client limits (4 MB reply, 1 MB line)', async () => {
+  for (const stream of [false, true]) {
+    const content = await complete(base('huge-body'), { messages: [Q], stream });
+    assert.equal(content.length, HUGE_BYTES);
+  }
+  const models = await fetch(`${base('huge-body')}/models`);
+  assert.ok((await models.text()).length > 4_000_000);
+  const res = await post(base('endless-line'), { messages: [Q], stream: true });
+  const body = await res.text();
+  assert.ok(body.startsWith('data: xxx') && body.length > 3_000_000, String(body.length));
+  assert.ok(!/[\r\n]/.test(body), 'no line end at all');
+  assert.equal(await complete(base('endless-line'), { messages: [Q] }), CALC0);
 });
 
 test('hang and slow-stream are cut by an AbortController', async () => {

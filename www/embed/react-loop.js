@@ -9,6 +9,9 @@
 import { css } from './style.js';
 
 const PROBE_TIMEOUT_MS = 1500;
+// The most a recording may be: the core's MAX_TRACE_BYTES (src/limits.rs), checked here while
+// it downloads (before the wasm has loaded), so a huge file is never held whole.
+export const MAX_RECORDING_BYTES = 20_000_000;
 const PLAYGROUND = new URL('../', import.meta.url).href;
 
 const STRINGS = {
@@ -23,6 +26,7 @@ const STRINGS = {
     start: 'Watch the run, or go through it with Step.',
     tryLive: 'Try live again', why: 'Why, and what to do',
     badTrace: 'This recording cannot be played', unreachable: 'The model could not be reached', loadFailed: 'Could not load {url} ({reason}).',
+    tooLarge: 'Could not load {url}: it is larger than {limit} MB, the most a recording may be.',
     nothing: 'Nothing to show: give <react-loop> a trace-src, an endpoint, or both.',
     noModel: 'The server at {endpoint} lists no models: set the model attribute.',
     hintMixed: 'To run it live, open this page over http or serve the model over https: an https page may not call an http server.',
@@ -40,6 +44,7 @@ const STRINGS = {
     start: '观看这次运行，或用“单步”逐步查看。',
     tryLive: '再试一次实时运行', why: '原因与解决方法',
     badTrace: '这份录制无法播放', unreachable: '无法连接模型', loadFailed: '无法加载 {url}（{reason}）。',
+    tooLarge: '无法加载 {url}：它超过了录制文件的上限 {limit} MB。',
     nothing: '没有可显示的内容：请给 <react-loop> 设置 trace-src、endpoint，或两者都设置。',
     noModel: '{endpoint} 上的服务器没有列出模型：请设置 model 属性。',
     hintMixed: '要实时运行，请通过 http 打开本页，或用 https 提供模型服务：https 页面不能调用 http 服务。',
@@ -651,7 +656,38 @@ async function download(url, lang) {
     throw new Error(say(lang, 'loadFailed', { url, reason: error.message }));
   }
   if (!response.ok) throw new Error(say(lang, 'loadFailed', { url, reason: `HTTP ${response.status}` }));
-  return response.text();
+  const tooLarge = () => new Error(say(lang, 'tooLarge', { url, limit: MAX_RECORDING_BYTES / 1e6 }));
+  // A declared length says it at once; the count below holds when there is none (or a wrong one).
+  if (Number(response.headers.get('content-length')) > MAX_RECORDING_BYTES) {
+    response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    let read;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      throw new Error(say(lang, 'loadFailed', { url, reason: error.message }));
+    }
+    if (read.done) break;
+    size += read.value.byteLength;
+    if (size > MAX_RECORDING_BYTES) {
+      reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 if (!customElements.get('react-loop')) customElements.define('react-loop', ReactLoop);
