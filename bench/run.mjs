@@ -11,8 +11,9 @@
 //             no network at all) and the playground page in headless Chromium when www/
 //             has one (--no-page skips it)
 //   tasks     bench/tasks/tasks.json through the wasm Agent against scripts/local-llm
-//             servers (a fresh one per mode, on ports 8180/8181, +10 per extra job with
-//             --jobs N, which runs N modes side by side); failing traces and a
+//             servers (a fresh one per mode, on ports 8180/8181/8182, +10 per extra job with
+//             --jobs N, which runs N modes side by side); qwen15 (1.1 GB, fetched on first
+//             use) only with --models qwen15; failing traces and a
 //             summary.json per mode go to bench/results/<date>-<mode>[-limitN]/
 //
 // Needs: scripts/build (www/pkg), npm ci (Playwright for the page), and for prompt/tasks the

@@ -15,6 +15,9 @@ export const PYTHON = join(CACHE, 'venv/bin/python');
 export const MODELS = {
   qwen: { alias: 'qwen2.5-coder-0.5b-instruct', label: 'Qwen2.5-Coder-0.5B-Instruct Q4_K_M', port: 8180 },
   smollm: { alias: 'smollm2-135m-instruct', label: 'SmolLM2-135M-Instruct Q4_1', port: 8181 },
+  // 1.1 GB, not in `scripts/local-llm install`: fetched by the first `start qwen15`; runs only
+  // when named (--models qwen15).
+  qwen15: { alias: 'qwen2.5-coder-1.5b-instruct', label: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M', port: 8182 },
 };
 
 // One llama.cpp thread unless REACTLOOP_THREADS says otherwise: with 2 threads on 2 busy cores

@@ -15,6 +15,7 @@ export const MODES = [
   { id: 'qwen-json_object', model: 'qwen', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   { id: 'smollm-defaults', model: 'smollm', fewShot: false, label: 'Agent defaults (auto)' },
+  { id: 'qwen15-defaults', model: 'qwen15', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'smollm-json_object', model: 'smollm', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'smollm-grammar', model: 'smollm', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   // Diagnostic, only when named in --modes: the plain prompt with the stop sequence moved to
