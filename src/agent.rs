@@ -724,6 +724,34 @@ impl Agent {
         text
     }
 
+    /// After a tool failed, the others and what each is for: small models keep trying the
+    /// first tool they thought of (the calculator for "what month is it?").
+    fn other_tools(&self, failed: &str) -> String {
+        let lang = self.trace.config.prompt.lang;
+        let others: Vec<String> = self
+            .registry
+            .specs()
+            .into_iter()
+            .filter(|t| t.name != failed)
+            .map(|t| format!("{} ({})", t.name, prompt::description(t, lang)))
+            .collect();
+        let (label, none) = match lang {
+            prompt::Lang::En => (
+                "Other tools: ",
+                "No other tools; fix the call or answer with final_answer.",
+            ),
+            prompt::Lang::Zh => (
+                "其他工具：",
+                "没有其他工具；请修正调用，或用 final_answer 作答。",
+            ),
+        };
+        if others.is_empty() {
+            none.to_string()
+        } else {
+            format!("{label}{}.", others.join("; "))
+        }
+    }
+
     /// The guard that shows a changed feedback, after the guard that gave it.
     fn mark_second_move(&mut self) {
         let repeat = self.stuck;
@@ -763,7 +791,7 @@ impl Agent {
         let (text, source) = match result.output {
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
-                let text = error.observation();
+                let text = format!("{}\n{}", error.observation(), self.other_tools(&tool));
                 self.current_mut().guards.push(Guard::ToolFailed { error });
                 (text, ObservationSource::ToolError)
             }

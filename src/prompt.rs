@@ -123,7 +123,7 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
 }
 
 /// The built-in tools are described in the prompt's language; other tools as registered.
-fn description(tool: &ToolSpec, lang: Lang) -> &str {
+pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
     let builtin = Builtin::ALL.into_iter().find(|b| b.spec() == *tool);
     match (lang, builtin) {
         (Lang::Zh, Some(Builtin::Calculator)) => {

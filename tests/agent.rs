@@ -915,3 +915,31 @@ fn a_stuck_model_gets_a_different_feedback_each_time() {
         .collect();
     assert_eq!(repeats, [0, 1, 0]);
 }
+
+#[test]
+fn a_failed_tool_reminds_the_model_of_the_others() {
+    let words = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
+    let (_, trace) = run("What month is it?", AgentConfig::default(), &[words, FINAL]);
+    let observation = trace.steps[0].observation.as_ref().expect("observation");
+    assert_eq!(observation.source, ObservationSource::ToolError);
+    let (error, others) = observation.text.split_once('\n').expect("two lines");
+    assert!(error.starts_with("Error:"), "{error}");
+    assert_eq!(
+        others,
+        "Other tools: search_docs (Searches the reference documents by keywords.); current_time (Returns today's date, the time, the weekday, the month and the year.)."
+    );
+    let zh = AgentConfig {
+        prompt: reactloop::prompt::PromptConfig {
+            lang: Lang::Zh,
+            ..Default::default()
+        },
+        ..AgentConfig::default()
+    };
+    let (_, trace) = run("现在几月？", zh, &[words, FINAL]);
+    let text = &trace.steps[0]
+        .observation
+        .as_ref()
+        .expect("observation")
+        .text;
+    assert!(text.contains("\n其他工具：search_docs (按关键词"), "{text}");
+}
