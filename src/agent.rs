@@ -996,6 +996,22 @@ impl Agent {
             }),
         };
         let on = self.constrained.is_on();
+        // A successful call repeated with the same arguments: its result is in hand, and the
+        // 0.5B model went on repeating it (or another tool) until the limit. Only the answer
+        // is left to write.
+        let must_answer = on
+            && done.is_some_and(|step| {
+                let repeated = step
+                    .guards
+                    .iter()
+                    .any(|g| matches!(g, Guard::RepeatedCall { .. }));
+                repeated
+                    && step.call.as_ref().is_some_and(|call| {
+                        self.calls
+                            .iter()
+                            .any(|p| p.succeeded && p.tool == call.tool && p.args == call.args)
+                    })
+            });
         let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
         // A Thought that ran on to the token limit is given back, cut to its first
@@ -1022,6 +1038,7 @@ impl Agent {
         .filter(|_| grammar);
         let answer_prefix = grammar.then(|| prompt::opening(Opening::Answer, lang).to_string());
         ModelRequest {
+            must_answer,
             thought_prefix,
             thought_closed,
             answer_prefix,

@@ -436,6 +436,9 @@ fn repeated_calls_reuse_the_result_then_stop() {
         avoided,
         [None, None, Some("calculator"), Some("calculator")]
     );
+    // The result of a call that succeeded is in hand: only the answer is left to write.
+    let must: Vec<bool> = trace.steps.iter().map(|s| s.request.must_answer).collect();
+    assert_eq!(must, [false, false, true, true]);
 }
 
 #[test]

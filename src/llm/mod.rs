@@ -66,6 +66,9 @@ pub struct ModelRequest {
     /// The constraint this request goes out with, as the agent decided it for the server.
     #[serde(default)]
     pub constrained: Constrained,
+    /// Constrained modes allow only final_answer in this reply.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub must_answer: bool,
     /// Words the reply's Thought must begin with, under the grammar (other modes ignore it):
     /// after an Observation, small models copy their previous reply word for word unless
     /// their Thought starts by reading what came back.
@@ -308,6 +311,7 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     if let Some(seed) = cfg.seed {
         body.insert("seed".into(), json!(seed));
     }
+    let tools = if req.must_answer { &[] } else { tools };
     let actions = actions(tools, req.avoid_action.as_deref());
     match req.constrained {
         Constrained::Auto | Constrained::Off => {}
@@ -473,6 +477,7 @@ mod tests {
             stop: vec!["\nObservation:".into()],
             avoid_action: None,
             constrained: Constrained::Off,
+            must_answer: false,
             thought_prefix: None,
             thought_closed: false,
             answer_prefix: None,
@@ -805,6 +810,15 @@ mod tests {
         assert_eq!(
             chat_body(&cfg, &avoiding(Constrained::Auto), &tools),
             chat_body(&cfg, &request(), &tools)
+        );
+        let answering = ModelRequest {
+            must_answer: true,
+            ..with_mode(Constrained::JsonSchema)
+        };
+        let body = chat_body(&cfg, &answering, &tools);
+        assert_eq!(
+            body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"],
+            json!(["final_answer"])
         );
     }
 
