@@ -796,14 +796,18 @@ impl Agent {
                 (text, ObservationSource::ToolError)
             }
         };
-        let sent = self.observe(reply, text, source, result.elapsed_ms, result.edited);
+        // Recorded before the observation opens the next step, whose request depends on it.
         self.calls.push(PastCall {
             tool,
             args,
-            observation: sent,
+            observation: String::new(),
             succeeded,
             repeats: 0,
         });
+        let sent = self.observe(reply, text, source, result.elapsed_ms, result.edited);
+        if let Some(past) = self.calls.last_mut() {
+            past.observation = sent;
+        }
         Ok(())
     }
 
@@ -976,16 +980,17 @@ impl Agent {
             self.window_start,
             &layout,
         );
-        // The last reply's misused action, which constrained modes then leave out; before
-        // any Observation, final_answer (act first).
+        // The last reply's misused action, which constrained modes then leave out.
         let done = self
             .trace
             .steps
             .iter()
             .rev()
             .find(|s| s.observation.is_some());
+        // No final answer before a tool has run (act first), also after a format error.
         let avoid_action = match done {
-            None => config.act_first.then(|| FINAL_ANSWER.to_string()),
+            _ if config.act_first && self.calls.is_empty() => Some(FINAL_ANSWER.to_string()),
+            None => None,
             Some(step) => step.guards.iter().find_map(|g| match g {
                 Guard::RepeatedCall { tool, .. } => Some(tool.clone()),
                 Guard::FormatFeedback {

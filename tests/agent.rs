@@ -946,3 +946,20 @@ fn a_failed_tool_reminds_the_model_of_the_others() {
         .text;
     assert!(text.contains("\n其他工具：search_docs (按关键词"), "{text}");
 }
+
+#[test]
+fn no_final_answer_before_a_tool_has_run_under_a_constraint() {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let (outcome, trace) = run("q", config, &["prose", CALC, FINAL]);
+    assert!(outcome.finished(), "{outcome:?}");
+    let avoided: Vec<Option<&str>> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.avoid_action.as_deref())
+        .collect();
+    // A format error is no tool run: the rule holds until the calculator has answered.
+    assert_eq!(avoided, [Some("final_answer"), Some("final_answer"), None]);
+}
