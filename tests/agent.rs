@@ -963,3 +963,17 @@ fn no_final_answer_before_a_tool_has_run_under_a_constraint() {
     // A format error is no tool run: the rule holds until the calculator has answered.
     assert_eq!(avoided, [Some("final_answer"), Some("final_answer"), None]);
 }
+
+#[test]
+fn a_reply_that_opens_by_echoing_the_observation_still_counts() {
+    let echo = "Observation: 42\nThought: done\nAction: final_answer\nAction Input: 42";
+    let (outcome, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, echo]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    let parse = trace.steps[1].parse.as_ref().expect("parse");
+    assert_eq!(parse.thought.as_deref(), Some("done"));
+}
