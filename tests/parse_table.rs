@@ -234,6 +234,250 @@ fn each_repair() {
     cases.iter().for_each(check);
 }
 
+/// The rules the grown corpus (tests/corpus/README.md) added: labels in Chinese, labels after
+/// a sentence, bare tool[arg] lines, the first complete action, tool names with extra words,
+/// full-width JSON punctuation, unclosed JSON at the end, and reasoning blocks.
+#[test]
+fn corpus_rules() {
+    use Repair::*;
+    let cases = [
+        // Labels in the prompt's language.
+        case(
+            "思考：想\n行动：search\n行动输入：{\"q\": 1}",
+            action("search", json!({"q": 1})),
+        )
+        .repairs(&[TranslatedLabel, FullWidthColon])
+        .span("thought", "想")
+        .span("action", "search")
+        .span("input", "{\"q\": 1}"),
+        case(
+            "思考: 好\n动作: search\n动作输入: 北京",
+            action("search", json!("北京")),
+        )
+        .repairs(&[TranslatedLabel]),
+        case("思考：完成\n最终答案：北京", Want::Final("北京"))
+            .repairs(&[TranslatedLabel])
+            .span("answer", "北京"),
+        case(
+            "行动：s\n行动输入：x\n观察：y\n最终答案：z",
+            action("s", json!("x")),
+        )
+        .repairs(&[HallucinatedObservationDropped]),
+        case("思考：知道了。最终答案：42", Want::Final("42")).repairs(&[InlineFinalAnswer]),
+        // A label right after a sentence; Action Input after the tool on the Action line.
+        case(
+            "Thought: I need the sum. Action: calculator\nAction Input: {\"expression\": \"1+2\"}",
+            action("calculator", json!({"expression": "1+2"})),
+        )
+        .repairs(&[InlineLabel])
+        .span("thought", "I need the sum.")
+        .span("action", "calculator"),
+        case("Action: foo Action Input: bar", action("foo", json!("bar")))
+            .repairs(&[InlineLabel])
+            .span("action", "foo")
+            .span("input", "bar"),
+        case(
+            "Thought: Done. Action: final_answer, Action Input: {\"answer\": \"7\"}. Bye!",
+            Want::Final("7"),
+        )
+        .repairs(&[
+            InlineLabel,
+            ToolNameTrimmed,
+            TrailingTextIgnored,
+            AnswerUnwrapped,
+        ]),
+        // Lower case, or not after a sentence end: prose.
+        case(
+            "Thought: then the final answer: 42",
+            Want::Error(FormatError::ThoughtOnly),
+        ),
+        case(
+            "Thought: the criteria for your Final Answer: short",
+            Want::Error(FormatError::ThoughtOnly),
+        ),
+        case(
+            "Thought: see 'Action: search' above",
+            Want::Error(FormatError::ThoughtOnly),
+        ),
+        // Bare paper-form lines.
+        case("Thought: done\nFinish[Paris]", Want::Final("Paris"))
+            .repairs(&[BareActionLine, PaperForm])
+            .span("answer", "Paris"),
+        case("**Finish[x]**", Want::Final("x")).repairs(&[BareActionLine]),
+        case(
+            "> `Search[Apple Remote]`",
+            action("Search", json!("Apple Remote")),
+        )
+        .repairs(&[BareActionLine]),
+        case("finish(answer=\"done\")", Want::Final("done")).repairs(&[BareActionLine, CallForm]),
+        case(
+            "Thought: see\nNote[1]\nAction: s\nAction Input: x",
+            action("s", json!("x")),
+        )
+        .no_repair(BareActionLine),
+        case(
+            "Thought: done\nprint(x)",
+            Want::Error(FormatError::ThoughtOnly),
+        ),
+        case("Action: Finish[answer=\"yes\"]", Want::Final("yes"))
+            .repairs(&[PaperForm, AnswerUnwrapped]),
+        case("Action: `Search[x]`", action("Search", json!("x")))
+            .repairs(&[ToolNameUnquoted, PaperForm]),
+        // The first complete action wins.
+        case(
+            "Thought: ok. Action: final_answer\nAction: search\nAction Input: x",
+            action("search", json!("x")),
+        )
+        .repairs(&[IncompleteActionSkipped]),
+        case(
+            "Thought: a. Action Input: {}\nAction: final_answer\nAction Input: 42",
+            Want::Final("42"),
+        )
+        .repairs(&[IncompleteActionSkipped]),
+        case(
+            "Thought: e.g. Action: search\nAction: calc\nAction Input: 1",
+            action("calc", json!(1)),
+        )
+        .repairs(&[IncompleteActionSkipped]),
+        case(
+            "Thought: fine. Action: current_time",
+            action("current_time", Value::Null),
+        ),
+        case(
+            "Thought: ok. Action: Search[x]\nAction: Finish[y]",
+            action("Search", json!("x")),
+        )
+        .no_repair(IncompleteActionSkipped),
+        case(
+            "Action: final_answer\nAction: final_answer\nAction Input: 3",
+            Want::Final("3"),
+        ),
+        // Tool names with extra words.
+        case(
+            "Action: add (add two numbers)\nAction Input: {}",
+            action("add", json!({})),
+        )
+        .repairs(&[ToolNameTrimmed])
+        .span("action", "add"),
+        case(
+            "Action: Use the `search` tool\nAction Input: x",
+            action("search", json!("x")),
+        )
+        .repairs(&[ToolNameTrimmed])
+        .span("action", "search"),
+        case(
+            "Action: search.\nAction Input: x",
+            action("search", json!("x")),
+        )
+        .repairs(&[ToolNameTrimmed]),
+        case(
+            "Action: calc - to add\nAction Input: 1",
+            action("calc", json!(1)),
+        )
+        .repairs(&[ToolNameTrimmed]),
+        case(
+            "Action: the calculator tool\nAction Input: 1",
+            action("the calculator tool", json!(1)),
+        )
+        .no_repair(ToolNameTrimmed),
+        // JSON: full-width punctuation, unclosed at the end, unbalanced quote.
+        case(
+            "Action: s\nAction Input: {“q”：“中”，“n”：1}",
+            action("s", json!({"q": "中", "n": 1})),
+        )
+        .repairs(&[FullWidthPunctuation]),
+        case(
+            "Action: s\nAction Input: {\"q\"：\"a：b\"，\"n\"：1}",
+            action("s", json!({"q": "a：b", "n": 1})),
+        )
+        .repairs(&[FullWidthPunctuation]),
+        case(
+            "Action: s\nAction Input: {\"q\": \"他说“好”，走了\"}",
+            action("s", json!({"q": "他说“好”，走了"})),
+        )
+        .no_repair(FullWidthPunctuation),
+        case(
+            "Action: s\nAction Input: {\"q\": \"x\"",
+            action("s", json!({"q": "x"})),
+        )
+        .repairs(&[UnclosedJson])
+        .span("input", "{\"q\": \"x\""),
+        case(
+            "Action: s\nAction Input: {\"a\": {\"b\": [\"x\"]",
+            action("s", json!({"a": {"b": ["x"]}})),
+        )
+        .repairs(&[UnclosedJson]),
+        case(
+            "Action: s\nAction Input: \"what is it",
+            action("s", json!("what is it")),
+        )
+        .repairs(&[UnbalancedQuote])
+        .span("input", "what is it"),
+        // Final answers that start like JSON.
+        case(
+            "Action: final_answer\nAction Input: {\"answer\": \"42\"}. Done.",
+            Want::Final("42"),
+        )
+        .repairs(&[TrailingTextIgnored]),
+        case(
+            "Action: final_answer\nAction Input: {\"a\": 1, \"b\": 2}",
+            Want::Final("{\"a\": 1, \"b\": 2}"),
+        ),
+        case(
+            "Action: final_answer\nAction Input: {\"a\": \"x\"}`",
+            Want::Final("x"),
+        ),
+        // JSON objects: records are not calls; one-element tool_calls lists are.
+        case(
+            "{\"name\": \"张三\", \"city\": \"北京\"}",
+            Want::Error(FormatError::NoAction),
+        ),
+        case(
+            "{\"tool_calls\": [{\"action\": \"t\", \"action_input\": {}}]}",
+            action("t", json!({})),
+        )
+        .repairs(&[WrapperUnwrapped]),
+        // Reasoning blocks.
+        case(
+            "<think>Action: no</think>\nAction: s\nAction Input: x",
+            action("s", json!("x")),
+        )
+        .repairs(&[ReasoningSkipped]),
+        case("<think>ok</think>Final Answer: 4", Want::Final("4"))
+            .repairs(&[ReasoningSkipped])
+            .span("thought", "ok"),
+        case(
+            "<think>\nFinal Answer: 4",
+            Want::Error(FormatError::NoAction),
+        )
+        .repairs(&[ReasoningSkipped]),
+        // Native tool-call tokens leaked as text.
+        case(
+            "ok<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_end|>",
+            Want::Error(FormatError::XmlToolCall),
+        ),
+    ];
+    cases.iter().for_each(check);
+
+    // Cut inside a string or after a number: not closed.
+    for text in [
+        "Action: s\nAction Input: {\"q\": \"Par",
+        "Action: s\nAction Input: {\"q\": 1",
+        "Action: s\nAction Input: {\"q\": \"x\",",
+    ] {
+        let r = parse_reply(text);
+        assert!(
+            matches!(
+                r.parsed,
+                Parsed::Error {
+                    error: FormatError::InvalidJson { .. }
+                }
+            ),
+            "{text:?}: {r:?}"
+        );
+    }
+}
+
 #[test]
 fn errors_and_feedback() {
     use FormatError::*;
@@ -270,6 +514,14 @@ fn errors_and_feedback() {
             "<tool_calls><invoke name=\"ls\"></invoke></tool_calls>",
             Want::Error(XmlToolCall),
         ),
+        case(
+            "Thought: t\nAction: search Final Answer:\nAction Input: x",
+            Want::Error(MixedActionAndAnswer),
+        ),
+        case(
+            "行动：search 最终答案：北京",
+            Want::Error(MixedActionAndAnswer),
+        ),
     ];
     cases.iter().for_each(check);
 
@@ -298,6 +550,14 @@ fn errors_and_feedback() {
             vec!["final answer is empty", "Action Input: <the answer>"],
         ),
         (XmlToolCall, vec!["XML", "Action Input:"]),
+        (
+            MixedActionAndAnswer,
+            vec![
+                "final answer",
+                "Action: <tool name>",
+                "Action: final_answer",
+            ],
+        ),
         (
             ArgumentsAsAnswer {
                 tool: "calculator".into(),
@@ -423,6 +683,11 @@ fn cut_observation_cases() {
         ),
         ("Final Answer: x\nObservation: y", "Final Answer: x", true),
         (
+            "行动：a\n行动输入：b\n观察：c",
+            "行动：a\n行动输入：b",
+            true,
+        ),
+        (
             "Action: a\nAction Input: b\nObs",
             "Action: a\nAction Input: b",
             true,
@@ -486,6 +751,16 @@ fn lenient_json() {
             &[Repair::InvalidEscape],
         ),
         ("'it\\'s'", json!("it's"), &[Repair::SingleQuotes]),
+        (
+            "{“a”：“b”，“c”：[1，2]}",
+            json!({"a": "b", "c": [1, 2]}),
+            &[Repair::FullWidthPunctuation],
+        ),
+        (
+            "{\"a\": [\"x\"",
+            json!({"a": ["x"]}),
+            &[Repair::UnclosedJson],
+        ),
     ];
     for (text, value, repairs) in cases {
         let (v, r) = parse_json_lenient(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
@@ -503,6 +778,8 @@ fn lenient_json() {
         "nope",
         "",
         "{\"a\": 1} x",
+        "{\"a\": \"x\",",
+        "{“a”：“b",
     ] {
         match parse_json_lenient(bad) {
             Err(FormatError::InvalidJson { line, column, .. }) => {

@@ -83,6 +83,24 @@ const FRAGMENTS: &[&str] = &[
     "<invoke",
     "Final Answer",
     "Do I need to use a tool? No",
+    "思考：",
+    "行动：",
+    "行动输入：",
+    "最终答案：",
+    "观察：",
+    "。",
+    ". Action:",
+    " Action Input:",
+    "Finish[x]",
+    "**Finish[",
+    "finish(",
+    "<think>",
+    "</think>",
+    "“",
+    "”",
+    "，",
+    "`search`",
+    "<|tool_call_begin|>",
 ];
 
 /// Parses `text` through every public entry point and checks the invariants.
@@ -183,6 +201,16 @@ const PATHOLOGICAL: &[(&str, &str, &str)] = &[
     ("call form", "Action: s(", "a=1, "),
     ("multibyte", "Thought: ", "中😀é"),
     ("full-width colons", "", "Action："),
+    ("labels after sentences", "Thought: ", "x. Action: "),
+    ("spaces before labels", "Thought: x.", "         Action"),
+    ("inputs on the action line", "Action: s", " Action Input"),
+    ("chinese labels", "", "思考：x。行动："),
+    ("bare finish lines", "", "Finish[x]\n"),
+    ("incomplete finals", "", "Action: final_answer\n"),
+    ("unclosed reasoning", "<think>", "Action: x\n"),
+    ("curly quotes", "Action: s\nAction Input: {", "“a”：“b”，"),
+    ("unclosed arrays", "Action: s\nAction Input: ", "[\"a\", "),
+    ("backticked names", "Action: ", "`a` "),
 ];
 
 fn build(prefix: &str, unit: &str, n: usize) -> String {

@@ -3,8 +3,11 @@
 //! Strict `serde_json` always goes first, so valid JSON is never "repaired". The fallback is a
 //! small recursive-descent parser that reads the original text in place (so callers get byte
 //! spans into it) and accepts single quotes, trailing commas, comments, Python literals,
-//! unquoted keys, raw control characters and unknown escapes inside strings. Nesting is capped
-//! at [`MAX_DEPTH`] so hostile input cannot overflow the stack.
+//! unquoted keys, raw control characters and unknown escapes inside strings, full-width
+//! punctuation as structure (“ ” quotes, ： colons, ， commas: Chinese input methods), and an
+//! object or array whose closing brackets are missing at the very end of the text after a
+//! complete string or bracket. Nesting is capped at [`MAX_DEPTH`] so hostile input cannot
+//! overflow the stack.
 
 use super::{FormatError, Repair, Span};
 use serde_json::Value;
@@ -135,6 +138,11 @@ pub(crate) fn keyword_args(
     }
 }
 
+const FULL_COLON: &str = "：";
+const FULL_COMMA: &str = "，";
+const CURLY_OPEN: &str = "“";
+const CURLY_CLOSE: &str = "”";
+
 struct Lenient<'a> {
     s: &'a str,
     pos: usize,
@@ -164,6 +172,54 @@ impl<'a> Lenient<'a> {
         if !self.repairs.contains(&r) {
             self.repairs.push(r);
         }
+    }
+
+    fn at(&self, s: &str) -> bool {
+        self.s.as_bytes()[self.pos.min(self.s.len())..].starts_with(s.as_bytes())
+    }
+
+    /// Consumes `:` or a full-width `：`.
+    fn colon(&mut self) -> Option<()> {
+        if self.peek()? == b':' {
+            self.pos += 1;
+        } else if self.at(FULL_COLON) {
+            self.repair(Repair::FullWidthPunctuation);
+            self.pos += FULL_COLON.len();
+        } else {
+            return None;
+        }
+        Some(())
+    }
+
+    /// Consumes `,` or a full-width `，`; false if neither is next.
+    fn comma(&mut self) -> bool {
+        if self.peek() == Some(b',') {
+            self.pos += 1;
+        } else if self.at(FULL_COMMA) {
+            self.repair(Repair::FullWidthPunctuation);
+            self.pos += FULL_COMMA.len();
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// Whether a curly quote (either direction) starts at `pos`.
+    fn at_curly(&self) -> bool {
+        self.at(CURLY_OPEN) || self.at(CURLY_CLOSE)
+    }
+
+    /// At the end of the text inside an object or array, right after a complete string or
+    /// closing bracket: the missing closing brackets are taken as written.
+    fn closes_at_end(&mut self) -> bool {
+        let done = self.s[..self.pos]
+            .trim_end()
+            .ends_with(['"', '\'', '}', ']', '”', '“']);
+        if self.at_end() && done {
+            self.repair(Repair::UnclosedJson);
+            return true;
+        }
+        false
     }
 
     /// Skips whitespace and `//` / `/* */` comments.
@@ -201,6 +257,7 @@ impl<'a> Lenient<'a> {
             }
             b'[' => self.array(),
             q @ (b'"' | b'\'') => self.string(q).map(Value::String),
+            _ if self.at_curly() => self.curly_string().map(Value::String),
             b'-' | b'0'..=b'9' => self.number(),
             _ => self.word(),
         }
@@ -232,6 +289,7 @@ impl<'a> Lenient<'a> {
             }
             let key = match self.peek()? {
                 q @ (b'"' | b'\'') => self.string(q)?,
+                _ if self.at_curly() => self.curly_string()?,
                 _ => {
                     let k = self.ident()?;
                     self.repair(Repair::UnquotedKey);
@@ -239,10 +297,7 @@ impl<'a> Lenient<'a> {
                 }
             };
             self.ws();
-            if self.peek()? != b':' {
-                return None;
-            }
-            self.pos += 1;
+            self.colon()?;
             self.ws();
             let start = self.pos;
             let v = self.value()?;
@@ -255,11 +310,17 @@ impl<'a> Lenient<'a> {
                 },
             ));
             self.ws();
-            match self.peek()? {
-                b',' => self.pos += 1,
-                b'}' => break,
-                _ => return None,
+            if self.comma() {
+                continue;
             }
+            if self.closes_at_end() {
+                self.depth -= 1;
+                return Some(out);
+            }
+            if self.peek()? != b'}' {
+                return None;
+            }
+            break;
         }
         self.pos += 1;
         self.depth -= 1;
@@ -280,11 +341,17 @@ impl<'a> Lenient<'a> {
             }
             out.push(self.value()?);
             self.ws();
-            match self.peek()? {
-                b',' => self.pos += 1,
-                b']' => break,
-                _ => return None,
+            if self.comma() {
+                continue;
             }
+            if self.closes_at_end() {
+                self.depth -= 1;
+                return Some(Value::Array(out));
+            }
+            if self.peek()? != b']' {
+                return None;
+            }
+            break;
         }
         self.pos += 1;
         self.depth -= 1;
@@ -308,6 +375,34 @@ impl<'a> Lenient<'a> {
                 return Some(out);
             }
             match c {
+                b'\\' => {
+                    out.push_str(&self.s[run..self.pos]);
+                    self.escape(&mut out)?;
+                    run = self.pos;
+                }
+                0..=0x1f => {
+                    self.repair(Repair::RawControlInString);
+                    self.pos += 1;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// A string between curly quotes (“…” as Chinese input methods write JSON): either curly
+    /// quote closes it, since models mix them up.
+    fn curly_string(&mut self) -> Option<String> {
+        self.repair(Repair::FullWidthPunctuation);
+        self.pos += CURLY_OPEN.len();
+        let mut out = String::new();
+        let mut run = self.pos;
+        loop {
+            if self.at_curly() {
+                out.push_str(&self.s[run..self.pos]);
+                self.pos += CURLY_OPEN.len();
+                return Some(out);
+            }
+            match *self.s.as_bytes().get(self.pos)? {
                 b'\\' => {
                     out.push_str(&self.s[run..self.pos]);
                     self.escape(&mut out)?;

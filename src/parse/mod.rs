@@ -3,9 +3,11 @@
 //!
 //! Accepted forms (see `tests/corpus/README.md`): `Thought:`/`Action:`/`Action Input:`,
 //! `Final Answer:` (or `Answer:`), `Action: final_answer`, the ReAct paper's `tool[arg]` and
-//! `Finish[answer]`, `tool(args)` calls, a whole JSON object with common key aliases, full-width
-//! colons, any case, markdown or numbered labels, code fences, and repairable JSON. Only the
-//! first action counts, and a self-written `Observation:` ends the reply.
+//! `Finish[answer]` (also as a bare line), `tool(args)` calls, a whole JSON object with common
+//! key aliases, Chinese labels (思考/行动/行动输入/最终答案), full-width colons, any case,
+//! markdown or numbered labels, labels right after a sentence, code fences, a leading
+//! `<think>` block, and repairable JSON. The first complete action counts, and a self-written
+//! `Observation:` ends the reply.
 
 mod json;
 mod reply;
@@ -56,6 +58,8 @@ pub enum FormatError {
     MissingToolName,
     /// `Action Input:` without an `Action:` before it.
     InputWithoutAction,
+    /// One line names a tool and gives a final answer (`Action: search Final Answer:`).
+    MixedActionAndAnswer,
     /// `Final Answer:` (or `final_answer` / `Finish[]`) with no text.
     EmptyAnswer,
     /// The model used its native XML tool-call syntax instead of the text protocol.
@@ -105,6 +109,10 @@ impl FormatError {
             FormatError::InputWithoutAction => "You wrote 'Action Input:' without an 'Action:' \
                  line. Put 'Action: <tool name>' on the line before 'Action Input:'."
                 .to_string(),
+            FormatError::MixedActionAndAnswer => "Your 'Action:' line also holds a final answer. \
+                 Write either 'Action: <tool name>' with 'Action Input: <JSON object>', or \
+                 'Action: final_answer' with 'Action Input: <the answer>', not both."
+                .to_string(),
             FormatError::EmptyAnswer => "Your final answer is empty. Write the answer itself on \
                  the line 'Action Input: <the answer>' right after 'Action: final_answer'."
                 .to_string(),
@@ -141,6 +149,9 @@ impl fmt::Display for FormatError {
             }
             FormatError::MissingToolName => f.write_str("Action without a tool name"),
             FormatError::InputWithoutAction => f.write_str("Action Input without an Action"),
+            FormatError::MixedActionAndAnswer => {
+                f.write_str("one line holds both an Action and a Final Answer")
+            }
             FormatError::EmptyAnswer => f.write_str("empty Final Answer"),
             FormatError::XmlToolCall => f.write_str("XML tool call instead of Action/Action Input"),
             FormatError::InvalidJson {
@@ -201,6 +212,26 @@ pub enum Repair {
     /// An `Action Input:` alone, read as the input of the previous reply's empty
     /// `Action: final_answer`.
     InputCompletesFinalAnswer,
+    /// A label in the prompt's other language (思考, 行动, 行动输入, 最终答案, 观察).
+    TranslatedLabel,
+    /// A label right after a sentence, or `Action Input:` after the tool on the Action line.
+    InlineLabel,
+    /// A line that is only `tool[arg]` or `finish(…)`, without `Action:`.
+    BareActionLine,
+    /// An `Action: final_answer` with no answer, or an `Action Input:` with no Action, followed
+    /// by a complete action.
+    IncompleteActionSkipped,
+    /// Words around the tool name dropped: a trailing period, a remark after a one-word name,
+    /// the phrase around a name in backticks.
+    ToolNameTrimmed,
+    /// Full-width quotes, colons or commas used as JSON punctuation.
+    FullWidthPunctuation,
+    /// Closing brackets missing at the end of the reply, after a complete value.
+    UnclosedJson,
+    /// A double quote that opens the input and is never closed.
+    UnbalancedQuote,
+    /// A `<think>…</think>` block before the reply.
+    ReasoningSkipped,
 }
 
 impl Repair {
@@ -248,6 +279,18 @@ impl Repair {
             Repair::NoToolActionIgnored => {
                 "'Action: None' ignored; the Final Answer after it is used"
             }
+            Repair::TranslatedLabel => "Chinese label read as its English keyword (思考 → Thought)",
+            Repair::InlineLabel => "label found after a sentence, in the middle of a line",
+            Repair::BareActionLine => "a line with only tool[arg] or finish(…) read as the Action",
+            Repair::IncompleteActionSkipped => {
+                "an incomplete step ('Action: final_answer' without an answer, or 'Action Input:' \
+                 without an Action) skipped; the complete action after it is used"
+            }
+            Repair::ToolNameTrimmed => "words around the tool name dropped",
+            Repair::FullWidthPunctuation => "full-width quotes, colons or commas in JSON read as ASCII",
+            Repair::UnclosedJson => "missing closing brackets at the end of the JSON added",
+            Repair::UnbalancedQuote => "opening quote that is never closed dropped",
+            Repair::ReasoningSkipped => "<think>…</think> reasoning read as thought, not as protocol",
         }
     }
 }

@@ -146,9 +146,11 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// The value of label `i`: up to the next label or the end of the usable reply.
+    /// The value of label `i`: up to the next label or the end of the usable reply (a bare
+    /// action line's value ends with its closing bracket).
     fn region(scan: &Scan, i: usize) -> (usize, usize) {
-        let end = scan.labels.get(i + 1).map_or(scan.end, |l| l.line_start);
+        let next = scan.labels.get(i + 1).map_or(scan.end, |l| l.line_start);
+        let end = scan.labels[i].value_end.map_or(next, |e| e.min(next));
         (scan.labels[i].value_start.min(end), end)
     }
 
@@ -160,16 +162,61 @@ impl<'a> Cx<'a> {
         if let Some(r) = scan.cut {
             self.repair(r);
         }
-        let Some(d) = scan.labels.iter().position(|l| l.kind.is_directive()) else {
+        if scan.start > 0 {
+            self.repair(Repair::ReasoningSkipped);
+        }
+        let Some(mut d) = scan.labels.iter().position(|l| l.kind.is_directive()) else {
             return self.without_directive(&scan);
         };
+        // The first complete action wins: an `Action: final_answer` with no answer, or an
+        // `Action Input:` with no Action, is skipped when another directive follows.
+        while let Some(next) = self.skip_incomplete(&scan, d) {
+            self.repair(Repair::IncompleteActionSkipped);
+            d = next;
+        }
         self.thought_before(&scan, d);
         self.repairs(scan.labels[d].repairs());
+        if scan.labels[d].mixed {
+            return Err(FormatError::MixedActionAndAnswer);
+        }
         match scan.labels[d].kind {
             Kind::Action => self.action(&scan, d),
             Kind::ActionInput => Err(FormatError::InputWithoutAction),
             _ => self.final_answer(&scan, d),
         }
+    }
+
+    /// The next directive after `d` when label `d` is not a complete action: an `Action:
+    /// final_answer` (or `Finish`) with nothing after the name and no `Action Input:` of its
+    /// own, an Action found after a sentence with no `Action Input:` of its own, or an
+    /// `Action Input:` with no Action before it.
+    fn skip_incomplete(&self, scan: &Scan, d: usize) -> Option<usize> {
+        let label = &scan.labels[d];
+        let next = || (d + 1..scan.labels.len()).find(|&i| scan.labels[i].kind.is_directive());
+        if label.kind == Kind::ActionInput {
+            return next();
+        }
+        if label.kind != Kind::Action || label.bare {
+            return None;
+        }
+        if scan
+            .labels
+            .get(d + 1)
+            .is_some_and(|l| l.kind == Kind::ActionInput)
+        {
+            return None;
+        }
+        let (s, e) = Self::region(scan, d);
+        let value = self.text[s..e]
+            .trim()
+            .trim_matches(|c: char| matches!(c, '`' | '*' | '"' | '\'' | '.' | ','));
+        // An Action found inside prose with no input of its own (not even `tool[arg]`), before
+        // another directive, quotes the format ("…, e.g. Action: search"): not a step.
+        let quoted = label.mid_line && !value.contains(['[', '(', '{']);
+        if !quoted && !is_final_name(value) {
+            return None;
+        }
+        next()
     }
 
     /// The first `Thought:` before the directive, else the unlabeled text before any label.
@@ -184,16 +231,26 @@ impl<'a> Cx<'a> {
                 self.set_thought(self.trim(s, e));
             }
             None => {
-                if let Some(sp) = self.prose(scan.labels[0].line_start) {
+                let prose = self.prose(scan.start, scan.labels[0].line_start);
+                if let Some(sp) = prose.or_else(|| self.reasoning(scan)) {
                     self.set_thought(sp);
                 }
             }
         }
     }
 
-    /// Unlabeled text before `end`, without a fence line that opens the reply; `None` if blank.
-    fn prose(&self, end: usize) -> Option<Span> {
-        let mut sp = self.trim(0, end);
+    /// The inside of a leading `<think>…</think>` block.
+    fn reasoning(&self, scan: &Scan) -> Option<Span> {
+        let head = &self.text[..scan.start];
+        let open = head.find("<think>")? + "<think>".len();
+        let close = head.rfind("</think>").filter(|&c| c >= open)?;
+        let sp = self.trim(open, close);
+        (sp.start < sp.end).then_some(sp)
+    }
+
+    /// Unlabeled text in `start..end`, without a fence line that opens it; `None` if blank.
+    fn prose(&self, start: usize, end: usize) -> Option<Span> {
+        let mut sp = self.trim(start, end.max(start));
         if self.str(sp).starts_with("```") {
             let next = self.str(sp).find('\n').map_or(sp.end, |i| sp.start + i);
             sp = self.trim(next, sp.end);
@@ -242,7 +299,8 @@ impl<'a> Cx<'a> {
             };
         }
         let line_end = self.str(sp).find('\n').map_or(sp.end, |i| sp.start + i);
-        let tool_sp = self.unquote_tool(self.trim(sp.start, line_end));
+        let line_sp = self.trim(sp.start, line_end);
+        let tool_sp = self.unquote_tool(line_sp);
         if means_no_tool(self.str(tool_sp)) {
             // "Action: None" then a Final Answer: the model just answered.
             let answer = (d + 1..scan.labels.len())
@@ -257,10 +315,13 @@ impl<'a> Cx<'a> {
         }
         self.note_ignored(scan, d + 1 + usize::from(has_input));
         if !has_input {
-            if let Some(parsed) = self.bracket_form(sp)? {
+            // `Action: `Search[x]``: the form inside the quotes.
+            let form_sp = if tool_sp != line_sp { tool_sp } else { sp };
+            if let Some(parsed) = self.bracket_form(form_sp)? {
                 return Ok(parsed);
             }
         }
+        let tool_sp = self.clean_tool_name(tool_sp);
         if tool_sp.start == tool_sp.end {
             return Err(FormatError::MissingToolName);
         }
@@ -272,10 +333,7 @@ impl<'a> Cx<'a> {
             // An answer that only starts like JSON ("[1] RAG is …") is text, not a JSON prefix.
             let answer = self.trim(s, e);
             let text = self.str(answer);
-            if is_final_name(tool)
-                && text.starts_with(['[', '{'])
-                && parse_json_lenient(text).is_err()
-            {
+            if is_final_name(tool) && text.starts_with(['[', '{']) && !self.answer_is_json(answer) {
                 return self.final_from_value(Value::String(text.to_string()), Some(answer));
             }
             self.input_value(scan, s, e)?
@@ -300,6 +358,50 @@ impl<'a> Cx<'a> {
                 Kind::FinalAnswer | Kind::Answer => self.repair(Repair::FinalAnswerIgnored),
                 _ => {}
             }
+        }
+    }
+
+    /// Whether a final_answer input that starts like JSON is JSON: valid (after repairs) as a
+    /// whole, or an object followed by other text (a leading array followed by text is a
+    /// citation such as "[1] …", so text).
+    fn answer_is_json(&self, sp: Span) -> bool {
+        let text = self.str(sp).trim_end_matches(['`', ' ', '\t', '\n', '\r']);
+        parse_json_lenient(text).is_ok()
+            || (text.starts_with('{')
+                && json::parse_json_prefix(&self.text[..sp.end], sp.start).is_ok())
+    }
+
+    /// The tool name without what surrounds it: a sentence-final period or comma; a remark
+    /// after a one-word name (`add (add two numbers)`, `calculator - to multiply`); the phrase
+    /// around a name in backticks (``Use the `search` tool``). Other extra words stay: the
+    /// registry matches names written with them.
+    fn clean_tool_name(&mut self, sp: Span) -> Span {
+        let text = self.str(sp);
+        if let Some(open) = text.find('`') {
+            if let Some(len) = text[open + 1..].find('`') {
+                let inner = self.trim(sp.start + open + 1, sp.start + open + 1 + len);
+                let name = self.str(inner);
+                if !name.is_empty() && !name.contains(char::is_whitespace) {
+                    self.repair(Repair::ToolNameTrimmed);
+                    return inner;
+                }
+            }
+        }
+        let kept = text
+            .trim_end_matches(['.', ',', ';', ':', '。', '，', '；', '：'])
+            .trim_end();
+        let word = kept.find(char::is_whitespace).filter(|&ws| {
+            let rest = kept[ws..].trim_start();
+            rest.starts_with(['(', '（']) || ["- ", "– ", "— "].iter().any(|d| rest.starts_with(d))
+        });
+        let kept = word.map_or(kept, |ws| &kept[..ws]);
+        if kept.len() == text.len() || kept.is_empty() {
+            return sp;
+        }
+        self.repair(Repair::ToolNameTrimmed);
+        Span {
+            start: sp.start,
+            end: sp.start + kept.len(),
         }
     }
 
@@ -337,9 +439,12 @@ impl<'a> Cx<'a> {
             }
             // The argument may span lines (`Finish[...]` with a long answer); else it ends
             // with the first line.
-            let first_line = body[..body.find('\n').unwrap_or(body.len())].trim_end();
-            let close = if body.ends_with(close_c) {
-                body.len() - 1
+            // A period or markdown after the closing bracket is not part of the form.
+            let tail = |t: &str| t.trim_end().trim_end_matches(['*', '_', '`', '.']).len();
+            let first_line = &body[..tail(&body[..body.find('\n').unwrap_or(body.len())])];
+            let whole = &body[..tail(body)];
+            let close = if whole.ends_with(close_c) {
+                whole.len() - 1
             } else if first_line.ends_with(close_c) {
                 first_line.len() - 1
             } else {
@@ -355,11 +460,8 @@ impl<'a> Cx<'a> {
             };
             let arg_sp = self.trim(sp.start + open + 1, sp.start + close);
             self.spans.action = Some(name_sp);
-            let value = match form {
-                Repair::CallForm => self.call_args(arg_sp)?,
-                _ if arg_sp.start == arg_sp.end => Value::Null,
-                _ => self.value_of(arg_sp)?.0,
-            };
+            // `Finish[answer="…"]` takes keyword arguments like a call.
+            let value = self.call_args(arg_sp)?;
             if is_final_name(name) {
                 return self.final_from_value(value, Some(arg_sp)).map(Some);
             }
@@ -455,6 +557,12 @@ impl<'a> Cx<'a> {
                     self.repairs(reps);
                     Ok((v, sp))
                 }
+                // `"what is the weather` with no other double quote: the quote is dropped.
+                Err(_) if src.starts_with('"') && !src[1..].contains('"') => {
+                    self.repair(Repair::UnbalancedQuote);
+                    let inner = self.trim(sp.start + 1, sp.end);
+                    Ok((Value::String(self.str(inner).to_string()), inner))
+                }
                 Err(_) => Ok((Value::String(src.to_string()), sp)),
             },
             _ => Ok(self
@@ -518,7 +626,8 @@ impl<'a> Cx<'a> {
                         self.repair(Repair::AnswerUnwrapped);
                         only.clone()
                     }
-                    _ => v.to_string(),
+                    // Some other object: the answer is the text as the model wrote it.
+                    _ => sp.map_or_else(|| v.to_string(), |sp| self.str(sp).to_string()),
                 },
             },
             _ => sp.map_or_else(|| v.to_string(), |sp| self.str(sp).to_string()),
@@ -611,13 +720,22 @@ impl<'a> Cx<'a> {
             self.repairs(scan.labels[t].repairs());
             self.set_thought(self.trim(s, e));
         }
-        if let Some(parsed) = self.inline_final_answer(scan, thought) {
-            return parsed;
+        if thought.is_none() && scan.start > 0 {
+            if let Some(sp) = self.reasoning(scan) {
+                self.set_thought(sp);
+            }
         }
-        let text = &self.text[..scan.end];
-        if ["<tool_call", "<invoke", "<function_call", "<tool_use"]
-            .iter()
-            .any(|m| text.contains(m))
+        let text = &self.text[scan.start..scan.end];
+        // XML tool calls, and the special tokens of native tool calls leaked as text (Kimi).
+        if [
+            "<tool_call",
+            "<invoke",
+            "<function_call",
+            "<tool_use",
+            "<|tool_call",
+        ]
+        .iter()
+        .any(|m| text.contains(m))
         {
             return Err(FormatError::XmlToolCall);
         }
@@ -628,52 +746,6 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// `Final Answer:` in the middle of a line ("Thought: done. Final Answer: 42").
-    fn inline_final_answer(
-        &mut self,
-        scan: &Scan,
-        thought: Option<usize>,
-    ) -> Option<Result<Parsed, FormatError>> {
-        const KEY: &str = "final answer";
-        let text = &self.text[..scan.end];
-        // ASCII lowercasing keeps every byte offset.
-        let lower = text.to_ascii_lowercase();
-        let mut from = 0;
-        while let Some(i) = lower[from..].find(KEY) {
-            let at = from + i;
-            from = at + KEY.len();
-            let rest = &text[from..];
-            let colon = rest.trim_start_matches([' ', '\t']);
-            let colon_at = from + (rest.len() - colon.len());
-            let value_start = if colon.starts_with(':') {
-                colon_at + 1
-            } else if colon.starts_with('：') {
-                self.repair(Repair::FullWidthColon);
-                colon_at + '：'.len_utf8()
-            } else {
-                continue;
-            };
-            self.repair(Repair::InlineFinalAnswer);
-            match thought.map(|t| scan.labels[t].value_start) {
-                Some(s) => self.set_thought(self.trim(s.min(at), at)),
-                None => {
-                    if let Some(sp) = self.prose(at) {
-                        self.set_thought(sp);
-                    }
-                }
-            }
-            let answer = self.trim(value_start, scan.end);
-            if answer.start == answer.end {
-                return Some(Err(FormatError::EmptyAnswer));
-            }
-            self.spans.answer = Some(answer);
-            return Some(Ok(Parsed::Final {
-                answer: self.str(answer).to_string(),
-            }));
-        }
-        None
-    }
-
     /// The first action-shaped JSON object that starts a line (one quoted inside a sentence is
     /// an example, not a call). A broken object that is the whole reply is a JSON error, given
     /// with where the object starts.
@@ -681,7 +753,8 @@ impl<'a> Cx<'a> {
         let limit = scan.end;
         let mut skip_to = 0;
         let mut attempts = 0;
-        for (line_start, line) in scan::lines(&self.text[..limit]) {
+        for (line_start, line) in scan::lines(&self.text[scan.start..limit]) {
+            let line_start = scan.start + line_start;
             let pos = line_start + (line.len() - line.trim_start().len());
             if pos < skip_to || !line.trim_start().starts_with('{') {
                 continue;
@@ -734,7 +807,7 @@ impl<'a> Cx<'a> {
                 self.set_thought(self.trim(s, e));
             }
             None => {
-                if let Some(sp) = self.prose(lead_end) {
+                if let Some(sp) = self.prose(scan.start, lead_end) {
                     self.repair(Repair::JsonExtractedFromProse);
                     if !key_thought {
                         self.set_thought(sp);
@@ -770,10 +843,23 @@ impl<'a> Cx<'a> {
     fn shape(&self, members: &[Member], limit: usize, depth: usize) -> Option<Found> {
         let thought = member(members, THOUGHT_KEYS)
             .and_then(|(_, v, sp)| Some((v.as_str()?.trim().to_string(), self.unquoted(*sp))));
-        let form = if let Some((_, tool, sp)) = member(members, TOOL_KEYS) {
+        let form = if let Some((key, tool, sp)) = member(members, TOOL_KEYS) {
             match tool {
                 Value::String(name) if !name.trim().is_empty() => {
                     let input = member(members, INPUT_KEYS);
+                    // {"name": "张三", "city": "北京"} is a record, not a call: the generic
+                    // "name" names a tool only next to arguments, a thought, or nothing else.
+                    let known = |k: &str| {
+                        [TOOL_KEYS, INPUT_KEYS, THOUGHT_KEYS, &["type", "id"]]
+                            .iter()
+                            .any(|keys| keys.iter().any(|known| known.eq_ignore_ascii_case(k)))
+                    };
+                    if key.eq_ignore_ascii_case("name")
+                        && input.is_none()
+                        && members.iter().any(|(k, ..)| !known(k))
+                    {
+                        return None;
+                    }
                     Form::Action {
                         tool: name.trim().to_string(),
                         tool_span: self.unquoted(*sp),
@@ -792,6 +878,13 @@ impl<'a> Cx<'a> {
             }
         } else if let [(_, Value::Object(_), sp)] = members {
             return self.unwrap(sp.start, limit, depth, thought);
+        } else if let [(_, Value::Array(items), sp)] = members {
+            // {"tool_calls": [{...}]}: a one-element list of the action object.
+            let [Value::Object(_)] = items.as_slice() else {
+                return None;
+            };
+            let inner = self.str(*sp).find('{')?;
+            return self.unwrap(sp.start + inner, limit, depth, thought);
         } else {
             return None;
         };
