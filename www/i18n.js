@@ -172,6 +172,8 @@ const en = {
   'guard.step_limit': 'Step limit',
   'guard.too_many_format_errors': 'Too many format errors',
   'guard.too_many_repeats': 'Too many repeats',
+  'guard.second_move': 'Feedback changed',
+  'guard.constraint_dropped': 'Constraint dropped',
   'outcome.title': 'Outcome',
 };
 
@@ -345,6 +347,8 @@ const zh = {
   'guard.step_limit': '步数上限',
   'guard.too_many_format_errors': '格式错误过多',
   'guard.too_many_repeats': '重复过多',
+  'guard.second_move': '换了修正说明',
+  'guard.constraint_dropped': '去掉约束',
   'outcome.title': '结果',
 };
 
@@ -361,6 +365,10 @@ const zhGuards = {
   step_limit: (g) => `已达到步数上限（${g.steps}），仍没有最终答案。`,
   too_many_format_errors: (g) => `连续 ${g.count} 次格式错误：运行已停止。`,
   too_many_repeats: (g) => `${g.tool} 以相同参数重复了 ${g.repeats} 次：运行已停止。`,
+  second_move: (g) => (g.repeat === 1
+    ? '模型重复了它的回复或错误；修正说明已换成只列出要写的三行的简短形式。'
+    : `模型连续 ${g.repeat} 次重复了它的回复或错误；修正说明现在写明：不写这三行，任务就会失败。`),
+  constraint_dropped: (g) => `服务器拒绝了 ${g.constrained} 约束；请求已去掉约束重新发送，本次运行余下部分也不再使用它。`,
 };
 const zhOutcomes = {
   answer: (o) => `最终答案：${o.answer}`,
@@ -385,6 +393,9 @@ const zhRepairs = {
   hallucinated_observation_dropped: '删去模型自编的 Observation',
   answer_from_earlier_call: 'final_answer 重复了先前调用的参数：以那次调用的结果为答案',
   input_completes_final_answer: '单独的 Action Input 作为上一条回复中 final_answer 的答案',
+  arguments_run_as_call: 'final_answer 里是工具参数：执行了那次调用',
+  translated_label: '中文标签按英文标签读取',
+  full_width_punctuation: '全角标点按 JSON 标点读取',
 };
 const zhFormatErrors = {
   empty: '回复为空',
@@ -397,6 +408,7 @@ const zhFormatErrors = {
   xml_tool_call: '用了 XML 工具调用',
   invalid_json: 'JSON 无效',
   arguments_as_answer: 'final_answer 里写的是工具参数，不是答案',
+  mixed_action_and_answer: '同一行里既有 Action 又有 Final Answer',
 };
 
 const tables = { en, zh };
