@@ -46,6 +46,11 @@ function sumUsage(trace, key) {
   return trace.steps.reduce((s, st) => s + (st.reply?.usage?.[key] ?? 0), 0);
 }
 
+function repeatsLastReply(trace) {
+  const [a, b] = trace.steps.slice(-2).map((s) => s.reply?.text?.trim());
+  return a != null && a === b;
+}
+
 /** Runs one task (with `Date.now` already the benchmark's fixed clock). */
 async function runTask(Agent, settings, task) {
   const agent = new Agent({ ...settings, lang: task.lang });
@@ -76,6 +81,9 @@ async function runTask(Agent, settings, task) {
     formatFeedback: (guards.format_feedback ?? 0) > 0,
     // The agent took an earlier call's result as the answer (final_answer repeated its arguments).
     answerFromEarlierCall: (trace?.steps.at(-1)?.parse?.repairs ?? []).includes('answer_from_earlier_call'),
+    // Ended at the step limit while sending the same reply again: a stuck model the loop
+    // could not move.
+    stuckAtLimit: outcome.type === 'step_limit' && repeatsLastReply(trace),
     promptTokens: trace ? sumUsage(trace, 'prompt_tokens') : 0,
     completionTokens: trace ? sumUsage(trace, 'completion_tokens') : 0,
     wallMs: Math.round(wallMs),
@@ -104,6 +112,7 @@ function summarise(mode, records, wallMs) {
     formatRecovered: count((r) => r.ok && r.formatFeedback),
     withFormatFeedback: count((r) => r.formatFeedback),
     endedByGuard: Object.fromEntries(GUARD_ENDINGS.map((g) => [g, count((r) => r.outcome === g)])),
+    stuckAtLimit: count((r) => r.stuckAtLimit),
     modelErrors: count((r) => r.outcome === 'model_error' || r.outcome === 'exception'),
     answeredWrong: count((r) => r.outcome === 'answer' && !r.ok),
     answersFromEarlierCall: count((r) => r.answerFromEarlierCall),
@@ -208,6 +217,7 @@ export function renderTasks(r) {
     `**${m.success}/${m.tasks}** (${fmt.pct(m.success, m.tasks)})`,
     `${m.formatRecovered}/${m.withFormatFeedback}`,
     `${m.endedByGuard.step_limit} / ${m.endedByGuard.format_errors} / ${m.endedByGuard.repeated_calls}`,
+    `${m.stuckAtLimit ?? '–'}`,
     `${m.modelErrors}`,
     `${m.answeredWrong}`,
     `${m.correctFromEarlierCall}/${m.answersFromEarlierCall}`,
@@ -228,9 +238,9 @@ export function renderTasks(r) {
   return (
     '### Task success with real small models\n\n' +
     table(
-      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'model errors', 'wrong answers', 'answer = earlier result', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
+      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'step limit while repeating one reply', 'model errors', 'wrong answers', 'answer = earlier result', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
       rows,
-      'lrrrrrrrrrr',
+      'lrrrrrrrrrrr',
     ) +
     '\n\nBy category (correct/tasks):\n\n' +
     table(['model, mode', ...CATEGORIES.flatMap((c) => [`${c} en`, `${c} zh`])], cat, 'lrrrrrrrrrr') +
