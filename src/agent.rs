@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
-use crate::llm::{Constrained, LlmError, ModelRequest, ServerKind, Usage, FINAL_ANSWER};
+use crate::llm::{
+    Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Usage, FINAL_ANSWER,
+};
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Spans};
 use crate::prompt::{self, Opening, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
@@ -491,7 +493,7 @@ impl Agent {
             kind,
             constrained: self.constrained,
         });
-        self.current_mut().request = self.request();
+        self.current_mut().request = self.request(self.trace.steps.len());
     }
 
     /// The model call failed. When the server refused the constraint (an HTTP 400, 422 or 500
@@ -510,7 +512,7 @@ impl Agent {
             return false;
         }
         let constrained = std::mem::replace(&mut self.constrained, Constrained::Off);
-        let request = self.request();
+        let request = self.request(self.trace.steps.len());
         let step = self.current_mut();
         step.guards.push(Guard::ConstraintDropped {
             constrained,
@@ -950,8 +952,8 @@ impl Agent {
                 });
             }
         }
-        let request = self.request();
         let index = self.trace.steps.len() + 1;
+        let request = self.request(index);
         self.trace.steps.push(Step {
             index,
             request,
@@ -964,9 +966,9 @@ impl Agent {
         });
     }
 
-    /// The request for the next model call, from the history window and what the last
-    /// finished step showed.
-    fn request(&self) -> ModelRequest {
+    /// The request for step `index`, from the history window and what the last finished
+    /// step showed.
+    fn request(&self, index: usize) -> ModelRequest {
         let config = &self.trace.config;
         let layout = Layout {
             style: config.style,
@@ -1004,19 +1006,29 @@ impl Agent {
         // A successful call repeated with the same arguments: its result is in hand, and the
         // 0.5B model went on repeating it (or another tool) until the limit. Only the answer
         // is left to write.
-        let must_answer = on
-            && done.is_some_and(|step| {
-                let repeated = step
-                    .guards
-                    .iter()
-                    .any(|g| matches!(g, Guard::RepeatedCall { .. }));
-                repeated
-                    && step.call.as_ref().is_some_and(|call| {
-                        self.calls
-                            .iter()
-                            .any(|p| p.succeeded && p.tool == call.tool && p.args == call.args)
-                    })
-            });
+        let repeated_success = done.is_some_and(|step| {
+            let repeated = step
+                .guards
+                .iter()
+                .any(|g| matches!(g, Guard::RepeatedCall { .. }));
+            repeated
+                && step.call.as_ref().is_some_and(|call| {
+                    self.calls
+                        .iter()
+                        .any(|p| p.succeeded && p.tool == call.tool && p.args == call.args)
+                })
+        });
+        // The last step the limit allows cannot use another Observation: only the answer is
+        // left (after the first, so that a tool can still run in a one-step run).
+        let must_answer = if !on {
+            None
+        } else if repeated_success {
+            Some(MustAnswer::RepeatedCall)
+        } else if index >= config.max_steps && index > 1 {
+            Some(MustAnswer::LastStep)
+        } else {
+            None
+        };
         let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
         // A Thought that ran on to the token limit is given back, cut to its first

@@ -7,7 +7,7 @@ use reactloop::agent::{
 };
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
-use reactloop::llm::{Constrained, LlmError, ModelRequest, Role, ServerKind};
+use reactloop::llm::{Constrained, LlmError, ModelRequest, MustAnswer, Role, ServerKind};
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
@@ -437,8 +437,18 @@ fn repeated_calls_reuse_the_result_then_stop() {
         [None, None, Some("calculator"), Some("calculator")]
     );
     // The result of a call that succeeded is in hand: only the answer is left to write.
-    let must: Vec<bool> = trace.steps.iter().map(|s| s.request.must_answer).collect();
-    assert_eq!(must, [false, false, true, true]);
+    let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
+    let again = Some(MustAnswer::RepeatedCall);
+    assert_eq!(must, [None, None, again, again]);
+    // The last step the limit allows can only answer.
+    let config = AgentConfig {
+        max_steps: 3,
+        ..constrained()
+    };
+    let other = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}";
+    let (_, trace) = run("q", config, &[CALC, other, FINAL]);
+    let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
+    assert_eq!(must, [None, None, Some(MustAnswer::LastStep)]);
 }
 
 #[test]

@@ -261,7 +261,7 @@ function constraintLines({ index, request }) {
   const quote = (text) => h('code', {}, JSON.stringify(text));
   return [
     h('p', {}, t('anatomy.constrained'), ' ', h('code', {}, request.constrained ?? 'off')),
-    request.must_answer ? h('p', {}, t('anatomy.mustAnswer')) : avoidKey ? h('p', {}, t(avoidKey, { tool: avoid })) : null,
+    request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : avoidKey ? h('p', {}, t(avoidKey, { tool: avoid })) : null,
     request.thought_prefix ? h('p', {}, t(request.thought_closed ? 'anatomy.thoughtClosed' : 'anatomy.thoughtPrefix'), ' ', quote(request.thought_prefix)) : null,
     request.answer_prefix ? h('p', {}, t('anatomy.answerPrefix'), ' ', quote(request.answer_prefix)) : null,
   ];

@@ -52,6 +52,16 @@ pub struct Message {
     pub content: String,
 }
 
+/// Why a reply may only be the final answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MustAnswer {
+    /// A call that had succeeded was repeated: its result is in hand.
+    RepeatedCall,
+    /// The step limit allows no further Observation.
+    LastStep,
+}
+
 /// What the agent core asks the model for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelRequest {
@@ -66,9 +76,9 @@ pub struct ModelRequest {
     /// The constraint this request goes out with, as the agent decided it for the server.
     #[serde(default)]
     pub constrained: Constrained,
-    /// Constrained modes allow only final_answer in this reply.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub must_answer: bool,
+    /// Constrained modes allow only final_answer in this reply, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_answer: Option<MustAnswer>,
     /// Words the reply's Thought must begin with, under the grammar (other modes ignore it):
     /// after an Observation, small models copy their previous reply word for word unless
     /// their Thought starts by reading what came back.
@@ -311,7 +321,11 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     if let Some(seed) = cfg.seed {
         body.insert("seed".into(), json!(seed));
     }
-    let tools = if req.must_answer { &[] } else { tools };
+    let tools = if req.must_answer.is_some() {
+        &[]
+    } else {
+        tools
+    };
     let actions = actions(tools, req.avoid_action.as_deref());
     match req.constrained {
         Constrained::Auto | Constrained::Off => {}
@@ -477,7 +491,7 @@ mod tests {
             stop: vec!["\nObservation:".into()],
             avoid_action: None,
             constrained: Constrained::Off,
-            must_answer: false,
+            must_answer: None,
             thought_prefix: None,
             thought_closed: false,
             answer_prefix: None,
@@ -812,7 +826,7 @@ mod tests {
             chat_body(&cfg, &request(), &tools)
         );
         let answering = ModelRequest {
-            must_answer: true,
+            must_answer: Some(MustAnswer::LastStep),
             ..with_mode(Constrained::JsonSchema)
         };
         let body = chat_body(&cfg, &answering, &tools);
