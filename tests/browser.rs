@@ -300,6 +300,51 @@ async fn a_failed_run_can_be_retried_and_keeps_its_trace() {
     );
 }
 
+/// The fault matrix in the README, "retry works" column: every fault that ends a run with a
+/// model error keeps its step, and Retry asks again, adding a step and keeping the first.
+#[wasm_bindgen_test]
+async fn every_model_fault_keeps_its_step_and_can_be_retried() {
+    let refused = JsAgent::new(js(
+        &json!({"baseUrl": "http://127.0.0.1:9/v1", "model": "m"}),
+    ))
+    .unwrap();
+    let mut cases = vec![("refused port", refused, "network")];
+    for (scenario, extra, kind) in [
+        ("cors-refuse", json!({}), "network"),
+        ("http401", json!({}), "http"),
+        ("http403", json!({}), "http"),
+        ("http404", json!({}), "http"),
+        ("http429", json!({}), "http"),
+        ("http500", json!({}), "http"),
+        ("not-json", json!({}), "not_json"),
+        ("error-midstream", json!({"stream": true}), "server"),
+        ("cut-midstream", json!({"stream": true}), "stream"),
+        ("hang", json!({"timeoutMs": 400}), "timeout"),
+        ("huge-body", json!({}), "too_large"),
+        ("endless-line", json!({"stream": true}), "too_large"),
+    ] {
+        cases.push((scenario, agent(scenario, extra), kind));
+    }
+    for (name, agent, kind) in cases {
+        let (trace, _) = run(&agent, "q").await;
+        assert_eq!(outcome(&trace)["type"], "model_error", "{name}");
+        assert_eq!(trace["steps"].as_array().unwrap().len(), 1, "{name}");
+        assert_eq!(first_error(&trace)["type"], kind, "{name}: {trace}");
+        agent
+            .retry()
+            .unwrap_or_else(|_| panic!("{name}: retry refused"));
+        let trace = await_js(agent.resume(None)).await.unwrap();
+        let steps = trace["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), 2, "{name}: both attempts kept");
+        assert_eq!(
+            steps[0]["error"]["type"], kind,
+            "{name}: the first step is intact"
+        );
+        assert_eq!(steps[1]["error"]["type"], kind, "{name}: {trace}");
+        assert_eq!(outcome(&trace)["type"], "model_error", "{name}");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn abort_mid_stream_stops_at_once_and_keeps_the_trace() {
     let agent = agent("slow-stream", json!({"stream": true, "timeoutMs": 20000}));

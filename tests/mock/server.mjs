@@ -42,6 +42,8 @@
 // |                   |   UTF-8 chars and between \r and \n, several events per write |                                                       |
 // | no-done           | calc script; the stream ends after the finish chunk, no [DONE]| a complete reply (no error)                           |
 // | error-midstream   | calc script; SSE: half the text, then data: {"error": {"message": "model crashed", "type": "server_error"}}; non-stream: 500 same error | a server error |
+// | cut-midstream     | calc script; SSE: half the text, then the socket is destroyed | a stream error ("broke off"), the text so far kept    |
+// |                   |   (no error event, no chunk terminator); non-stream: the calc script |                                                |
 // | http401           | 401 {"error": {"message": "Incorrect API key provided.", code "invalid_api_key"}} | auth error (bad key)                |
 // | http403           | 403, empty body (like Ollama refusing an Origin)               | forbidden; hint about OLLAMA_ORIGINS / CORS           |
 // | http404           | 404 {"error": {"message": "model '<body.model or x>' not found"}} | model-not-found error                              |
@@ -141,6 +143,7 @@ const SCENARIOS = {
   },
   'no-done': { reply: calc, stream: 'no-done' },
   'error-midstream': { reply: calc, stream: 'error' },
+  'cut-midstream': { reply: calc, stream: 'cut' },
   http401: fault(401, err('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key')),
   http403: fault(403),
   http404: fault(404, (body) => err(`model '${body?.model ?? 'x'}' not found`, 'invalid_request_error', 'model_not_found')),
@@ -253,6 +256,13 @@ async function stream(res, c, sc, text, headers) {
     for (const ev of evs) res.write(ev);
     await wait(5);
     return res.end(`data: ${err('model crashed', 'server_error')}\n\n`);
+  }
+  if (sc.stream === 'cut') {
+    // The connection drops mid-reply: no error event, no [DONE], no chunked-encoding end.
+    const half = words(text).slice(0, Math.ceil(words(text).length / 2));
+    for (const ev of events(c, text, half).slice(0, half.length + 1)) res.write(ev);
+    await wait(20);
+    return res.socket?.destroy();
   }
   if (sc.stream === 'awkward') return awkward(res, c, text, wait);
   if (sc.stream === 'endless') {
