@@ -280,14 +280,14 @@ test('a malformed, a newer-version and a missing recording each get a clear mess
 });
 
 test('a recording over 20 MB is refused while it downloads, with or without a declared length', async ({ page }) => {
-  // A server that sends 1 MB pieces without a length until the reader stops (at most 40 MB).
+  // A server that sends 1 MB pieces without a length until the reader stops (at most 80 MB).
   let sent = 0;
   let closed = null;
   const endless = createServer(async (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
     res.on('close', () => (closed = sent));
     const piece = Buffer.alloc(1 << 20, ' ');
-    while (sent < 40 << 20 && !res.destroyed) {
+    while (sent < 80 << 20 && !res.destroyed) {
       sent += piece.length;
       if (!res.write(piece)) await new Promise((done) => res.once('drain', done).once('close', done));
     }
@@ -306,9 +306,10 @@ test('a recording over 20 MB is refused while it downloads, with or without a de
       await expect(el.locator('.doctor')).toContainText('This recording cannot be played');
       await expect(el.locator('.doctor')).toContainText(new RegExp(`Could not load .*${name}: it is larger than 20 MB, the most a recording may be\\.`));
     }
-    // The download stopped at the limit: nothing like the 40 MB on offer was taken.
+    // The download stopped near the limit: nothing like the 80 MB on offer was taken (the
+    // count includes what socket buffers held, several MB on a busy machine).
     await expect.poll(() => closed).not.toBeNull();
-    expect(closed).toBeLessThan(30 << 20);
+    expect(closed).toBeLessThan(50 << 20);
   } finally {
     endless.closeAllConnections();
     await new Promise((done) => endless.close(done));
