@@ -11,7 +11,7 @@ use crate::history::{self, Layout, MessageStyle, Round};
 use crate::llm::{
     Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Usage, FINAL_ANSWER,
 };
-use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Spans};
+use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use crate::prompt::{self, Opening, PromptConfig};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
@@ -552,7 +552,11 @@ impl Agent {
         if self.state != State::NeedModel {
             return Err(AgentError::NotWaitingForModel);
         }
-        let mut parsed = parse::parse_reply(&reply.text);
+        let grammar = self.current().request.constrained == Constrained::Grammar;
+        let mut parsed = match grammar.then(|| parse_grammar_reply(&reply.text)).flatten() {
+            Some(parsed) => parsed,
+            None => parse::parse_reply(&reply.text),
+        };
         if self.completes_empty_final_answer(&parsed) {
             parsed = parse::parse_reply_after_final_answer(&reply.text);
         }
@@ -1115,6 +1119,37 @@ enum ArgsAnswer {
     },
     /// Arguments the tool cannot run: neither an answer nor a call.
     NotRunnable(String),
+}
+
+/// A reply the grammar shaped: its first line is the Thought, whatever it says, and the
+/// Action starts on the next line. The tolerant parser would take an `Action:` written inside
+/// the Thought ("… so. Action: final_answer.") as the action.
+fn parse_grammar_reply(text: &str) -> Option<ParseResult> {
+    let thought_line = text.strip_prefix("Thought: ")?;
+    let line_end = thought_line.find('\n')?;
+    let rest_at = "Thought: ".len() + line_end + 1;
+    let rest = text.get(rest_at..)?;
+    if !rest.starts_with("Action: ") {
+        return None;
+    }
+    let mut parsed = parse::parse_reply(rest);
+    let shift = |span: Option<Span>| {
+        span.map(|s| Span {
+            start: s.start + rest_at,
+            end: s.end + rest_at,
+        })
+    };
+    parsed.spans = Spans {
+        thought: Some(Span {
+            start: "Thought: ".len(),
+            end: rest_at - 1,
+        }),
+        action: shift(parsed.spans.action),
+        input: shift(parsed.spans.input),
+        answer: shift(parsed.spans.answer),
+    };
+    parsed.thought = Some(thought_line[..line_end].trim().to_string());
+    Some(parsed)
 }
 
 /// The first sentences of a Thought that ran on: up to three sentence ends and 300

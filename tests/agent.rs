@@ -987,3 +987,24 @@ fn a_reply_that_opens_by_echoing_the_observation_still_counts() {
     let parse = trace.steps[1].parse.as_ref().expect("parse");
     assert_eq!(parse.thought.as_deref(), Some("done"));
 }
+
+#[test]
+fn under_the_grammar_an_action_inside_the_thought_is_prose() {
+    let reply = "Thought: The result is near. Action: final_answer. Then stop\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+    let (outcome, trace) = run("q", constrained(), &[reply, FINAL]);
+    assert!(outcome.finished(), "{outcome:?}");
+    let step = &trace.steps[0];
+    assert_eq!(
+        step.call.as_ref().map(|c| c.tool.as_str()),
+        Some("calculator")
+    );
+    let parse = step.parse.as_ref().expect("parse");
+    assert_eq!(
+        parse.thought.as_deref(),
+        Some("The result is near. Action: final_answer. Then stop")
+    );
+    let text = |span: Option<Span>| span.map(|s| &reply[s.start..s.end]);
+    assert_eq!(text(parse.spans.thought), parse.thought.as_deref());
+    assert_eq!(text(parse.spans.action), Some("calculator"));
+    assert_eq!(text(parse.spans.input), Some("{\"expression\": \"6*7\"}"));
+}
