@@ -986,14 +986,15 @@ impl Agent {
             self.window_start,
             &layout,
         );
-        // The last reply's misused action, which constrained modes then leave out.
+        // The last step that got an Observation: what it showed shapes this request.
         let done = self
             .trace
             .steps
             .iter()
             .rev()
             .find(|s| s.observation.is_some());
-        // No final answer before a tool has run (act first), also after a format error.
+        // The last reply's misused action, which constrained modes then leave out; no final
+        // answer before a tool has run (act first), also after a format error.
         let avoid_action = match done {
             _ if config.act_first && self.calls.is_empty() => Some(FINAL_ANSWER.to_string()),
             None => None,
