@@ -1123,11 +1123,27 @@ enum ArgsAnswer {
 }
 
 /// A reply the grammar shaped: its first line is the Thought, whatever it says, and the
-/// Action starts on the next line. The tolerant parser would take an `Action:` written inside
+/// Action starts on the next line (a reply cut before that line is only a Thought). The tolerant parser would take an `Action:` written inside
 /// the Thought ("… so. Action: final_answer.") as the action.
 fn parse_grammar_reply(text: &str) -> Option<ParseResult> {
     let thought_line = text.strip_prefix("Thought: ")?;
-    let line_end = thought_line.find('\n')?;
+    let Some(line_end) = thought_line.find('\n') else {
+        // The Thought ran on to the token limit: whatever it quotes, it is only a Thought.
+        return Some(ParseResult {
+            parsed: Parsed::Error {
+                error: FormatError::ThoughtOnly,
+            },
+            thought: Some(thought_line.trim().to_string()),
+            spans: Spans {
+                thought: Some(Span {
+                    start: "Thought: ".len(),
+                    end: text.len(),
+                }),
+                ..Spans::default()
+            },
+            repairs: Vec::new(),
+        });
+    };
     let rest_at = "Thought: ".len() + line_end + 1;
     let rest = text.get(rest_at..)?;
     if !rest.starts_with("Action: ") {

@@ -1007,4 +1007,15 @@ fn under_the_grammar_an_action_inside_the_thought_is_prose() {
     assert_eq!(text(parse.spans.thought), parse.thought.as_deref());
     assert_eq!(text(parse.spans.action), Some("calculator"));
     assert_eq!(text(parse.spans.input), Some("{\"expression\": \"6*7\"}"));
+    // Cut off by the token limit inside the Thought: only a Thought, whatever it quotes.
+    let cut = "Thought: so. Action: final_answer. Observation: 3. Action: calc";
+    let (_, trace) = run("q", constrained(), &[cut, CALC, FINAL]);
+    assert!(matches!(
+        &trace.steps[0].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ThoughtOnly,
+            ..
+        }]
+    ));
+    assert!(trace.steps[1].request.thought_closed);
 }
