@@ -363,30 +363,8 @@ impl<'a> Lenient<'a> {
         if quote == b'\'' {
             self.repair(Repair::SingleQuotes);
         }
-        let b = self.s.as_bytes();
         self.pos += 1;
-        let mut out = String::new();
-        let mut run = self.pos;
-        loop {
-            let c = *b.get(self.pos)?;
-            if c == quote {
-                out.push_str(&self.s[run..self.pos]);
-                self.pos += 1;
-                return Some(out);
-            }
-            match c {
-                b'\\' => {
-                    out.push_str(&self.s[run..self.pos]);
-                    self.escape(&mut out)?;
-                    run = self.pos;
-                }
-                0..=0x1f => {
-                    self.repair(Repair::RawControlInString);
-                    self.pos += 1;
-                }
-                _ => self.pos += 1,
-            }
-        }
+        self.string_body(|p| (p.s.as_bytes().get(p.pos) == Some(&quote)).then_some(1))
     }
 
     /// A string between curly quotes (“…” as Chinese input methods write JSON): either curly
@@ -394,12 +372,18 @@ impl<'a> Lenient<'a> {
     fn curly_string(&mut self) -> Option<String> {
         self.repair(Repair::FullWidthPunctuation);
         self.pos += CURLY_OPEN.len();
+        self.string_body(|p| p.at_curly().then_some(CURLY_OPEN.len()))
+    }
+
+    /// The text of a string up to its closing quote (`close` gives the quote's length when the
+    /// position is at one), with escapes read and raw control characters accepted.
+    fn string_body(&mut self, close: impl Fn(&Self) -> Option<usize>) -> Option<String> {
         let mut out = String::new();
         let mut run = self.pos;
         loop {
-            if self.at_curly() {
+            if let Some(len) = close(self) {
                 out.push_str(&self.s[run..self.pos]);
-                self.pos += CURLY_OPEN.len();
+                self.pos += len;
                 return Some(out);
             }
             match *self.s.as_bytes().get(self.pos)? {
