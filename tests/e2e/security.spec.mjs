@@ -2,6 +2,7 @@
 // question, no key) until the person agrees, and a remembered key only ever goes to the origin
 // it was saved for. The "attacker" is the mock server under another origin (localhost instead
 // of 127.0.0.1), which logs every request it receives.
+import { readFile } from 'node:fs/promises';
 import { test, expect, openPage, mockUrl, finalAnswer, LOCAL_SERVERS } from './fixtures.mjs';
 
 const Q = 'What is 23 * 17 + 4?';
@@ -102,4 +103,13 @@ test('a key saved for server A goes to A and is never sent to server B', async (
   expect(toA).toHaveLength(2);
   for (const request of toA) expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
   expect(await page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem('reactloop.apiKeys'))))).toEqual([new URL(serverA).origin]);
+  // The run that used the key: its exports and its permalink carry no trace of it.
+  for (const button of ['#export-json', '#export-md']) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
+    const text = await readFile(await download.path(), 'utf8');
+    expect(text).toContain('The result is 395.');
+    expect(text).not.toContain(KEY);
+  }
+  await page.locator('#permalink').click();
+  expect(await page.locator('#permalink-url').inputValue()).not.toContain(KEY);
 });
