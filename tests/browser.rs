@@ -361,6 +361,20 @@ async fn abort_mid_stream_stops_at_once_and_keeps_the_trace() {
     assert_eq!(events.of("done").len(), 1);
 }
 
+#[wasm_bindgen_test]
+async fn stop_while_auto_asks_the_server_what_it_is_ends_at_once() {
+    // "auto" first asks GET /models; a server that never answers must not hold Stop up.
+    let agent = agent("hang", json!({"timeoutMs": 60000}));
+    let running = agent.run("q".into(), None);
+    sleep(300).await;
+    let started = js_sys::Date::now();
+    agent.abort();
+    let trace = await_js(running).await.unwrap();
+    assert!(js_sys::Date::now() - started < 1000.0, "stopped at once");
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    assert!(trace.get("server").is_none(), "no kind was learnt");
+}
+
 fn js_tool(agent: &JsAgent, body: &str, timeout_ms: u32) {
     let definition = js_sys::Object::new();
     let set = |k: &str, v: JsValue| js_sys::Reflect::set(&definition, &k.into(), &v).unwrap();

@@ -16,6 +16,8 @@ use crate::llm::{
 };
 use crate::tools::ToolSpec;
 
+const DETECT_TIMEOUT_MS: u32 = 5_000;
+
 /// A model reply as the client received it.
 pub struct Completion {
     pub text: String,
@@ -69,17 +71,19 @@ pub async fn complete(
 }
 
 /// What kind of server this is, from its model list; `Unknown` when that cannot be read
-/// (the chat request then reports what is wrong).
-pub async fn server_kind(cfg: &ClientConfig) -> ServerKind {
-    let Ok(abort) = AbortController::new() else {
-        return ServerKind::Unknown;
+/// (the chat request then reports what is wrong). A model list comes back at once, so a
+/// server that takes longer is not waited for beyond a few seconds.
+pub async fn server_kind(cfg: &ClientConfig, abort: &AbortController) -> ServerKind {
+    let cfg = ClientConfig {
+        timeout_ms: cfg.timeout_ms.min(DETECT_TIMEOUT_MS),
+        ..cfg.clone()
     };
     let url = llm::models_url(&cfg.base_url);
     if llm::check_mixed_content(&timer::page_origin(), &url).is_err() {
         return ServerKind::Unknown;
     }
-    let body = match send(cfg, &url, None, &abort).await {
-        Ok(response) if response.ok() => match read_text(cfg, &response, &url, &abort).await {
+    let body = match send(&cfg, &url, None, abort).await {
+        Ok(response) if response.ok() => match read_text(&cfg, &response, &url, abort).await {
             Ok((text, false)) => text,
             _ => String::new(),
         },

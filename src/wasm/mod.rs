@@ -699,9 +699,15 @@ async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
         return Ok(());
     }
     let kind = match &inner.client {
-        Some(cfg) => client::server_kind(cfg).await,
+        Some(cfg) => {
+            // Stop aborts the model-list request too, as it does a model call.
+            let abort = controller()?;
+            *inner.fetch.borrow_mut() = abort.clone();
+            client::server_kind(cfg, &abort).await
+        }
         None => ServerKind::Unknown,
     };
+    // After Stop the run is over and this does nothing.
     with_run(inner, |run| run.set_server(kind))
 }
 
