@@ -48,6 +48,10 @@ export function initConnect() {
     el.preset.value = presetOf(el.baseUrl.value);
     followKey();
   });
+  // Once the URL is typed (not at each keystroke), a key kept before it belongs to it.
+  el.baseUrl.addEventListener('change', () => {
+    if (keyOrigin === null && el.apiKey.value && el.remember.checked) rememberKey();
+  });
   el.apiKey.addEventListener('input', () => {
     keyOrigin = originOf(el.baseUrl.value);
     rememberKey();
@@ -76,6 +80,8 @@ function savedKeys() {
 }
 
 function rememberKey() {
+  // A key typed before any server was chosen belongs to the one in the field when it is kept.
+  keyOrigin ??= originOf(el.baseUrl.value);
   if (!keyOrigin) return;
   const keys = savedKeys();
   if (el.remember.checked && el.apiKey.value) keys[keyOrigin] = el.apiKey.value;
@@ -103,11 +109,8 @@ function followKey({ chosen = true } = {}) {
 function keyFor(url) {
   const origin = originOf(url);
   if (!origin || !el.apiKey.value) return undefined;
-  if (keyOrigin === null) {
-    keyOrigin = origin;
-    rememberKey();
-  }
-  return origin === keyOrigin ? el.apiKey.value : undefined;
+  // An unbound key (typed before any server was chosen) goes to the server in the field.
+  return origin === (keyOrigin ?? originOf(el.baseUrl.value)) ? el.apiKey.value : undefined;
 }
 
 function presetOf(url) {

@@ -113,3 +113,22 @@ test('a key saved for server A goes to A and is never sent to server B', async (
   await page.locator('#permalink').click();
   expect(await page.locator('#permalink-url').inputValue()).not.toContain(KEY);
 });
+
+test('a key typed before the URL goes to the server typed after it, and is remembered for it', async ({ page }) => {
+  const run = runId('key-first');
+  const server = mockUrl('calc', run);
+  await openPage(page);
+  await page.locator('#preset').selectOption('custom');
+  await page.locator('#base-url').fill('');
+  await page.locator('#api-key').fill(KEY);
+  await page.locator('#remember-key').check();
+  await page.locator('#base-url').fill(server);
+  await page.locator('#base-url').press('Tab');
+  await page.locator('#model').fill('mock-model');
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const sent = (await received('calc', run)).filter((r) => r.method === 'POST');
+  for (const request of sent) expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
+  expect(await page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem('reactloop.apiKeys'))))).toEqual([new URL(server).origin]);
+});
