@@ -180,24 +180,21 @@ impl<'a> Lenient<'a> {
 
     /// Consumes `:` or a full-width `：`.
     fn colon(&mut self) -> Option<()> {
-        if self.peek()? == b':' {
-            self.pos += 1;
-        } else if self.at(FULL_COLON) {
-            self.repair(Repair::FullWidthPunctuation);
-            self.pos += FULL_COLON.len();
-        } else {
-            return None;
-        }
-        Some(())
+        self.punctuation(b':', FULL_COLON).then_some(())
     }
 
     /// Consumes `,` or a full-width `，`; false if neither is next.
     fn comma(&mut self) -> bool {
-        if self.peek() == Some(b',') {
+        self.punctuation(b',', FULL_COMMA)
+    }
+
+    /// Consumes `ascii` or its full-width form (Chinese input methods write those in JSON).
+    fn punctuation(&mut self, ascii: u8, full: &str) -> bool {
+        if self.peek() == Some(ascii) {
             self.pos += 1;
-        } else if self.at(FULL_COMMA) {
+        } else if self.at(full) {
             self.repair(Repair::FullWidthPunctuation);
-            self.pos += FULL_COMMA.len();
+            self.pos += full.len();
         } else {
             return false;
         }
