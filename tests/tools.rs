@@ -66,6 +66,12 @@ fn calculator_values() {
         ("10 / 4", 2.5),
         ("7 % 3", 1.0),
         ("-7 % 3", -1.0),
+        ("7 % -3", 1.0),
+        ("17.5% * 2480", 434.0),
+        ("200 * 15%", 30.0),
+        ("(10 + 40)% * 8", 4.0),
+        ("max(50%, 0.2)", 0.5),
+        ("50%", 0.5),
         ("1.5e3", 1500.0),
         ("1E-2", 0.01),
         ("2.5e+2", 250.0),
@@ -227,12 +233,12 @@ fn calculator_errors() {
             format!("unknown name 'X' at position 7; {known}"),
         ),
         (
-            "pi(2)".into(),
-            CalcError::UnknownName {
-                name: "pi".into(),
+            "π(3)^2".into(),
+            CalcError::ConstantCalled {
+                name: "π".into(),
                 pos: 1,
             },
-            format!("unknown name 'pi' at position 1; {known}"),
+            "'π' at position 1 is a number, not a function; multiply: π * (…)".into(),
         ),
         (
             "sqrt 4".into(),

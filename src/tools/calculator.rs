@@ -11,7 +11,8 @@
 //!
 //! Conventions (chosen to match the usual mathematical reading and Python):
 //! - `-2^2` is `-(2^2)` = -4: unary minus binds looser than power; `2^-1` = 0.5 is allowed.
-//! - `%` is the remainder, its sign follows the dividend (as in JavaScript): `-7 % 3` = -1.
+//! - `%` is the remainder, its sign follows the dividend (as in JavaScript): `-7 % 3` = -1;
+//!   a `%` with no operand after it is a percent sign: `17.5% * 2480` = 434, `200 * 15%` = 30.
 //! - `log(x)` is base 10 (as on pocket calculators), `log(x, b)` is base b, `ln(x)` natural.
 //! - Trigonometric functions use radians. `round(x, n)` rounds half away from zero to n decimals.
 //! - Thousands separators such as `1,234,567.5` are accepted where no function argument list
@@ -72,6 +73,11 @@ pub enum CalcError {
     MissingParens {
         name: String,
     },
+    /// `pi(3)`: a constant written like a function, meaning a product.
+    ConstantCalled {
+        name: String,
+        pos: usize,
+    },
     WrongArgCount {
         function: String,
         expected: String,
@@ -126,6 +132,10 @@ impl fmt::Display for CalcError {
                 f,
                 "'{name}' is a function and needs parentheses, e.g. {name}(2)"
             ),
+            CalcError::ConstantCalled { name, pos } => write!(
+                f,
+                "'{name}' at position {pos} is a number, not a function; multiply: {name} * (…)"
+            ),
             CalcError::WrongArgCount {
                 function,
                 expected,
@@ -161,6 +171,7 @@ impl CalcError {
             }
             CalcError::UnknownName { .. } => "use one of the listed functions or constants",
             CalcError::MissingParens { .. } => "put the function's argument in parentheses",
+            CalcError::ConstantCalled { .. } => "write the multiplication sign",
             CalcError::WrongArgCount { .. } => "give the function the right number of arguments",
             CalcError::DivisionByZero => "the divisor is 0; check the numbers",
             CalcError::Overflow => "the numbers are too large; check the expression",
@@ -617,7 +628,11 @@ impl Parser<'_> {
     }
 
     fn power(&mut self) -> Result<f64, CalcError> {
-        let base = self.primary()?;
+        let mut base = self.primary()?;
+        if self.percent_sign() {
+            self.next += 1;
+            base /= 100.0;
+        }
         if !self.eat(Kind::Caret) {
             return Ok(base);
         }
@@ -626,6 +641,19 @@ impl Parser<'_> {
             return Err(CalcError::DivisionByZero);
         }
         finite(base.powf(exponent), "^")
+    }
+
+    /// A `%` that no operand follows is a percent sign: models write `17.5% * 2480` for
+    /// "17.5% of 2480"; `7 % 3` and `7 % -3` stay remainders.
+    fn percent_sign(&self) -> bool {
+        let operand = |t: &Token| {
+            matches!(
+                t.kind,
+                Kind::Num(_) | Kind::Name | Kind::LParen | Kind::Minus | Kind::Plus
+            )
+        };
+        self.peek().is_some_and(|t| t.kind == Kind::Percent)
+            && !self.tokens.get(self.next + 1).is_some_and(operand)
     }
 
     fn primary(&mut self) -> Result<f64, CalcError> {
@@ -678,6 +706,12 @@ impl Parser<'_> {
             });
         };
         let Some(function) = function else {
+            if CONSTANTS.iter().any(|c| c.0 == name) {
+                return Err(CalcError::ConstantCalled {
+                    name: written,
+                    pos: t.pos(),
+                });
+            }
             return Err(CalcError::UnknownName {
                 name: written,
                 pos: t.pos(),
