@@ -125,8 +125,8 @@ fn calculator_values() {
 
 #[test]
 fn calculator_errors() {
-    let known = "known functions: sqrt, abs, round, floor, ceil, min, max, ln, log10, log, exp, \
-                 sin, cos, tan; constants: pi, e";
+    let known = "the calculator knows numbers, arithmetic and math functions such as sqrt and \
+                 round, nothing else";
     let cases: Vec<(String, CalcError, String)> = vec![
         (
             "".into(),
@@ -223,6 +223,22 @@ fn calculator_errors() {
                 pos: 1,
             },
             format!("unknown name 'foo' at position 1; {known}"),
+        ),
+        (
+            "sqr(2)".into(),
+            CalcError::UnknownName {
+                name: "sqr".into(),
+                pos: 1,
+            },
+            "unknown name 'sqr' at position 1; did you mean sqrt?".into(),
+        ),
+        (
+            "year() - 1969".into(),
+            CalcError::UnknownName {
+                name: "year".into(),
+                pos: 1,
+            },
+            format!("unknown name 'year' at position 1; {known}"),
         ),
         (
             "  1 + X".into(),

@@ -118,16 +118,32 @@ impl fmt::Display for CalcError {
                 f,
                 "unbalanced parenthesis: the ')' at position {pos} has no matching '('"
             ),
-            CalcError::UnknownName { name, pos } => write!(
-                f,
-                "unknown name '{name}' at position {pos}; known functions: {}; constants: {}",
-                FUNCTIONS
+            // No list of every function: the 0.5B model searched the documents for each name
+            // of it in turn after writing `year()`.
+            CalcError::UnknownName { name, pos } => {
+                let known: Vec<&str> = FUNCTIONS
                     .iter()
                     .map(|g| g.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                CONSTANTS.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
-            ),
+                    .chain(CONSTANTS.iter().map(|c| c.0))
+                    .collect();
+                // Stricter than tool names ("foo" is not a misspelt "floor"): at most a
+                // third of the letters differ.
+                let near = super::nearest(name, &known).filter(|near| {
+                    let longest = name.chars().count().max(near.len());
+                    3 * super::edit_distance(&name.to_lowercase(), near) <= longest
+                });
+                match near {
+                    Some(near) => write!(
+                        f,
+                        "unknown name '{name}' at position {pos}; did you mean {near}?"
+                    ),
+                    None => write!(
+                        f,
+                        "unknown name '{name}' at position {pos}; the calculator knows numbers, \
+                         arithmetic and math functions such as sqrt and round, nothing else"
+                    ),
+                }
+            }
             CalcError::MissingParens { name } => write!(
                 f,
                 "'{name}' is a function and needs parentheses, e.g. {name}(2)"
@@ -169,7 +185,9 @@ impl CalcError {
             CalcError::UnclosedParen { .. } | CalcError::UnexpectedCloseParen { .. } => {
                 "make every '(' have a matching ')'"
             }
-            CalcError::UnknownName { .. } => "use one of the listed functions or constants",
+            CalcError::UnknownName { .. } => {
+                "write numbers; a value such as today's year comes from another tool first"
+            }
             CalcError::MissingParens { .. } => "put the function's argument in parentheses",
             CalcError::ConstantCalled { .. } => "write the multiplication sign",
             CalcError::WrongArgCount { .. } => "give the function the right number of arguments",
