@@ -602,6 +602,24 @@ fn invalid_json_reports_position() {
     assert!(feedback.contains("line 3, column 3"), "{feedback}");
     assert!(error.to_string().contains("line 3, column 3"));
 
+    // An argument that ran into the token limit: the model is told it was too long.
+    let long = format!(
+        "Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"{}",
+        "8 * 4 / 2 - 10 + ".repeat(12)
+    );
+    let r = parse_reply(&long);
+    let Parsed::Error { error } = &r.parsed else {
+        panic!("expected an error, got {r:?}")
+    };
+    assert!(error.feedback().contains("too long"), "{error:?}");
+    let short = parse_reply("Action: s\nAction Input: {\"q\": \"ab");
+    let Parsed::Error { error } = &short.parsed else {
+        panic!("expected an error, got {short:?}")
+    };
+    assert!(error
+        .feedback()
+        .starts_with("The JSON in your reply is not valid"));
+
     // A reply that is only a broken JSON object is a JSON error too.
     let broken = |text: &str| {
         let r = parse_reply(text);

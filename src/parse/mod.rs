@@ -119,6 +119,17 @@ impl FormatError {
             FormatError::XmlToolCall => "Do not use XML tool calls. Write 'Action: <tool name>' \
                  and 'Action Input: <JSON object>' instead."
                 .to_string(),
+            // serde_json's words for a text that ends inside a value: a long argument that
+            // ran into the token limit, which the model repeats unless told it was too long.
+            FormatError::InvalidJson {
+                line,
+                column,
+                message,
+            } if message.starts_with("EOF while parsing") && *column > 80 => format!(
+                "Your Action Input stops before its JSON is closed (line {line}, column \
+                 {column}): it was too long and got cut off. Write a short Action Input, one \
+                 JSON object on one line, e.g. {{\"query\": \"...\"}}."
+            ),
             FormatError::InvalidJson {
                 line,
                 column,
