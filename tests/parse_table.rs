@@ -408,6 +408,16 @@ fn corpus_rules() {
         )
         .repairs(&[UnclosedJson]),
         case(
+            "Action: calculator\nAction Input: {\"expression\":\"round(4.1844, 3)}",
+            action("calculator", json!({"expression": "round(4.1844, 3)"})),
+        )
+        .repairs(&[UnclosedString]),
+        case(
+            "Action: s\nAction Input: {\"q\": [\"a\", \"b]}\n",
+            action("s", json!({"q": ["a", "b"]})),
+        )
+        .repairs(&[UnclosedString]),
+        case(
             "Action: s\nAction Input: \"what is it",
             action("s", json!("what is it")),
         )

@@ -6,7 +6,8 @@
 //! unquoted keys, raw control characters and unknown escapes inside strings, full-width
 //! punctuation as structure (“ ” quotes, ： colons, ， commas: Chinese input methods), and an
 //! object or array whose closing brackets are missing at the very end of the text after a
-//! complete string or bracket. Nesting is capped at [`MAX_DEPTH`] so hostile input cannot
+//! complete string or bracket, and a last string whose closing quote is missing before the
+//! closing brackets. Nesting is capped at [`MAX_DEPTH`] so hostile input cannot
 //! overflow the stack.
 
 use super::{FormatError, Repair, Span};
@@ -361,7 +362,25 @@ impl<'a> Lenient<'a> {
             self.repair(Repair::SingleQuotes);
         }
         self.pos += 1;
+        let start = self.pos;
         self.string_body(|p| (p.s.as_bytes().get(p.pos) == Some(&quote)).then_some(1))
+            .or_else(|| self.unclosed_string(start))
+    }
+
+    /// `{"expression": "sqrt(2)}`: a string that runs to the end of the text, which ends in
+    /// closing brackets, lacks its closing quote before them. A string cut off with no
+    /// bracket after it (a reply that hit the token limit) stays an error.
+    fn unclosed_string(&mut self, start: usize) -> Option<String> {
+        let text = &self.s[start..];
+        let body = text.trim_end_matches(|c: char| c == '}' || c == ']' || c.is_whitespace());
+        if body.len() == text.len() || body.is_empty() {
+            return None;
+        }
+        let end = start + body.len();
+        self.pos = start;
+        let out = self.string_body(|p| (p.pos == end).then_some(0))?;
+        self.repair(Repair::UnclosedString);
+        Some(out)
     }
 
     /// A string between curly quotes (“…” as Chinese input methods write JSON): either curly
@@ -369,7 +388,9 @@ impl<'a> Lenient<'a> {
     fn curly_string(&mut self) -> Option<String> {
         self.repair(Repair::FullWidthPunctuation);
         self.pos += CURLY_OPEN.len();
+        let start = self.pos;
         self.string_body(|p| p.at_curly().then_some(CURLY_OPEN.len()))
+            .or_else(|| self.unclosed_string(start))
     }
 
     /// The text of a string up to its closing quote (`close` gives the quote's length when the

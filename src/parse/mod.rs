@@ -241,6 +241,9 @@ pub enum Repair {
     UnclosedJson,
     /// A double quote that opens the input and is never closed.
     UnbalancedQuote,
+    /// The last string's closing quote missing before the closing brackets
+    /// (`{"expression": "sqrt(2)}`).
+    UnclosedString,
     /// A `<think>…</think>` block before the reply.
     ReasoningSkipped,
 }
@@ -301,6 +304,7 @@ impl Repair {
             Repair::FullWidthPunctuation => "full-width quotes, colons or commas in JSON read as ASCII",
             Repair::UnclosedJson => "missing closing brackets at the end of the JSON added",
             Repair::UnbalancedQuote => "opening quote that is never closed dropped",
+            Repair::UnclosedString => "missing closing quote before the closing bracket added",
             Repair::ReasoningSkipped => "<think>…</think> reasoning read as thought, not as protocol",
         }
     }
