@@ -11,8 +11,9 @@ use crate::history::{self, Layout, MessageStyle, Round};
 use crate::llm::{
     Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Usage, FINAL_ANSWER,
 };
-use crate::parse::{self, FormatError, ParseResult, Parsed, Repair, Span, Spans};
+use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, Opening, PromptConfig};
+use crate::reading::{self, PastCall, RunSoFar};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
 /// The version of the trace format; bump it when a saved trace would no longer load.
@@ -425,6 +426,20 @@ pub struct Agent {
     last_feedback: Option<(String, String)>,
     /// Feedback rounds in a row where the model sent the same reply or made the same mistake.
     stuck: usize,
+    /// What the last step that got an Observation leaves for the next request.
+    last: LastStep,
+}
+
+/// What a finished step leaves for the next request; kept as state so that no decision
+/// re-reads the trace, which is only the record.
+#[derive(Debug, Clone, Default)]
+struct LastStep {
+    /// The reply's format error, whose feedback was the Observation.
+    format_error: Option<FormatError>,
+    /// The Thought of a reply that was only a Thought.
+    thought_only: Option<String>,
+    /// A call repeated with the same arguments: its tool, and whether it had succeeded.
+    repeated: Option<(String, bool)>,
 }
 
 impl Agent {
@@ -441,6 +456,7 @@ impl Agent {
         let mut agent = Agent {
             last_feedback: None,
             stuck: 0,
+            last: LastStep::default(),
             constrained,
             registry,
             trace: Trace {
@@ -553,33 +569,19 @@ impl Agent {
             return Err(AgentError::NotWaitingForModel);
         }
         let grammar = self.current().request.constrained == Constrained::Grammar;
-        let mut parsed = match grammar.then(|| parse_grammar_reply(&reply.text)).flatten() {
+        let parsed = match grammar.then(|| parse_grammar_reply(&reply.text)).flatten() {
             Some(parsed) => parsed,
             None => parse::parse_reply(&reply.text),
         };
-        if self.completes_empty_final_answer(&parsed) {
-            parsed = parse::parse_reply_after_final_answer(&reply.text);
-        }
-        if let Parsed::Final { answer } = &parsed.parsed {
-            match self.arguments_as_answer(&reply.text, &parsed.spans, answer) {
-                Some(ArgsAnswer::Call { tool, input }) => {
-                    parsed.parsed = Parsed::Action { tool, input };
-                    parsed.repairs.retain(|r| *r != Repair::AnswerUnwrapped);
-                    parsed.repairs.push(Repair::ArgumentsRunAsCall);
-                }
-                Some(ArgsAnswer::NotRunnable(tool)) => {
-                    parsed.parsed = Parsed::Error {
-                        error: FormatError::ArgumentsAsAnswer { tool },
-                    };
-                }
-                Some(ArgsAnswer::EarlierResult(answer)) => {
-                    parsed.parsed = Parsed::Final { answer };
-                    parsed.repairs.retain(|r| *r != Repair::AnswerUnwrapped);
-                    parsed.repairs.push(Repair::AnswerFromEarlierCall);
-                }
-                None => {}
-            }
-        }
+        let observations: Vec<&str> = self.rounds.iter().map(|r| r.observation.as_str()).collect();
+        let run = RunSoFar {
+            registry: &self.registry,
+            calls: &self.calls,
+            observations: &observations,
+            after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
+        };
+        let parsed = reading::in_context(parsed, &reply.text, &run);
+        self.last = LastStep::default();
         let reply_text = reply.text.trim().to_string();
         let (kept, cut) = parse::cut_observation(&reply.text);
         let kept = kept.trim_end().to_string();
@@ -599,6 +601,10 @@ impl Agent {
             Parsed::Error { error } => {
                 self.format_errors += 1;
                 let consecutive = self.format_errors;
+                if error == FormatError::ThoughtOnly {
+                    self.last.thought_only = parsed.thought.clone();
+                }
+                self.last.format_error = Some(error.clone());
                 let feedback = self.second_move(&reply_text, error.feedback());
                 self.current_mut()
                     .guards
@@ -622,77 +628,6 @@ impl Agent {
             }
         }
         Ok(())
-    }
-
-    /// A reply that is only `Action Input: …` right after `Action: final_answer` with no
-    /// input: small models write final_answer, stop as if waiting for an Observation, and
-    /// give the answer once told it was empty.
-    fn completes_empty_final_answer(&self, parsed: &ParseResult) -> bool {
-        let after_empty_answer = self.trace.steps.iter().rev().nth(1).is_some_and(|step| {
-            step.guards.iter().any(|g| {
-                matches!(
-                    g,
-                    Guard::FormatFeedback {
-                        error: FormatError::EmptyAnswer,
-                        ..
-                    }
-                )
-            })
-        });
-        after_empty_answer
-            && matches!(
-                parsed.parsed,
-                Parsed::Error {
-                    error: FormatError::InputWithoutAction
-                }
-            )
-    }
-
-    /// What to make of a final answer that is really a tool's arguments, e.g.
-    /// `{"expression": "sqrt(2)"}`: small models pick final_answer but write the call they
-    /// meant, or point back at a call they made. `None` when the answer stands as it is, e.g.
-    /// `{"expression": "7006652"}` after an Observation showed 7006652.
-    fn arguments_as_answer(&self, reply: &str, spans: &Spans, answer: &str) -> Option<ArgsAnswer> {
-        let span = spans.input.or(spans.answer)?;
-        let json = reply.get(span.start..span.end)?;
-        let Ok(args @ serde_json::Value::Object(_)) = serde_json::from_str(json) else {
-            return None;
-        };
-        let specs = self.registry.specs();
-        let tool = specs.iter().find(|spec| {
-            let params = &spec.parameters["properties"];
-            args.as_object()
-                .is_some_and(|a| a.keys().any(|k| params.get(k).is_some()))
-        })?;
-        if self.rounds.iter().any(|r| r.observation.contains(answer)) {
-            return None;
-        }
-        let not_runnable = || Some(ArgsAnswer::NotRunnable(tool.name.clone()));
-        let Ok(call) = self.registry.dispatch(&tool.name, &args) else {
-            return not_runnable();
-        };
-        let earlier = self
-            .calls
-            .iter()
-            .find(|p| p.succeeded && p.tool == call.tool && p.args == call.args);
-        if let Some(past) = earlier {
-            return Some(ArgsAnswer::EarlierResult(past.observation.clone()));
-        }
-        // The bench showed that taking arguments the tool cannot run (`{"query": "year"}`) as
-        // the answer accepts mostly wrong answers; arguments it can run are the call the
-        // model meant. Built-in tools are pure (the clock aside, which takes no arguments).
-        let runs = call.builtin.is_none()
-            || self
-                .registry
-                .run_builtin(&call, &HostContext::default())
-                .is_ok();
-        if !runs {
-            return not_runnable();
-        }
-        Some(ArgsAnswer::Call {
-            tool: call.tool,
-            input: call.args,
-        })
     }
 
     /// Identical reply, identical feedback, identical reply: a stuck model needs something
@@ -847,6 +782,7 @@ impl Agent {
         };
         past.repeats += 1;
         let (earlier, repeat) = (past.observation.clone(), past.repeats);
+        self.last.repeated = Some((call.tool.clone(), past.succeeded));
         let max = self.trace.config.max_repeats;
         if repeat >= max {
             self.current_mut().guards.push(Guard::TooManyRepeats {
@@ -986,43 +922,26 @@ impl Agent {
             self.window_start,
             &layout,
         );
-        // The last step that got an Observation: what it showed shapes this request.
-        let done = self
-            .trace
-            .steps
-            .iter()
-            .rev()
-            .find(|s| s.observation.is_some());
+        let last = &self.last;
         // The last reply's misused action, which constrained modes then leave out; no final
         // answer before a tool has run (act first), also after a format error.
-        let avoid_action = match done {
-            _ if config.act_first && self.calls.is_empty() => Some(FINAL_ANSWER.to_string()),
-            None => None,
-            Some(step) => step.guards.iter().find_map(|g| match g {
-                Guard::RepeatedCall { tool, .. } => Some(tool.clone()),
-                Guard::FormatFeedback {
-                    error: FormatError::ArgumentsAsAnswer { .. },
-                    ..
-                } => Some(FINAL_ANSWER.to_string()),
-                _ => None,
-            }),
+        let avoid_action = if config.act_first && self.calls.is_empty() {
+            Some(FINAL_ANSWER.to_string())
+        } else if let Some((tool, _)) = &last.repeated {
+            Some(tool.clone())
+        } else if let Some(FormatError::ArgumentsAsAnswer { .. }) = last.format_error {
+            Some(FINAL_ANSWER.to_string())
+        } else {
+            None
         };
         let on = self.constrained.is_on();
         // A successful call repeated with the same arguments: its result is in hand, and the
         // 0.5B model went on repeating it (or another tool) until the limit. Only the answer
         // is left to write.
-        let repeated_success = done.is_some_and(|step| {
-            let repeated = step
-                .guards
-                .iter()
-                .any(|g| matches!(g, Guard::RepeatedCall { .. }));
-            repeated
-                && step.call.as_ref().is_some_and(|call| {
-                    self.calls
-                        .iter()
-                        .any(|p| p.succeeded && p.tool == call.tool && p.args == call.args)
-                })
-        });
+        let repeated_success = last
+            .repeated
+            .as_ref()
+            .is_some_and(|(_, succeeded)| *succeeded);
         // The last step the limit allows cannot use another Observation: only the answer is
         // left (after the first, so that a tool can still run in a one-step run).
         let must_answer = if !on {
@@ -1038,24 +957,16 @@ impl Agent {
         let lang = config.prompt.lang;
         // A Thought that ran on to the token limit is given back, cut to its first
         // sentences, with the Action to follow: the model's own half-written reply, continued.
-        let ran_on = done
-            .and_then(|step| step.parse.as_ref())
-            .filter(|p| {
-                p.parsed
-                    == Parsed::Error {
-                        error: FormatError::ThoughtOnly,
-                    }
-            })
-            .and_then(|p| p.thought.as_deref())
-            .map(leading_sentences);
+        let ran_on = last.thought_only.as_deref().map(leading_sentences);
         let thought_closed = grammar && ran_on.is_some();
-        let thought_prefix = match (done, ran_on) {
+        let observed = !self.rounds.is_empty();
+        let thought_prefix = match (observed, ran_on) {
             (_, Some(thought)) => Some(thought),
-            (None, None) if config.act_first => {
+            (false, None) if config.act_first => {
                 Some(prompt::opening(Opening::ChooseTool, lang).to_string())
             }
-            (None, None) => None,
-            (Some(_), None) => Some(prompt::opening(Opening::ReadObservation, lang).to_string()),
+            (false, None) => None,
+            (true, None) => Some(prompt::opening(Opening::ReadObservation, lang).to_string()),
         }
         .filter(|_| grammar);
         let answer_prefix = grammar.then(|| prompt::opening(Opening::Answer, lang).to_string());
@@ -1098,28 +1009,6 @@ impl Agent {
         let last = self.trace.steps.len() - 1;
         &mut self.trace.steps[last]
     }
-}
-
-#[derive(Debug, Clone)]
-struct PastCall {
-    tool: String,
-    args: serde_json::Value,
-    observation: String,
-    succeeded: bool,
-    repeats: usize,
-}
-
-/// A final answer that holds a tool's arguments.
-enum ArgsAnswer {
-    /// The arguments of a call that succeeded earlier: its result is the answer.
-    EarlierResult(String),
-    /// Arguments the tool can run and no call has answered: the call the model meant.
-    Call {
-        tool: String,
-        input: serde_json::Value,
-    },
-    /// Arguments the tool cannot run: neither an answer nor a call.
-    NotRunnable(String),
 }
 
 /// A reply the grammar shaped: its first line is the Thought, whatever it says, and the

@@ -7,6 +7,7 @@
 //! - [`tools`]: the registry, argument normalisation and the built-in tools.
 //! - [`prompt`]: the system prompt generated from the registry.
 //! - [`history`]: the messages of each request, append-only between block trims.
+//! - [`reading`]: what a parsed reply means in its run (an answer, a call or a mistake).
 //! - [`agent`]: the state machine, its guards and the trace.
 //! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
 //! - [`demo`]: a scripted model for offline use.
@@ -22,6 +23,7 @@ pub mod limits;
 pub mod llm;
 pub mod parse;
 pub mod prompt;
+pub mod reading;
 pub mod tools;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

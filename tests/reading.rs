@@ -1,0 +1,123 @@
+//! A parsed reply read in its run: the same words are an answer, a call or a mistake
+//! depending on what came before (`reactloop::reading::in_context`), one case per row.
+
+use reactloop::parse::{parse_reply, FormatError, Parsed, Repair};
+use reactloop::reading::{in_context, PastCall, RunSoFar};
+use reactloop::tools::{default_documents, Registry};
+use serde_json::json;
+
+/// What the run had seen: the calls made and whether a final answer was just sent back empty.
+struct Before {
+    calls: Vec<PastCall>,
+    after_empty_answer: bool,
+}
+
+const NOTHING: fn() -> Before = || Before {
+    calls: vec![],
+    after_empty_answer: false,
+};
+
+fn calc_ran(expression: &str, result: &str) -> Before {
+    Before {
+        calls: vec![PastCall {
+            tool: "calculator".into(),
+            args: json!({ "expression": expression }),
+            observation: result.into(),
+            succeeded: true,
+            repeats: 0,
+        }],
+        after_empty_answer: false,
+    }
+}
+
+#[test]
+fn a_reply_means_what_the_run_makes_of_it() {
+    let registry = Registry::with_builtins(default_documents());
+    let fin = |input: &str| format!("Thought: done\nAction: final_answer\nAction Input: {input}");
+    let answer = |a: &str| Parsed::Final { answer: a.into() };
+    let error = |error: FormatError| Parsed::Error { error };
+    let cases: Vec<(&str, String, Before, Parsed, Option<Repair>)> = vec![
+        (
+            "the input alone, right after an empty final answer, completes it",
+            "Action Input: 42".into(),
+            Before {
+                calls: vec![],
+                after_empty_answer: true,
+            },
+            answer("42"),
+            None,
+        ),
+        (
+            "the input alone at any other time is a format error",
+            "Action Input: 42".into(),
+            NOTHING(),
+            error(FormatError::InputWithoutAction),
+            None,
+        ),
+        (
+            "arguments the tool can run, and no call answered yet: the call meant",
+            fin(r#"{"expression": "2+2"}"#),
+            NOTHING(),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "2+2"}),
+            },
+            Some(Repair::ArgumentsRunAsCall),
+        ),
+        (
+            "the arguments of a call that succeeded: its result is the answer",
+            fin(r#"{"expression": "2+2"}"#),
+            calc_ran("2+2", "4"),
+            answer("4"),
+            Some(Repair::AnswerFromEarlierCall),
+        ),
+        (
+            "arguments the tool cannot run: neither answer nor call",
+            fin(r#"{"expression": "2+"}"#),
+            NOTHING(),
+            error(FormatError::ArgumentsAsAnswer {
+                tool: "calculator".into(),
+            }),
+            None,
+        ),
+        (
+            "a value an Observation showed, under a tool's key, is the answer",
+            fin(r#"{"expression": "4"}"#),
+            calc_ran("2+2", "4"),
+            answer("4"),
+            Some(Repair::AnswerUnwrapped),
+        ),
+        (
+            "plain text stays the answer",
+            fin("It is 4."),
+            calc_ran("2+2", "4"),
+            answer("It is 4."),
+            None,
+        ),
+        (
+            "an object with no tool's keys stays as written",
+            fin(r#"{"city": "Paris", "country": "France"}"#),
+            NOTHING(),
+            answer(r#"{"city": "Paris", "country": "France"}"#),
+            None,
+        ),
+    ];
+    for (why, reply, before, want, repair) in cases {
+        let observations: Vec<&str> = before
+            .calls
+            .iter()
+            .map(|c| c.observation.as_str())
+            .collect();
+        let run = RunSoFar {
+            registry: &registry,
+            calls: &before.calls,
+            observations: &observations,
+            after_empty_answer: before.after_empty_answer,
+        };
+        let got = in_context(parse_reply(&reply), &reply, &run);
+        assert_eq!(got.parsed, want, "{why}");
+        if let Some(repair) = repair {
+            assert!(got.repairs.contains(&repair), "{why}: {:?}", got.repairs);
+        }
+    }
+}
