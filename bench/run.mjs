@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs [--only size,prompt,overhead,tasks] [--models qwen,smollm]
 //                      [--modes qwen-plain,...] [--limit N] [--tasks id,...] [--jobs N] [--no-page]
+//                      [--port-offset N] [--tag NAME]
 //
 //   size      gzip -9 bytes of every file under www/ (the page as served) and of the .wasm
 //   prompt    tokens of the generated system prompt (en, zh, with few-shot) next to
@@ -14,7 +15,10 @@
 //             servers (a fresh one per mode, on ports 8180/8181/8182, +10 per extra job with
 //             --jobs N, which runs N modes side by side); qwen15 (1.1 GB, fetched on first
 //             use) only with --models qwen15; failing traces and a
-//             summary.json per mode go to bench/results/<date>-<mode>[-limitN]/
+//             summary.json per mode go to bench/results/<date>-<mode>[-limitN][-tag]/;
+//             --port-offset and --tag let a second process (e.g. with another build of
+//             www/pkg, to compare two versions of the code under the same load) run beside
+//             the first without sharing its servers or its results directory
 //
 // Needs: scripts/build (www/pkg), npm ci (Playwright for the page), and for prompt/tasks the
 // local-llm cache (scripts/local-llm install; quick when it is there). Runs with TZ=UTC.
@@ -38,6 +42,8 @@ const { values: args } = parseArgs({
     limit: { type: 'string' },
     tasks: { type: 'string' },
     jobs: { type: 'string' },
+    'port-offset': { type: 'string' },
+    tag: { type: 'string' },
     'no-page': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -117,7 +123,10 @@ if (only.includes('overhead')) {
 }
 if (only.includes('tasks')) {
   const { measureTasks, renderTasks } = await import('./lib/tasks.mjs');
-  results.tasks = await measureTasks({ models, modes: list(args.modes), limit, ids: list(args.tasks), jobs, date: today });
+  results.tasks = await measureTasks({
+    models, modes: list(args.modes), limit, ids: list(args.tasks), jobs, date: today,
+    portOffset: Number(args['port-offset'] ?? 0), tag: args.tag,
+  });
   print(renderTasks(results.tasks));
 }
 

@@ -24,6 +24,8 @@ export const MODES = [
   // Variants of the defaults, measured side by side (only when named in --modes).
   { id: 'qwen-defaults-answer-first', model: 'qwen', fewShot: false, actFirst: false, extra: true, label: 'defaults, final_answer allowed at step 1' },
   { id: 'qwen-defaults-fewshot', model: 'qwen', fewShot: true, extra: true, label: 'defaults + few-shot (2 examples)' },
+  { id: 'qwen-plain-scratchpad', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'scratchpad' }, extra: true, label: 'plain prompt, one scratchpad message' },
+  { id: 'qwen-plain-restate', model: 'qwen', constrained: 'off', fewShot: false, settings: { restateQuestion: true }, extra: true, label: 'plain prompt, the question restated after each Observation' },
 ];
 
 /** The settings every run gets (besides baseUrl, model, constrained, lang, fewShot). */
@@ -130,7 +132,9 @@ function summarise(mode, records, wallMs) {
  * Writes bench/results/<date>-<mode>/{summary.json, <failing-task-id>.json}. `jobs` modes run
  * at once, each against its own server.
  */
-export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, jobs = 1, date, log = console.error }) {
+export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, jobs = 1, date, portOffset = 0, tag = null, log = console.error }) {
+  if (!Number.isInteger(portOffset) || portOffset < 0) throw new Error('--port-offset needs a whole number ≥ 0');
+  if (tag != null && !/^[\w.-]+$/.test(tag)) throw new Error('--tag takes letters, digits, . _ and -');
   const { Agent } = await loadWasm();
   const data = await loadTasks();
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
@@ -139,7 +143,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
   // A partial run (--limit or --tasks) writes to its own directory, never over a full run's.
   const picked = ids ? data.tasks.filter((t) => ids.includes(t.id)) : data.tasks;
   const tasks = limit ? picked.slice(0, limit) : picked;
-  const partial = limit ? `-limit${limit}` : ids ? '-some' : '';
+  const partial = (limit ? `-limit${limit}` : ids ? '-some' : '') + (tag ? `-${tag}` : '');
   const selected = MODES.filter((m) => models.includes(m.model) && (modes ? modes.includes(m.id) : !m.extra));
   const unknown = (modes ?? []).filter((id) => !MODES.some((m) => m.id === id));
   if (unknown.length) throw new Error(`unknown mode ${unknown.join(', ')} (known: ${MODES.map((m) => m.id).join(', ')})`);
@@ -148,7 +152,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
     const dir = join(ROOT, 'bench/results', `${date}-${mode.id}${partial}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
-    const port = MODELS[mode.model].port + 10 * slot;
+    const port = MODELS[mode.model].port + 10 * slot + portOffset;
     log(`\n== ${mode.id}: fresh ${mode.model} server on port ${port}`);
     const server = freshServer(mode.model, port);
     const settings = {
@@ -159,6 +163,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
       ...(mode.actFirst === false ? { actFirst: false } : {}),
       fewShot: mode.fewShot ? fewShot : [],
       ...(mode.stop ? { stop: mode.stop } : {}),
+      ...mode.settings,
     };
     const records = [];
     const t0 = performance.now();
