@@ -605,7 +605,8 @@ impl Agent {
                     self.last.thought_only = parsed.thought.clone();
                 }
                 self.last.format_error = Some(error.clone());
-                let feedback = self.second_move(&reply_text, error.feedback());
+                let lang = self.trace.config.prompt.lang;
+                let feedback = self.second_move(&reply_text, error.feedback(lang));
                 self.current_mut()
                     .guards
                     .push(Guard::FormatFeedback { error, consecutive });
@@ -616,7 +617,8 @@ impl Agent {
                 self.format_errors = 0;
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
-                        let text = self.second_move(&reply_text, error.observation());
+                        let lang = self.trace.config.prompt.lang;
+                        let text = self.second_move(&reply_text, error.observation(lang));
                         self.current_mut()
                             .guards
                             .push(Guard::DispatchFailed { error });
@@ -649,20 +651,34 @@ impl Agent {
             .iter()
             .map(|t| t.name.clone())
             .collect();
-        let lines = format!(
-            "Thought: <one sentence>\nAction: <one of: {}, final_answer>\nAction Input: <JSON \
-             arguments; for final_answer, the answer>",
-            names.join(", ")
-        );
-        let text = if self.stuck == 1 {
-            format!("{feedback}\nReply with only these three lines:\n{lines}")
-        } else {
-            format!(
-                "You sent the same reply again. Reply with exactly these three lines, or the task \
-                 fails:\n{lines}"
-            )
-        };
-        text
+        let names = names.join(", ");
+        match (self.trace.config.prompt.lang, self.stuck) {
+            (prompt::Lang::En, stuck) => {
+                let lines = format!(
+                    "Thought: <one sentence>\nAction: <one of: {names}, final_answer>\nAction \
+                     Input: <JSON arguments; for final_answer, the answer>"
+                );
+                if stuck == 1 {
+                    format!("{feedback}\nReply with only these three lines:\n{lines}")
+                } else {
+                    format!(
+                        "You sent the same reply again. Reply with exactly these three lines, or \
+                         the task fails:\n{lines}"
+                    )
+                }
+            }
+            (prompt::Lang::Zh, stuck) => {
+                let lines = format!(
+                    "Thought: <一句话>\nAction: <以下之一：{names}, final_answer>\nAction Input: \
+                     <JSON 参数；若为 final_answer，则写答案>"
+                );
+                if stuck == 1 {
+                    format!("{feedback}\n只回复这三行：\n{lines}")
+                } else {
+                    format!("你又发送了同样的回复。请严格只回复这三行，否则任务失败：\n{lines}")
+                }
+            }
+        }
     }
 
     /// After a tool failed, the others and what each is for: small models keep trying the
@@ -732,7 +748,8 @@ impl Agent {
         let (text, source) = match result.output {
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
-                let text = format!("{}\n{}", error.observation(), self.other_tools(&tool));
+                let lang = self.trace.config.prompt.lang;
+                let text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
                 self.current_mut().guards.push(Guard::ToolFailed { error });
                 (text, ObservationSource::ToolError)
             }
@@ -796,10 +813,18 @@ impl Agent {
             tool: call.tool.clone(),
             repeat,
         });
-        let text = format!(
-            "{earlier}\n(You already called {} with these arguments; this is the same result. Use it to give the final answer with Action: final_answer, or try something different.)",
-            call.tool
-        );
+        let tool = &call.tool;
+        let text = match self.trace.config.prompt.lang {
+            prompt::Lang::En => format!(
+                "{earlier}\n(You already called {tool} with these arguments; this is the same \
+                 result. Use it to give the final answer with Action: final_answer, or try \
+                 something different.)"
+            ),
+            prompt::Lang::Zh => format!(
+                "{earlier}\n（你已经用相同的参数调用过 {tool}，这是同样的结果。请用它通过 \
+                 Action: final_answer 给出最终答案，或者换一种做法。）"
+            ),
+        };
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }
 

@@ -1019,3 +1019,73 @@ fn under_the_grammar_an_action_inside_the_thought_is_prose() {
     ));
     assert!(trace.steps[1].request.thought_closed);
 }
+
+/// A Chinese run talks Chinese to the model: tool errors, format feedback, the note on a
+/// repeated call and the second move.
+#[test]
+fn feedback_speaks_the_runs_language() {
+    let zh = AgentConfig {
+        prompt: reactloop::prompt::PromptConfig {
+            lang: Lang::Zh,
+            ..Default::default()
+        },
+        ..AgentConfig::default()
+    };
+    let month = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
+    let (_, trace) = run(
+        "现在几月？",
+        zh.clone(),
+        &[
+            month,
+            "随便说说",
+            "随便说说",
+            "Action: nowhere\nAction Input: {}",
+            CALC,
+            CALC,
+            FINAL,
+        ],
+    );
+    let observations: Vec<&str> = trace
+        .steps
+        .iter()
+        .filter_map(|s| s.observation.as_ref().map(|o| o.text.as_str()))
+        .collect();
+    assert!(
+        observations[0].starts_with("错误：第 1 个位置有未知的名称 'month'"),
+        "{}",
+        observations[0]
+    );
+    assert!(
+        observations[0].contains("提示：请写数字"),
+        "{}",
+        observations[0]
+    );
+    assert!(
+        observations[1].starts_with("没有找到 'Action:'"),
+        "{}",
+        observations[1]
+    );
+    assert!(
+        observations[2].contains("只回复这三行"),
+        "{}",
+        observations[2]
+    );
+    assert!(
+        observations[3].starts_with("错误：没有名为 'nowhere' 的工具"),
+        "{}",
+        observations[3]
+    );
+    assert!(
+        observations[5].contains("你已经用相同的参数调用过 calculator"),
+        "{}",
+        observations[5]
+    );
+    // The same run in English keeps the English wording.
+    let (_, trace) = run("What month?", AgentConfig::default(), &[month, FINAL]);
+    let text = &trace.steps[0]
+        .observation
+        .as_ref()
+        .expect("observation")
+        .text;
+    assert!(text.starts_with("Error: unknown name 'month'"), "{text}");
+}

@@ -5,6 +5,7 @@ use reactloop::parse::{
     cut_observation, parse_json_lenient, parse_reply, FormatError, ParseResult, Parsed, Repair,
     Span,
 };
+use reactloop::prompt::Lang;
 use serde_json::{json, Value};
 
 enum Want {
@@ -580,7 +581,7 @@ fn errors_and_feedback() {
         ),
     ];
     for (error, phrases) in needs {
-        let feedback = error.feedback();
+        let feedback = error.feedback(Lang::En);
         for p in phrases {
             assert!(
                 feedback.contains(p),
@@ -608,7 +609,7 @@ fn invalid_json_reports_position() {
     };
     assert_eq!((*line, *column), (3, 3), "{message}");
     assert!(message.contains("expected"), "{message}");
-    let feedback = error.feedback();
+    let feedback = error.feedback(Lang::En);
     assert!(feedback.contains("line 3, column 3"), "{feedback}");
     assert!(error.to_string().contains("line 3, column 3"));
 
@@ -621,13 +622,14 @@ fn invalid_json_reports_position() {
     let Parsed::Error { error } = &r.parsed else {
         panic!("expected an error, got {r:?}")
     };
-    assert!(error.feedback().contains("too long"), "{error:?}");
+    assert!(error.feedback(Lang::En).contains("too long"), "{error:?}");
+    assert!(error.feedback(Lang::Zh).contains("太长"), "{error:?}");
     let short = parse_reply("Action: s\nAction Input: {\"q\": \"ab");
     let Parsed::Error { error } = &short.parsed else {
         panic!("expected an error, got {short:?}")
     };
     assert!(error
-        .feedback()
+        .feedback(Lang::En)
         .starts_with("The JSON in your reply is not valid"));
 
     // A reply that is only a broken JSON object is a JSON error too.

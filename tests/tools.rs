@@ -1,5 +1,6 @@
 //! Tests of the tools module through its public API.
 
+use reactloop::prompt::Lang;
 use reactloop::tools::{
     calculator, default_documents, evaluate, format_number, Builtin, CalcError, DispatchError,
     Document, HostContext, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
@@ -17,9 +18,9 @@ fn run(tool: &str, input: Value) -> String {
     match reg.dispatch(tool, &input) {
         Ok(call) => match reg.run_builtin(&call, &HostContext::default()) {
             Ok(out) => out,
-            Err(e) => e.observation(),
+            Err(e) => e.observation(Lang::En),
         },
-        Err(e) => e.observation(),
+        Err(e) => e.observation(Lang::En),
     }
 }
 
@@ -555,8 +556,8 @@ fn no_panics_on_arbitrary_input() {
         let observation = match reg.dispatch(tool, &input) {
             Ok(call) => reg
                 .run_builtin(&call, &host)
-                .unwrap_or_else(|e| e.observation()),
-            Err(e) => e.observation(),
+                .unwrap_or_else(|e| e.observation(Lang::En)),
+            Err(e) => e.observation(Lang::En),
         };
         assert!(!observation.is_empty());
     }
@@ -684,7 +685,7 @@ fn search_failures() {
     assert!(
         matches!(&err, ToolError::NoMatch { query, topics } if query == "xylophone zebra" && topics.len() == 10)
     );
-    let obs = err.observation();
+    let obs = err.observation(Lang::En);
     assert!(
         obs.starts_with(
             "Error: no document matches 'xylophone zebra'. Hint: try other or fewer keywords"
@@ -895,7 +896,7 @@ fn dispatch_unknown_tool() {
         }
     );
     assert_eq!(
-        err.observation(),
+        err.observation(Lang::En),
         "Error: there is no tool named 'current_date'. Available tools: calculator, \
          search_docs, current_time. Did you mean 'current_time'? Write the tool name exactly \
          as listed."
@@ -904,7 +905,7 @@ fn dispatch_unknown_tool() {
     assert_eq!(
         reg.dispatch("weather", &json!("Paris"))
             .unwrap_err()
-            .observation(),
+            .observation(Lang::En),
         "Error: there is no tool named 'weather'. Available tools: calculator, search_docs, \
          current_time. Write the tool name exactly as listed."
     );
@@ -912,7 +913,7 @@ fn dispatch_unknown_tool() {
         Registry::new()
             .dispatch("x", &Value::Null)
             .unwrap_err()
-            .observation(),
+            .observation(Lang::En),
         "Error: there is no tool named 'x'. No tools are available; answer directly."
     );
 
@@ -965,7 +966,7 @@ fn dispatch_refuses_an_overlong_tool_name_quickly() {
             panic!("{name}: {err:?}");
         };
         assert_eq!(*nearest, None, "{name}");
-        let obs = err.observation();
+        let obs = err.observation(Lang::En);
         assert!(obs.chars().count() < 300, "{name}: {obs}");
         assert!(
             obs.starts_with("Error: there is no tool named '")
@@ -1198,7 +1199,7 @@ fn argument_errors_show_the_expected_json() {
         );
     }
     assert_eq!(
-        missing_expression.observation(),
+        missing_expression.observation(Lang::En),
         "Error: calculator needs the argument 'expression'. Action Input must be a JSON object \
          like: {\"expression\": \"<arithmetic from the question>\"}"
     );
@@ -1237,7 +1238,7 @@ fn argument_errors_show_the_expected_json() {
     ];
     for (tool, input, observation) in cases {
         let err = reg.dispatch(tool, &input).unwrap_err();
-        assert_eq!(err.observation(), observation, "{tool} {input}");
+        assert_eq!(err.observation(Lang::En), observation, "{tool} {input}");
     }
 }
 
@@ -1415,7 +1416,7 @@ fn tool_error_observations() {
         ),
     ];
     for (err, observation) in cases {
-        assert_eq!(err.observation(), observation);
+        assert_eq!(err.observation(Lang::En), observation);
     }
     // An out-of-range top_k is clamped, not an error.
     assert_eq!(

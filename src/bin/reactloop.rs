@@ -78,7 +78,7 @@ fn parse_lines() -> Result<(), String> {
                 "answer": answer, "thought": result.thought, "repairs": repairs, "error": null}),
             Parsed::Error { error } => json!({"kind": "error", "tool": null, "input": null,
                 "answer": null, "thought": result.thought, "repairs": repairs,
-                "error": error.feedback()}),
+                "error": error.feedback(Lang::En)}),
         };
         writeln!(out, "{row}").map_err(|e| format!("writing stdout: {e}"))?;
     }

@@ -120,30 +120,17 @@ impl fmt::Display for CalcError {
             ),
             // No list of every function: the 0.5B model searched the documents for each name
             // of it in turn after writing `year()`.
-            CalcError::UnknownName { name, pos } => {
-                let known: Vec<&str> = FUNCTIONS
-                    .iter()
-                    .map(|g| g.name)
-                    .chain(CONSTANTS.iter().map(|c| c.0))
-                    .collect();
-                // Stricter than tool names ("foo" is not a misspelt "floor"): at most a
-                // third of the letters differ.
-                let near = super::nearest(name, &known).filter(|near| {
-                    let longest = name.chars().count().max(near.len());
-                    3 * super::edit_distance(&name.to_lowercase(), near) <= longest
-                });
-                match near {
-                    Some(near) => write!(
-                        f,
-                        "unknown name '{name}' at position {pos}; did you mean {near}?"
-                    ),
-                    None => write!(
-                        f,
-                        "unknown name '{name}' at position {pos}; the calculator knows numbers, \
-                         arithmetic and math functions such as sqrt and round, nothing else"
-                    ),
-                }
-            }
+            CalcError::UnknownName { name, pos } => match self.near_name() {
+                Some(near) => write!(
+                    f,
+                    "unknown name '{name}' at position {pos}; did you mean {near}?"
+                ),
+                None => write!(
+                    f,
+                    "unknown name '{name}' at position {pos}; the calculator knows numbers, \
+                     arithmetic and math functions such as sqrt and round, nothing else"
+                ),
+            },
             CalcError::MissingParens { name } => write!(
                 f,
                 "'{name}' is a function and needs parentheses, e.g. {name}(2)"
@@ -167,6 +154,85 @@ impl fmt::Display for CalcError {
 impl std::error::Error for CalcError {}
 
 impl CalcError {
+    /// The message and the hint in Chinese, for a run whose prompt is Chinese.
+    pub fn zh(&self) -> (String, &'static str) {
+        let message = match self {
+            CalcError::Empty => "表达式为空".to_string(),
+            CalcError::TooLong { len, max } => format!("表达式太长（{len} 个字符，上限 {max}）"),
+            CalcError::TooDeep { max } => format!("表达式嵌套太深（超过 {max} 层）"),
+            CalcError::UnexpectedChar { ch, pos } => format!("第 {pos} 个位置有意外的字符 '{ch}'"),
+            CalcError::UnexpectedToken { token, pos } => {
+                format!("第 {pos} 个位置有意外的 '{token}'")
+            }
+            CalcError::UnexpectedEnd => "表达式提前结束".to_string(),
+            CalcError::UnclosedParen { pos } => {
+                format!("括号不配对：第 {pos} 个位置的 '(' 没有闭合")
+            }
+            CalcError::UnexpectedCloseParen { pos } => {
+                format!("括号不配对：第 {pos} 个位置的 ')' 没有对应的 '('")
+            }
+            CalcError::UnknownName { name, pos } => match self.near_name() {
+                Some(near) => format!("第 {pos} 个位置有未知的名称 '{name}'；你是指 {near} 吗？"),
+                None => format!(
+                    "第 {pos} 个位置有未知的名称 '{name}'；计算器只认识数字、算术运算和 sqrt、round \
+                     等数学函数"
+                ),
+            },
+            CalcError::MissingParens { name } => format!("'{name}' 是函数，需要括号，例如 {name}(2)"),
+            CalcError::ConstantCalled { name, pos } => {
+                format!("第 {pos} 个位置的 '{name}' 是数，不是函数；请写乘号：{name} * (…)")
+            }
+            CalcError::WrongArgCount {
+                function,
+                expected,
+                got,
+            } => format!("{function}() 需要 {expected} 个参数，实际有 {got} 个"),
+            CalcError::DivisionByZero => "除数为零".to_string(),
+            CalcError::Overflow => "结果太大，无法表示".to_string(),
+            CalcError::InvalidArgument { function, reason } => format!("{function}：{reason}"),
+        };
+        let hint = match self {
+            CalcError::Empty => "给出一个算术表达式，例如 2 * (3 + 4)",
+            CalcError::TooLong { .. } | CalcError::TooDeep { .. } => "把计算拆成更小的几步",
+            CalcError::UnexpectedChar { .. } => {
+                "只用数字、+ - * / % ^、括号和已知函数；计算器不懂文字或单位"
+            }
+            CalcError::UnexpectedToken { .. } => {
+                "检查是否缺了运算符（写 2 * pi，不要写 2pi）或缺了数字"
+            }
+            CalcError::UnexpectedEnd => "表达式不完整，请写完",
+            CalcError::UnclosedParen { .. } | CalcError::UnexpectedCloseParen { .. } => {
+                "让每个 '(' 都有对应的 ')'"
+            }
+            CalcError::UnknownName { .. } => "请写数字；像今年的年份这样的值要先用别的工具得到",
+            CalcError::MissingParens { .. } => "把函数的参数写在括号里",
+            CalcError::ConstantCalled { .. } => "写出乘号",
+            CalcError::WrongArgCount { .. } => "给函数正确个数的参数",
+            CalcError::DivisionByZero => "除数是 0，请检查数字",
+            CalcError::Overflow => "数字太大，请检查表达式",
+            CalcError::InvalidArgument { .. } => "函数对这个输入没有定义",
+        };
+        (message, hint)
+    }
+
+    /// The known function or constant an unknown name is a likely misspelling of. Stricter
+    /// than tool names ("foo" is not a misspelt "floor"): at most a third of the letters
+    /// differ.
+    fn near_name(&self) -> Option<&'static str> {
+        let CalcError::UnknownName { name, .. } = self else {
+            return None;
+        };
+        let known: Vec<&'static str> = FUNCTIONS
+            .iter()
+            .map(|g| g.name)
+            .chain(CONSTANTS.iter().map(|c| c.0))
+            .collect();
+        super::nearest(name, &known).filter(|near| {
+            let longest = name.chars().count().max(near.len());
+            3 * super::edit_distance(&name.to_lowercase(), near) <= longest
+        })
+    }
+
     /// What the model should do about it.
     pub fn hint(&self) -> &'static str {
         match self {

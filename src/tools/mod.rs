@@ -13,6 +13,7 @@ pub mod search_docs;
 
 pub use calculator::{evaluate, format_number, CalcError};
 
+use crate::prompt::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -178,8 +179,54 @@ impl fmt::Display for DispatchError {
 impl std::error::Error for DispatchError {}
 
 impl DispatchError {
-    /// What the model is told: the problem and the fix.
-    pub fn observation(&self) -> String {
+    /// What the model is told: the problem and the fix, in the run's language.
+    pub fn observation(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.observation_en(),
+            Lang::Zh => self.observation_zh(),
+        }
+    }
+
+    fn observation_zh(&self) -> String {
+        match self {
+            DispatchError::UnknownTool {
+                name,
+                available,
+                nearest,
+            } => {
+                let mut out = format!("错误：没有名为 '{name}' 的工具。");
+                if available.is_empty() {
+                    out.push_str("没有可用的工具；请直接作答。");
+                    return out;
+                }
+                out.push_str(&format!("可用的工具：{}。", available.join(", ")));
+                if let Some(nearest) = nearest {
+                    out.push_str(&format!("你是指 '{nearest}' 吗？"));
+                }
+                out.push_str("请按列出的样子准确写工具名。");
+                out
+            }
+            DispatchError::MissingArgument {
+                tool,
+                missing,
+                expected,
+            } => format!(
+                "错误：{tool} 需要参数 {}。Action Input 必须是这样的 JSON 对象：{}",
+                quoted_list(missing),
+                compact_json(expected)
+            ),
+            DispatchError::BadArguments {
+                tool,
+                message,
+                expected,
+            } => format!(
+                "错误：{tool}：{message}。Action Input 必须是这样的 JSON 对象：{}",
+                compact_json(expected)
+            ),
+        }
+    }
+
+    fn observation_en(&self) -> String {
         match self {
             DispatchError::UnknownTool {
                 available, nearest, ..
@@ -264,8 +311,58 @@ impl fmt::Display for ToolError {
 impl std::error::Error for ToolError {}
 
 impl ToolError {
-    /// What the model is told, e.g. "Error: division by zero. Hint: the divisor is 0; …".
-    pub fn observation(&self) -> String {
+    /// What the model is told, in the run's language, e.g. "Error: division by zero. Hint:
+    /// the divisor is 0; …".
+    pub fn observation(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.observation_en(),
+            Lang::Zh => self.observation_zh(),
+        }
+    }
+
+    fn observation_zh(&self) -> String {
+        let (message, hint) = match self {
+            ToolError::Calculator(e) => {
+                let (message, hint) = e.zh();
+                (message, hint.to_string())
+            }
+            ToolError::NoDocuments => (
+                "没有可搜索的文档".into(),
+                "没有加载文档；请凭已知的知识作答并说明这一点".into(),
+            ),
+            ToolError::EmptyQuery => (
+                "搜索词里没有关键词".into(),
+                "给出几个实义词，例如 {\"query\": \"上下文窗口\"}".into(),
+            ),
+            ToolError::NoMatch { query, topics } => (
+                format!("没有文档与 '{query}' 匹配"),
+                if topics.is_empty() {
+                    "换用其他或更少的关键词".into()
+                } else {
+                    format!(
+                        "换用其他或更少的关键词，或换另一种语言（中文/English）；文档包括：{}",
+                        topics.join("; ")
+                    )
+                },
+            ),
+            ToolError::InvalidClock { .. } => (
+                self.to_string(),
+                "无法得知时间；请告诉用户你无法知道".into(),
+            ),
+            ToolError::InvalidInput { .. } | ToolError::External { .. } => (
+                self.to_string(),
+                "对照工具的参数检查 Action Input，然后重试".into(),
+            ),
+            ToolError::NotBuiltin { .. } => (
+                self.to_string(),
+                "这是驱动程序的错误，不是你这一步的问题".into(),
+            ),
+        };
+        let message = message.trim_end().trim_end_matches(['.', '。']);
+        format!("错误：{message}。提示：{hint}")
+    }
+
+    fn observation_en(&self) -> String {
         let hint = match self {
             ToolError::Calculator(e) => e.hint().to_string(),
             ToolError::NoDocuments => {
