@@ -76,7 +76,8 @@ pub enum Next {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Outcome {
     Answer {
@@ -123,7 +124,8 @@ impl Outcome {
 }
 
 /// A guard that stepped in; the page marks these visibly.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Guard {
     /// The reply did not follow the format; the feedback went back as the observation.

@@ -8,10 +8,14 @@
 //! - [`prompt`]: the system prompt generated from the registry.
 //! - [`history`]: the messages of each request, append-only between block trims.
 //! - [`agent`]: the state machine, its guards and the trace.
+//! - [`settings`]: the page's settings object → the agent's config, the client's and the tools.
+//! - [`sentences`]: the sentences a page shows, in English and Chinese.
+//! - [`view`]: a step or a trace with those sentences and UTF-16 spans, ready to draw.
 //! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
 //! - [`demo`]: a scripted model for offline use.
 //! - [`drive`]: a synchronous driver for native callers.
 //! - [`limits`]: the size limits on model replies and trace files.
+//! - `tagged`: hand-written `Deserialize` for the trace's internally tagged enums.
 //! - `wasm` (wasm32 only): the browser driver and the JS API.
 
 pub mod agent;
@@ -22,6 +26,10 @@ pub mod limits;
 pub mod llm;
 pub mod parse;
 pub mod prompt;
+pub mod sentences;
+pub mod settings;
+mod tagged;
 pub mod tools;
+pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

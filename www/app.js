@@ -110,7 +110,7 @@ async function drive(work) {
     showProblem(error);
   } finally {
     busy = false;
-    if (agent) view.showOutcome(agent.trace()?.outcome);
+    if (agent) view.showEnd(agent.trace());
     refresh();
   }
 }
@@ -186,7 +186,7 @@ function stop() {
   replaying?.abort();
   if (!agent) return;
   agent.abort();
-  if (!busy) view.showOutcome(agent.trace()?.outcome);
+  if (!busy) view.showEnd(agent.trace());
   refresh();
 }
 
@@ -252,11 +252,14 @@ function on(button, action) {
 
 // ---------------------------------------------------------------- keep and share
 
+/** An imported trace is exported in its own format: the sentences the page drew are left out. */
+const withoutView = (key, value) => (key === 'view' ? undefined : value);
+
 function exportText(format) {
   const trace = agent ? agent.trace() : loaded;
   if (!trace) return (ui.status.textContent = t('share.nothing'));
   if (format === 'json') {
-    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, null, 2), 'application/json');
+    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, withoutView, 2), 'application/json');
   } else {
     download('reactloop-trace.md', traceToMarkdown(trace), 'text/markdown');
   }

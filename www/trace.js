@@ -1,9 +1,9 @@
 // Renders a run: one card per step, from the core's Step objects (the same code draws a
 // live run, a paused one and an imported trace). Card bodies that can be large — the parser
 // X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
-import { describeError, describeFormatError, describeOutcome, describeRepair, estimateTokens, explainGuard } from './pkg/reactloop.js';
+import { estimateTokens } from './pkg/reactloop.js';
 import { h, cappedText, lazyDetails, formatMs } from './dom.js';
-import { t, guardSentence, outcomeSentence, repairSentence, formatErrorSentence } from './i18n.js';
+import { t, say } from './i18n.js';
 
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
@@ -46,7 +46,7 @@ export class TraceView {
       case 'delta': this.liveText(e.step).appendData(e.text); break;
       case 'tool_start': this.status(e.step, t('card.runningTool', { tool: e.call.tool })); break;
       case 'step': this.showStep(e.step); break;
-      case 'done': this.showOutcome(e.outcome); break;
+      case 'done': this.showOutcome(e); break;
       case 'notice':
         this.notices.set(e.step, [...(this.notices.get(e.step) ?? []), e.message]);
         this.cards.get(e.step)?.el.querySelector('.card-body').append(notice(e.message));
@@ -71,17 +71,24 @@ export class TraceView {
     el.scrollIntoView({ block: 'nearest' });
   }
 
-  showOutcome(outcome) {
-    this.outcome = outcome ?? null;
-    if (!outcome) return this.end.replaceChildren();
+  /** `ended` is `{outcome, message}` (as a 'done' event has them) or null. */
+  showOutcome(ended) {
+    this.outcome = ended ?? null;
+    if (!ended) return this.end.replaceChildren();
+    const { outcome } = ended;
     // A step that will never get its reply (the run was stopped) stops saying "waiting".
     const last = [...this.cards.values()].at(-1);
     if (last && !last.step.reply && !last.step.error) this.showStep(last.step);
-    const sentence = outcomeSentence(outcome, describeOutcome);
+    const sentence = say(ended.message);
     const body = outcome.type === 'answer'
       ? [h('h3', {}, t('card.answer')), h('p', { class: 'answer', 'data-testid': 'final-answer' }, outcome.answer)]
       : [h('h3', {}, t('outcome.title')), h('p', {}, sentence)];
     this.end.replaceChildren(h('section', { class: `outcome outcome-${outcome.type}`, role: 'status' }, ...body));
+  }
+
+  /** Shows how `trace` ended, or nothing while it runs. */
+  showEnd(trace) {
+    this.showOutcome(trace?.outcome ? { outcome: trace.outcome, message: trace.view.outcome } : null);
   }
 
   /** Redraws everything in the current language. */
@@ -114,7 +121,7 @@ export class TraceView {
       }
       if (this.generation === generation) this.showStep(step);
     }
-    if (this.generation === generation) this.showOutcome(trace.outcome);
+    if (this.generation === generation) this.showEnd(trace);
   }
 
   liveText(index) {
@@ -145,7 +152,7 @@ export class TraceView {
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
         parse ? parsedRows(step) : reply ? cutOffRow(reply) : null,
         observation ? observationRow(step) : null,
-        step.guards.length ? guardList(step.guards) : null,
+        step.guards.length ? guardList(step) : null,
         (this.notices.get(step.index) ?? []).map(notice),
         step.error ? this.errorBlock(step) : null,
         parse ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
@@ -154,7 +161,7 @@ export class TraceView {
   }
 
   errorBlock(step) {
-    const { message, hint } = describeError(step.error);
+    const { message, hint } = step.view.error;
     const retry = this.actions.canRetry(step)
       ? h('button', { type: 'button', onclick: () => this.actions.retry() }, t('error.retry')) : null;
     const test = h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test'));
@@ -192,7 +199,7 @@ function row(label, className, ...content) {
   return h('div', { class: `row ${className}` }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, ...content));
 }
 
-function parsedRows({ parse, call }) {
+function parsedRows({ parse, call, view }) {
   const rows = [];
   if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose' })));
   if (parse.kind === 'action') {
@@ -204,7 +211,7 @@ function parsedRows({ parse, call }) {
   } else if (parse.kind === 'final') {
     rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
   } else if (parse.kind === 'error') {
-    const message = formatErrorSentence(parse.error, describeFormatError);
+    const message = say(view.format_error);
     rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { message }))));
   }
   return rows;
@@ -223,21 +230,20 @@ function observationRow({ observation: o }) {
     o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: o.full_chars.toLocaleString(), to: o.text.length.toLocaleString() })) : null);
 }
 
-function guardList(guards) {
-  return h('ul', { class: 'guards' }, guards.map((g) => h('li', { class: `guard guard-${g.type}` },
-    h('strong', {}, t(`guard.${g.type}`)), ' ', guardSentence(g, explainGuard))));
+function guardList({ guards, view }) {
+  return h('ul', { class: 'guards' }, guards.map((g, i) => h('li', { class: `guard guard-${g.type}` },
+    h('strong', {}, t(`guard.${g.type}`)), ' ', say(view.guards[i]))));
 }
 
-/** The raw reply with the parsed spans marked, and the repairs the parser made. */
-function xray({ reply, parse }) {
+/** The raw reply with the parsed spans marked (the core gives them as string indices). */
+function xray({ reply, parse, view }) {
   const text = reply.text;
-  const spans = SPAN_KINDS.map((kind) => ({ kind, span: parse?.spans?.[kind] })).filter((s) => s.span);
-  const index = byteToIndex(text, spans.flatMap((s) => [s.span.start, s.span.end]));
+  const spans = SPAN_KINDS.map((kind) => ({ kind, span: view.spans?.[kind] })).filter((s) => s.span);
   const pre = h('pre', { class: 'text xray-text' });
   let pos = 0;
   for (const { kind, span } of spans.sort((a, b) => a.span.start - b.span.start)) {
-    const start = Math.max(pos, index.get(span.start));
-    const end = index.get(span.end);
+    const start = Math.max(pos, span.start);
+    const end = span.end;
     if (end <= start) continue; // overlapping spans: the earlier one wins
     pre.append(text.slice(pos, start), h('mark', { class: `span-${kind}`, title: t(`span.${kind}`) }, text.slice(start, end)));
     pos = end;
@@ -248,8 +254,8 @@ function xray({ reply, parse }) {
     h('p', { class: 'legend' }, t('xray.legend'), ' ', SPAN_KINDS.map((k) => [h('mark', { class: `span-${k}` }, t(`span.${k}`)), ' '])),
     pre,
     h('p', {}, repairs.length ? t('xray.repairs') : t('xray.noRepairs')),
-    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r) => h('li', {},
-      repairSentence(r, describeRepair), ' ', h('code', { class: 'repair-code' }, r)))) : null);
+    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r, i) => h('li', {},
+      say(view.repairs[i]), ' ', h('code', { class: 'repair-code' }, r)))) : null);
 }
 
 /** What the constraint asked of this reply: its mode, a left-out action and fixed openings. */
@@ -281,23 +287,6 @@ function anatomy(step) {
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
       : t('anatomy.noStop')),
     constraintLines(step));
-}
-
-/** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */
-function byteToIndex(text, offsets) {
-  const wanted = [...new Set(offsets)].sort((a, b) => a - b);
-  const map = new Map();
-  let bytes = 0;
-  let i = 0;
-  for (const offset of wanted) {
-    while (bytes < offset && i < text.length) {
-      const cp = text.codePointAt(i);
-      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-      i += cp > 0xffff ? 2 : 1;
-    }
-    map.set(offset, i);
-  }
-  return map;
 }
 
 function sleep(ms, signal) {

@@ -136,6 +136,11 @@ impl ClientConfig {
 
     /// Catches the mistakes that would otherwise surface as a baffling network error.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.check(true)
+    }
+
+    /// [`Self::validate`]; without `need_model` an empty model passes (listing the models).
+    pub fn check(&self, need_model: bool) -> Result<(), ConfigError> {
         let url = self.base_url.trim();
         if url.is_empty() {
             return Err(ConfigError::EmptyBaseUrl);
@@ -152,7 +157,7 @@ impl ClientConfig {
         if host.is_empty() {
             return Err(ConfigError::MissingHost { url: url.into() });
         }
-        if self.model.trim().is_empty() {
+        if need_model && self.model.trim().is_empty() {
             return Err(ConfigError::EmptyModel);
         }
         if let Some(t) = self.temperature {

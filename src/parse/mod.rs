@@ -26,7 +26,7 @@ pub struct Span {
     pub end: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Parsed {
     /// `input` is `Value::Null` when absent and `Value::String` when it is not JSON.
@@ -43,7 +43,8 @@ pub enum Parsed {
 }
 
 /// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FormatError {
     /// Nothing but whitespace.
@@ -303,7 +304,8 @@ pub struct Spans {
     pub answer: Option<Span>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParseResult {
     #[serde(flatten)]
     pub parsed: Parsed,

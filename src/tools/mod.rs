@@ -143,7 +143,8 @@ pub struct ToolCall {
 }
 
 /// Why a parsed action could not become a [`ToolCall`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum DispatchError {
     UnknownTool {
@@ -206,7 +207,8 @@ impl DispatchError {
 }
 
 /// Why a tool (built-in or external) failed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolError {
     Calculator(CalcError),

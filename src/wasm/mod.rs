@@ -17,12 +17,12 @@ use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
 use crate::agent::{self, AgentConfig, Guard, ModelReply, Next, Outcome, ToolResult, Trace};
-use crate::history::MessageStyle;
-use crate::llm::{
-    ClientConfig, Constrained, LlmError, ModelRequest, ServerKind, Usage, DEFAULT_TIMEOUT_MS,
-};
-use crate::prompt::{FewShot, Lang, PromptConfig};
-use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
+use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
+use crate::prompt::Lang;
+use crate::sentences::{self, Text};
+use crate::settings::{self, Configured, Purpose, SettingsError};
+use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
+use crate::view;
 use js_tools::JsTool;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -67,6 +67,12 @@ fn llm_error(error: &LlmError) -> JsValue {
 /// (NaN, ±Infinity) are refused by name instead of silently becoming null; a BigInt that is
 /// a safe integer passes as a number.
 fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T, JsValue> {
+    serde_json::from_value(json_of(value, what)?)
+        .map_err(|e| js_error(format!("Invalid {what}: {e}"), None, None))
+}
+
+/// A JS value as JSON (see [`from_js`]).
+fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     let invalid =
         |message: &dyn Display| js_error(format!("Invalid {what}: {message}"), None, None);
     let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
@@ -76,9 +82,7 @@ fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T
         .map_err(|e| invalid(&client::js_message(&e)))?;
     // `undefined`, a function or a symbol has no JSON text; it reads as null.
     let text = text.as_string().unwrap_or_else(|| "null".to_string());
-    serde_json::from_str::<serde_json::Value>(&text)
-        .and_then(serde_json::from_value)
-        .map_err(|e| invalid(&e))
+    serde_json::from_str(&text).map_err(|e| invalid(&e))
 }
 
 /// The `JSON.stringify` replacer of [`from_js`].
@@ -115,123 +119,18 @@ fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
-/// The settings object the page passes to `new Agent(settings)`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct Settings {
-    /// Use the scripted demo model instead of a server.
-    demo: bool,
-    /// Milliseconds between the demo model's streamed pieces (0 = at once).
-    demo_delay_ms: u32,
-    base_url: String,
-    api_key: Option<String>,
-    model: String,
-    temperature: Option<f64>,
-    max_tokens: Option<u32>,
-    stream: bool,
-    seed: Option<u64>,
-    timeout_ms: Option<u32>,
-    constrained: Constrained,
-    act_first: Option<bool>,
-    lang: Lang,
-    template: Option<String>,
-    system_prompt: Option<String>,
-    few_shot: Vec<FewShot>,
-    max_steps: Option<f64>,
-    max_format_errors: Option<f64>,
-    max_repeats: Option<f64>,
-    observation_limit: Option<f64>,
-    history_rounds: Option<f64>,
-    restate_question: bool,
-    style: MessageStyle,
-    stop: Option<Vec<String>>,
-    documents: Option<Vec<Document>>,
-    disabled_tools: Vec<String>,
-}
-
-/// A limit from JS: a whole number of at least 1.
-fn limit(name: &str, value: Option<f64>, default: usize) -> Result<usize, JsValue> {
-    match value {
-        None => Ok(default),
-        Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 1e9 => Ok(v as usize),
-        Some(v) => Err(js_error(
-            format!("{name} must be a whole number of at least 1 (got {v})."),
-            None,
-            None,
-        )),
-    }
-}
-
-struct Configured {
-    agent: AgentConfig,
-    /// `None` for the demo model.
-    client: Option<ClientConfig>,
-    demo_delay_ms: u32,
-    registry: Registry,
-}
-
-fn configure(settings: Settings) -> Result<Configured, JsValue> {
-    let defaults = AgentConfig::default();
-    let agent = AgentConfig {
-        max_steps: limit("maxSteps", settings.max_steps, defaults.max_steps)?,
-        max_format_errors: limit(
-            "maxFormatErrors",
-            settings.max_format_errors,
-            defaults.max_format_errors,
-        )?,
-        max_repeats: limit("maxRepeats", settings.max_repeats, defaults.max_repeats)?,
-        observation_limit: limit(
-            "observationLimit",
-            settings.observation_limit,
-            defaults.observation_limit,
-        )?,
-        history_rounds: limit(
-            "historyRounds",
-            settings.history_rounds,
-            defaults.history_rounds,
-        )?,
-        restate_question: settings.restate_question,
-        style: settings.style,
-        stop: settings.stop.unwrap_or(defaults.stop),
-        prompt: PromptConfig {
-            lang: settings.lang,
-            template: settings.template.filter(|t| !t.trim().is_empty()),
-            few_shot: settings.few_shot,
-        },
-        system_prompt: settings.system_prompt.filter(|p| !p.trim().is_empty()),
-        constrained: settings.constrained,
-        act_first: settings.act_first.unwrap_or(defaults.act_first),
+/// The settings object through the core's [`settings::configure`].
+fn configure(settings: JsValue, purpose: Purpose) -> Result<Configured, JsValue> {
+    let settings = match settings.is_undefined() {
+        true => serde_json::Value::Null,
+        false => json_of(settings, "settings")?,
     };
-    let client = if settings.demo {
-        None
-    } else {
-        let client = ClientConfig {
-            base_url: settings.base_url.trim().to_string(),
-            api_key: settings.api_key.filter(|k| !k.trim().is_empty()),
-            model: settings.model.trim().to_string(),
-            temperature: settings.temperature,
-            max_tokens: settings.max_tokens,
-            stream: settings.stream,
-            seed: settings.seed,
-            timeout_ms: settings.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
+    settings::configure(settings, purpose).map_err(|e| {
+        let detail = match &e {
+            SettingsError::Client(e) => to_js(e).ok(),
+            _ => None,
         };
-        client
-            .validate()
-            .map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
-        Some(client)
-    };
-    let documents = settings
-        .documents
-        .unwrap_or_else(crate::tools::default_documents);
-    let mut registry = Registry::with_builtins(documents);
-    for name in &settings.disabled_tools {
-        registry.set_enabled(name, false);
-    }
-    Ok(Configured {
-        agent,
-        client,
-        demo_delay_ms: settings.demo_delay_ms,
-        registry,
+        js_error(e, None, detail)
     })
 }
 
@@ -249,9 +148,10 @@ enum Event<'a> {
         step: usize,
         text: &'a str,
     },
-    /// The step changed (reply parsed, observation in); render it from `step`.
+    /// The step changed (reply parsed, observation in); render it from `step`, which has
+    /// its sentences in `step.view` (see `crate::view`).
     Step {
-        step: &'a agent::Step,
+        step: serde_json::Value,
     },
     ToolStart {
         step: usize,
@@ -260,7 +160,7 @@ enum Event<'a> {
     Guard {
         step: usize,
         guard: &'a Guard,
-        explanation: String,
+        explanation: Text,
     },
     Notice {
         step: usize,
@@ -274,7 +174,7 @@ enum Event<'a> {
     },
     Done {
         outcome: &'a Outcome,
-        message: String,
+        message: Text,
     },
 }
 
@@ -348,15 +248,7 @@ impl JsAgent {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
     ) -> Result<JsAgent, JsValue> {
-        let settings: Settings = if settings.is_undefined() || settings.is_null() {
-            Settings {
-                demo: true,
-                ..Settings::default()
-            }
-        } else {
-            from_js(settings, "settings")?
-        };
-        let c = configure(settings)?;
+        let c = configure(settings, Purpose::Run)?;
         Ok(JsAgent {
             inner: Rc::new(Inner {
                 config: c.agent,
@@ -605,7 +497,7 @@ impl JsAgent {
 
 fn trace_of(inner: &Inner) -> Result<JsValue, JsValue> {
     match inner.run.borrow().as_ref() {
-        Some(run) => to_js(run.trace()).map_err(|e| js_error(e, None, None)),
+        Some(run) => trace_view(run.trace()),
         None => Ok(JsValue::NULL),
     }
 }
@@ -738,12 +630,14 @@ fn report(
             &Event::Guard {
                 step,
                 guard,
-                explanation: guard.explain(),
+                explanation: sentences::guard(guard),
             },
         );
     }
+    let origin = timer::page_origin();
     for step in trace.steps.iter().filter(|s| s.index >= index) {
-        emit(on_event, &Event::Step { step });
+        let view = view::step(step, &origin).map_err(|e| js_error(e, None, None))?;
+        emit(on_event, &Event::Step { step: view });
         if let Some(error) = &step.error {
             emit(
                 on_event,
@@ -751,7 +645,7 @@ fn report(
                     step: step.index,
                     error,
                     message: error.to_string(),
-                    hint: error.hint(&timer::page_origin()),
+                    hint: error.hint(&origin),
                 },
             );
         }
@@ -761,7 +655,7 @@ fn report(
             on_event,
             &Event::Done {
                 outcome,
-                message: outcome.describe(),
+                message: sentences::outcome(outcome),
             },
         );
     }
@@ -856,7 +750,14 @@ async fn run_tool(inner: &Rc<Inner>, call: &ToolCall) -> Result<String, crate::t
 #[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
 pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
     let trace = Trace::from_json(json).map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
-    to_js(&trace).map_err(|e| js_error(e, None, None))
+    trace_view(&trace)
+}
+
+/// A trace as the page draws it, with its sentences (`crate::view`).
+fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
+    view::trace(trace, &timer::page_origin())
+        .and_then(|v| to_js(&v))
+        .map_err(|e| js_error(e, None, None))
 }
 
 /// The size limits on model replies and trace files (`crate::limits`), so a page can check a
@@ -879,19 +780,9 @@ pub fn list_models(
     #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
 ) -> Promise {
     future_to_promise(async move {
-        let settings: Settings = from_js(settings, "settings")?;
-        // Listing needs no model name; the check is for runs.
-        let model = match settings.model.trim() {
-            "" => "(listing models)".to_string(),
-            name => name.to_string(),
+        let Some(client) = configure(settings, Purpose::ListModels)?.client else {
+            return Err(js_error("No server configured.", None, None));
         };
-        let client = configure(Settings {
-            demo: false,
-            model,
-            ..settings
-        })?
-        .client
-        .ok_or_else(|| js_error("No server configured.", None, None))?;
         let abort = controller()?;
         let models = client::list_models(&client, &abort)
             .await
@@ -904,53 +795,6 @@ pub fn list_models(
 #[wasm_bindgen(js_name = parseReply, unchecked_return_type = "Parse")]
 pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
-}
-
-/// The sentence and the fix for a model error stored in a trace.
-#[wasm_bindgen(js_name = describeError, unchecked_return_type = "{ message: string; hint: string | null }")]
-pub fn describe_error(
-    #[wasm_bindgen(unchecked_param_type = "ModelError")] error: JsValue,
-) -> Result<JsValue, JsValue> {
-    let error: LlmError = from_js(error, "error")?;
-    to_js(&serde_json::json!({
-        "message": error.to_string(),
-        "hint": error.hint(&timer::page_origin()),
-    }))
-    .map_err(|e| js_error(e, None, None))
-}
-
-/// One sentence explaining a guard stored in a trace.
-#[wasm_bindgen(js_name = explainGuard)]
-pub fn explain_guard(
-    #[wasm_bindgen(unchecked_param_type = "Guard")] guard: JsValue,
-) -> Result<String, JsValue> {
-    let guard: Guard = from_js(guard, "guard")?;
-    Ok(guard.explain())
-}
-
-/// One sentence describing how a run ended.
-#[wasm_bindgen(js_name = describeOutcome)]
-pub fn describe_outcome(
-    #[wasm_bindgen(unchecked_param_type = "Outcome")] outcome: JsValue,
-) -> Result<String, JsValue> {
-    let outcome: Outcome = from_js(outcome, "outcome")?;
-    Ok(outcome.describe())
-}
-
-/// The sentence for a repair code in a parse (e.g. "single_quotes").
-#[wasm_bindgen(js_name = describeRepair)]
-pub fn describe_repair(
-    #[wasm_bindgen(unchecked_param_type = "string")] code: JsValue,
-) -> Result<String, JsValue> {
-    let repair: crate::parse::Repair = from_js(code, "repair")?;
-    Ok(repair.describe().to_string())
-}
-
-/// The sentence for a format error in a parse (e.g. `{type: "no_action"}`).
-#[wasm_bindgen(js_name = describeFormatError)]
-pub fn describe_format_error(error: JsValue) -> Result<String, JsValue> {
-    let error: crate::parse::FormatError = from_js(error, "format error")?;
-    Ok(error.to_string())
 }
 
 #[wasm_bindgen(js_name = demoQuestions)]

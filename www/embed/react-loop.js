@@ -82,7 +82,7 @@ function embedView(TraceView, useLang) {
     constructor(root, actions, scroller, lang) {
       super(root, actions);
       Object.assign(this, { scroller, lang });
-      for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'rerender']) {
+      for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'showEnd', 'rerender']) {
         const method = this[name];
         this[name] = (...args) => {
           useLang(this.lang);
@@ -206,7 +206,7 @@ class Replay {
     const { steps } = this.trace;
     const step = steps[this.pos];
     if (!step) {
-      this.view.showOutcome(this.trace.outcome);
+      this.view.showEnd(this.trace);
       this.pos++;
       return 0;
     }
@@ -527,7 +527,7 @@ class ReactLoop extends HTMLElement {
       this.#note = error.message;
     } finally {
       this.#busy = false;
-      if (this.#agent === agent) this.#view.showOutcome(agent.trace()?.outcome);
+      if (this.#agent === agent) this.#view.showEnd(agent.trace());
       this.#refresh();
     }
   }
