@@ -19,8 +19,8 @@ use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, To
 pub const TRACE_VERSION: u32 = 1;
 
 /// Limits and layout of a run. Every field has the default a user would expect.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentConfig {
     /// Model calls before the run gives up.
     pub max_steps: usize,
@@ -76,7 +76,7 @@ pub enum Next {
 }
 
 /// How a run ended.
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Outcome {
@@ -124,7 +124,7 @@ impl Outcome {
 }
 
 /// A guard that stepped in; the page marks these visibly.
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Guard {
@@ -227,8 +227,8 @@ impl Guard {
 }
 
 /// The model's reply, as fed by the driver.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ModelReply {
     pub text: String,
     pub usage: Usage,
@@ -257,7 +257,8 @@ pub enum ObservationSource {
     Cached,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Observation {
     /// Exactly what the model is sent after "Observation: ".
     pub text: String,
@@ -269,7 +270,8 @@ pub struct Observation {
 }
 
 /// One model call and everything that followed from it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
     /// 1-based.
     pub index: usize,
@@ -284,7 +286,8 @@ pub struct Step {
 }
 
 /// The append-only record of a run; serialisable, and all a page needs to render it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub version: u32,
     /// The model that produced the replies, as the driver named it; for readers only.

@@ -15,11 +15,12 @@
 //! - [`demo`]: a scripted model for offline use.
 //! - [`drive`]: a synchronous driver for native callers.
 //! - [`limits`]: the size limits on model replies and trace files.
-//! - `tagged`: hand-written `Deserialize` for the trace's internally tagged enums.
+//! - `deser`: hand-written `Deserialize` for the trace's types.
 //! - `wasm` (wasm32 only): the browser driver and the JS API.
 
 pub mod agent;
 pub mod demo;
+mod deser;
 pub mod drive;
 pub mod history;
 pub mod limits;
@@ -28,7 +29,6 @@ pub mod parse;
 pub mod prompt;
 pub mod sentences;
 pub mod settings;
-mod tagged;
 pub mod tools;
 pub mod view;
 #[cfg(target_arch = "wasm32")]

@@ -2,47 +2,14 @@
 //! what a run needs: the agent's config, the client's config and the tool registry. The
 //! browser driver only converts the object to JSON and calls [`configure`].
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::agent::AgentConfig;
+use crate::deser::Fields;
 use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, Lang, PromptConfig};
-use crate::tools::{Document, Registry};
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct Settings {
-    /// Use the scripted demo model instead of a server.
-    demo: bool,
-    /// Milliseconds between the demo model's streamed pieces (0 = at once).
-    demo_delay_ms: u32,
-    base_url: String,
-    api_key: Option<String>,
-    model: String,
-    temperature: Option<f64>,
-    max_tokens: Option<u32>,
-    stream: bool,
-    seed: Option<u64>,
-    timeout_ms: Option<u32>,
-    constrained: Constrained,
-    act_first: Option<bool>,
-    lang: Lang,
-    template: Option<String>,
-    system_prompt: Option<String>,
-    few_shot: Vec<FewShot>,
-    max_steps: Option<f64>,
-    max_format_errors: Option<f64>,
-    max_repeats: Option<f64>,
-    observation_limit: Option<f64>,
-    history_rounds: Option<f64>,
-    restate_question: bool,
-    style: MessageStyle,
-    stop: Option<Vec<String>>,
-    documents: Option<Vec<Document>>,
-    disabled_tools: Vec<String>,
-}
+use crate::tools::{default_documents, Document, Registry};
 
 /// What a run is configured with.
 #[derive(Debug)]
@@ -92,78 +59,95 @@ pub enum Purpose {
 
 /// The settings object (`null` means the demo model with every default) → the configuration.
 pub fn configure(settings: Value, purpose: Purpose) -> Result<Configured, SettingsError> {
-    let settings: Settings = if settings.is_null() {
-        Settings {
-            demo: purpose == Purpose::Run,
-            ..Settings::default()
-        }
-    } else {
-        serde_json::from_value(settings).map_err(|e| SettingsError::Invalid {
+    read(settings, purpose).map_err(|e| match e {
+        Refused::Json(e) => SettingsError::Invalid {
             message: e.to_string(),
-        })?
+        },
+        Refused::Settings(e) => e,
+    })
+}
+
+enum Refused {
+    Json(serde_json::Error),
+    Settings(SettingsError),
+}
+
+impl From<serde_json::Error> for Refused {
+    fn from(e: serde_json::Error) -> Self {
+        Refused::Json(e)
+    }
+}
+
+impl From<SettingsError> for Refused {
+    fn from(e: SettingsError) -> Self {
+        Refused::Settings(e)
+    }
+}
+
+/// Every field may be left out: then it has its default.
+fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
+    let mut f = match settings {
+        Value::Null => Fields::object(serde_json::json!({"demo": purpose == Purpose::Run}))?,
+        settings => Fields::object(settings)?,
     };
     let defaults = AgentConfig::default();
-    let agent = AgentConfig {
-        max_steps: limit("maxSteps", settings.max_steps, defaults.max_steps)?,
-        max_format_errors: limit(
-            "maxFormatErrors",
-            settings.max_format_errors,
-            defaults.max_format_errors,
-        )?,
-        max_repeats: limit("maxRepeats", settings.max_repeats, defaults.max_repeats)?,
-        observation_limit: limit(
-            "observationLimit",
-            settings.observation_limit,
-            defaults.observation_limit,
-        )?,
-        history_rounds: limit(
-            "historyRounds",
-            settings.history_rounds,
-            defaults.history_rounds,
-        )?,
-        restate_question: settings.restate_question,
-        style: settings.style,
-        stop: settings.stop.unwrap_or(defaults.stop),
-        prompt: PromptConfig {
-            lang: settings.lang,
-            template: settings.template.filter(|t| !t.trim().is_empty()),
-            few_shot: settings.few_shot,
-        },
-        system_prompt: settings.system_prompt.filter(|p| !p.trim().is_empty()),
-        constrained: settings.constrained,
-        act_first: settings.act_first.unwrap_or(defaults.act_first),
+    let mut limit = |name: &'static str, default: usize| -> Result<usize, Refused> {
+        Ok(limit(name, f.opt(name)?, default)?)
     };
-    let client = if settings.demo && purpose == Purpose::Run {
+    let agent = AgentConfig {
+        max_steps: limit("maxSteps", defaults.max_steps)?,
+        max_format_errors: limit("maxFormatErrors", defaults.max_format_errors)?,
+        max_repeats: limit("maxRepeats", defaults.max_repeats)?,
+        observation_limit: limit("observationLimit", defaults.observation_limit)?,
+        history_rounds: limit("historyRounds", defaults.history_rounds)?,
+        restate_question: f.or("restateQuestion", false)?,
+        style: f.or("style", MessageStyle::default())?,
+        stop: f.opt("stop")?.unwrap_or(defaults.stop),
+        prompt: PromptConfig {
+            lang: f.or("lang", Lang::default())?,
+            template: text(f.opt("template")?),
+            few_shot: f.or::<Vec<FewShot>>("fewShot", Vec::new())?,
+        },
+        system_prompt: text(f.opt("systemPrompt")?),
+        constrained: f.or("constrained", Constrained::default())?,
+        act_first: f.opt("actFirst")?.unwrap_or(defaults.act_first),
+    };
+    // Every field is read, so a wrong one is refused whether it is used or not.
+    let demo: bool = f.or("demo", false)?;
+    let client = ClientConfig {
+        base_url: f.or("baseUrl", String::new())?.trim().to_string(),
+        api_key: text(f.opt("apiKey")?),
+        model: f.or("model", String::new())?.trim().to_string(),
+        temperature: f.opt("temperature")?,
+        max_tokens: f.opt("maxTokens")?,
+        stream: f.or("stream", false)?,
+        seed: f.opt("seed")?,
+        timeout_ms: f.opt("timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS),
+    };
+    let client = if demo && purpose == Purpose::Run {
         None
     } else {
-        let client = ClientConfig {
-            base_url: settings.base_url.trim().to_string(),
-            api_key: settings.api_key.filter(|k| !k.trim().is_empty()),
-            model: settings.model.trim().to_string(),
-            temperature: settings.temperature,
-            max_tokens: settings.max_tokens,
-            stream: settings.stream,
-            seed: settings.seed,
-            timeout_ms: settings.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
-        };
         client
             .check(purpose == Purpose::Run)
             .map_err(SettingsError::Client)?;
         Some(client)
     };
-    let documents = settings
-        .documents
-        .unwrap_or_else(crate::tools::default_documents);
-    let mut registry = Registry::with_builtins(documents);
-    for name in &settings.disabled_tools {
-        registry.set_enabled(name, false);
+    let documents: Option<Vec<Document>> = f.opt("documents")?;
+    let mut registry = Registry::with_builtins(documents.unwrap_or_else(default_documents));
+    for name in f.or::<Vec<String>>("disabledTools", Vec::new())? {
+        registry.set_enabled(&name, false);
     }
     Ok(Configured {
         agent,
         client,
-        demo_delay_ms: settings.demo_delay_ms,
+        demo_delay_ms: f.or("demoDelayMs", 0)?,
         registry,
     })
+}
+
+/// A text setting: blank means unset.
+fn text(value: Option<String>) -> Option<String> {
+    value.filter(|t| !t.trim().is_empty())
 }
 
 /// A limit: a whole number of at least 1.

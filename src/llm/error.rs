@@ -20,7 +20,7 @@ pub(crate) const EXCERPT_CHARS: usize = 200;
 /// Characters of a server's own error message kept in errors.
 const MESSAGE_CHARS: usize = 500;
 
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LlmError {

@@ -63,7 +63,8 @@ pub enum MustAnswer {
 }
 
 /// What the agent core asks the model for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub stop: Vec<String>,

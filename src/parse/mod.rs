@@ -20,7 +20,8 @@ pub use json::parse_json_lenient;
 pub use reply::{parse_reply, parse_reply_after_final_answer};
 
 /// Byte offsets into the raw reply; always on char boundaries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -43,7 +44,7 @@ pub enum Parsed {
 }
 
 /// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FormatError {
@@ -296,7 +297,8 @@ impl Repair {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Spans {
     pub thought: Option<Span>,
     pub action: Option<Span>,
@@ -304,7 +306,7 @@ pub struct Spans {
     pub answer: Option<Span>,
 }
 
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParseResult {
     #[serde(flatten)]

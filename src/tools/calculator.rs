@@ -39,7 +39,7 @@ const MAX_ROUND_DIGITS: f64 = 15.0;
 
 /// Why an expression could not be evaluated. Messages are written for the model and for a
 /// workshop attendee reading the trace.
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CalcError {

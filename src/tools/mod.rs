@@ -128,7 +128,8 @@ pub struct HostContext {
 }
 
 /// A resolved, normalised call, ready to run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCall {
     /// The tool's name in the registry (after any correction).
     pub tool: String,
@@ -143,7 +144,7 @@ pub struct ToolCall {
 }
 
 /// Why a parsed action could not become a [`ToolCall`].
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum DispatchError {
@@ -207,7 +208,7 @@ impl DispatchError {
 }
 
 /// Why a tool (built-in or external) failed.
-// Read back by hand in `crate::tagged`: a new field or variant goes there too.
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolError {

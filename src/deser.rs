@@ -1,23 +1,37 @@
-//! Hand-written `Deserialize` for the internally tagged enums of a trace (`{"type": …,
-//! …fields}`). serde's derive buffers such an enum into its private `Content` type and builds
-//! every field type's deserializer a second time for it; in the wasm that was about 200 KB
-//! of the module. These readers take the fields out of a `serde_json::Value` instead, with
-//! serde's own wording for a wrong, missing or unknown field. Serialising stays derived.
+//! Hand-written `Deserialize` for the types of a trace. serde's derive buffers an internally
+//! tagged enum (`{"type": …, …fields}`) into its private `Content` type and builds every field
+//! type's deserializer a second time for it, and gives each struct a visitor for maps and one
+//! for sequences; in the wasm that was over 250 KB of the module. These readers take the
+//! fields out of a `serde_json::Value` instead, with serde's own wording for a wrong, missing
+//! or unknown field. Serialising stays derived. A struct literal here stops compiling when a
+//! field is added; a new enum variant needs its line added by hand.
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Error, Map, Value};
 
-use crate::agent::{Guard, Outcome};
-use crate::llm::LlmError;
-use crate::parse::{FormatError, ParseResult, Parsed};
+use crate::agent::{AgentConfig, Guard, ModelReply, Observation, Outcome, Step, Trace};
+use crate::llm::{LlmError, ModelRequest};
+use crate::parse::{FormatError, ParseResult, Parsed, Span, Spans};
+use crate::prompt::PromptConfig;
 use crate::tools::calculator::CalcError;
-use crate::tools::{DispatchError, ToolError};
+use crate::tools::{DispatchError, ToolCall, ToolError};
 
-/// The fields of one tagged object, taken out one by one.
-struct Fields(Map<String, Value>);
+/// The fields of one object, taken out one by one.
+pub(crate) struct Fields(Map<String, Value>);
 
 impl Fields {
+    /// An object without a tag.
+    pub(crate) fn object(value: Value) -> Result<Fields, Error> {
+        match value {
+            Value::Object(map) => Ok(Fields(map)),
+            other => Err(Error::custom(format!(
+                "invalid type: {}, expected an object",
+                kind(&other)
+            ))),
+        }
+    }
+
     /// The object and its tag (`key` is "type", or "kind" for some enums).
     fn read(value: Value, key: &'static str) -> Result<(String, Fields), Error> {
         let Value::Object(mut map) = value else {
@@ -36,7 +50,7 @@ impl Fields {
         }
     }
 
-    fn get<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, Error> {
+    pub(crate) fn get<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, Error> {
         match self.0.remove(name) {
             Some(value) => serde_json::from_value(value),
             None => Err(Error::missing_field(name)),
@@ -44,8 +58,24 @@ impl Fields {
     }
 
     /// An `Option` field: missing reads as `None`, as with the derive.
-    fn opt<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<Option<T>, Error> {
+    pub(crate) fn opt<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<Option<T>, Error> {
         self.0.remove(name).map_or(Ok(None), serde_json::from_value)
+    }
+
+    /// A field with `#[serde(default)]`: missing reads as `default`; a `null` is read as a
+    /// `T` (and refused when a `T` cannot be null), as with the derive.
+    pub(crate) fn or<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+        default: T,
+    ) -> Result<T, Error> {
+        match self.0.remove(name) {
+            Some(value) => serde_json::from_value(value),
+            None => Ok(default),
+        }
     }
 }
 
@@ -81,6 +111,137 @@ via_value! {
     ToolError => tool_error,
     CalcError => calc_error,
     ParseResult => parse_result,
+    Trace => trace,
+    Step => step,
+    AgentConfig => agent_config,
+    PromptConfig => prompt_config,
+    ModelRequest => model_request,
+    ModelReply => model_reply,
+    Observation => observation,
+    ToolCall => tool_call,
+    Spans => spans,
+    Span => span,
+}
+
+fn trace(value: Value) -> Result<Trace, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Trace {
+        version: f.get("version")?,
+        model: f.opt("model")?,
+        question: f.get("question")?,
+        server: f.opt("server")?,
+        system_prompt: f.get("system_prompt")?,
+        tools: f.get("tools")?,
+        config: f.get("config")?,
+        steps: f.get("steps")?,
+        outcome: f.opt("outcome")?,
+    })
+}
+
+fn step(value: Value) -> Result<Step, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Step {
+        index: f.get("index")?,
+        request: f.get("request")?,
+        reply: f.opt("reply")?,
+        parse: f.opt("parse")?,
+        call: f.opt("call")?,
+        observation: f.opt("observation")?,
+        guards: f.get("guards")?,
+        error: f.opt("error")?,
+    })
+}
+
+fn agent_config(value: Value) -> Result<AgentConfig, Error> {
+    let mut f = Fields::object(value)?;
+    let d = AgentConfig::default();
+    Ok(AgentConfig {
+        max_steps: f.or("max_steps", d.max_steps)?,
+        max_format_errors: f.or("max_format_errors", d.max_format_errors)?,
+        max_repeats: f.or("max_repeats", d.max_repeats)?,
+        observation_limit: f.or("observation_limit", d.observation_limit)?,
+        history_rounds: f.or("history_rounds", d.history_rounds)?,
+        restate_question: f.or("restate_question", d.restate_question)?,
+        style: f.or("style", d.style)?,
+        stop: f.or("stop", d.stop)?,
+        prompt: f.or("prompt", d.prompt)?,
+        system_prompt: f.or("system_prompt", d.system_prompt)?,
+        constrained: f.or("constrained", d.constrained)?,
+        act_first: f.or("act_first", d.act_first)?,
+    })
+}
+
+fn prompt_config(value: Value) -> Result<PromptConfig, Error> {
+    let mut f = Fields::object(value)?;
+    let d = PromptConfig::default();
+    Ok(PromptConfig {
+        lang: f.or("lang", d.lang)?,
+        template: f.or("template", d.template)?,
+        few_shot: f.or("few_shot", d.few_shot)?,
+    })
+}
+
+fn model_request(value: Value) -> Result<ModelRequest, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ModelRequest {
+        messages: f.get("messages")?,
+        stop: f.get("stop")?,
+        avoid_action: f.opt("avoid_action")?,
+        constrained: f.or("constrained", Default::default())?,
+        must_answer: f.opt("must_answer")?,
+        thought_prefix: f.opt("thought_prefix")?,
+        thought_closed: f.or("thought_closed", false)?,
+        answer_prefix: f.opt("answer_prefix")?,
+    })
+}
+
+fn model_reply(value: Value) -> Result<ModelReply, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ModelReply {
+        text: f.or("text", String::new())?,
+        usage: f.or("usage", Default::default())?,
+        elapsed_ms: f.opt("elapsed_ms")?,
+        edited: f.or("edited", false)?,
+    })
+}
+
+fn observation(value: Value) -> Result<Observation, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Observation {
+        text: f.get("text")?,
+        source: f.get("source")?,
+        full_chars: f.get("full_chars")?,
+        elapsed_ms: f.opt("elapsed_ms")?,
+        edited: f.get("edited")?,
+    })
+}
+
+fn tool_call(value: Value) -> Result<ToolCall, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ToolCall {
+        tool: f.get("tool")?,
+        args: f.get("args")?,
+        builtin: f.opt("builtin")?,
+        notes: f.get("notes")?,
+    })
+}
+
+fn spans(value: Value) -> Result<Spans, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Spans {
+        thought: f.opt("thought")?,
+        action: f.opt("action")?,
+        input: f.opt("input")?,
+        answer: f.opt("answer")?,
+    })
+}
+
+fn span(value: Value) -> Result<Span, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Span {
+        start: f.get("start")?,
+        end: f.get("end")?,
+    })
 }
 
 fn guard(value: Value) -> Result<Guard, Error> {
