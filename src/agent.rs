@@ -781,9 +781,14 @@ impl Agent {
         Ok(())
     }
 
+    /// Whether [`Agent::retry`] can ask again: the run stopped on a model error.
+    pub fn can_retry(&self) -> bool {
+        matches!(self.state, State::Done(Outcome::ModelError { .. }))
+    }
+
     /// After a model error: ask the model again with the same request.
     pub fn retry(&mut self) -> Result<(), AgentError> {
-        if !matches!(self.state, State::Done(Outcome::ModelError { .. })) {
+        if !self.can_retry() {
             return Err(AgentError::NothingToRetry);
         }
         self.trace.outcome = None;

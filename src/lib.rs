@@ -14,6 +14,7 @@
 //! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
 //! - [`demo`]: a scripted model for offline use.
 //! - [`drive`]: a synchronous driver for native callers.
+//! - [`events`]: a run whose transitions return the events they caused, ready to draw.
 //! - [`limits`]: the size limits on model replies and trace files.
 //! - `deser`: hand-written `Deserialize` for the trace's types.
 //! - `wasm` (wasm32 only): the browser driver and the JS API.
@@ -22,6 +23,7 @@ pub mod agent;
 pub mod demo;
 mod deser;
 pub mod drive;
+pub mod events;
 pub mod history;
 pub mod limits;
 pub mod llm;

@@ -23,6 +23,7 @@ const ui = {
 };
 
 let agent = null; // the live run's agent
+let pending = null; // what the live run waits for: its latest 'next' event ({type, step, call})
 let loaded = null; // an imported trace on show
 let busy = false; // a transition is in flight
 let asking = false; // the step debugger is asking the model (busy too)
@@ -30,7 +31,7 @@ let asked = null; // the model's reply {text, usage, elapsed_ms} from Ask, not f
 let replaying = null; // the AbortController that skips the replay animation
 
 const view = new TraceView($('#trace'), {
-  canRetry: (step) => Boolean(agent && step.error && step.index === agent.trace().steps.length),
+  canRetry: (step) => Boolean(agent && step.view.can_retry),
   retry,
   testConnection,
 });
@@ -81,6 +82,7 @@ function begin() {
     const fresh = buildAgent();
     fresh.start(ui.question.value);
     agent = fresh;
+    pending = { type: 'call_model', step: 1 }; // a run starts by asking the model
   } catch (error) {
     showProblem(error);
     return null;
@@ -96,7 +98,9 @@ function begin() {
 
 /** Events of this run only: a stopped run's late events must not draw into a new one. */
 const eventsOf = (run) => (event) => {
-  if (run === agent) view.event(event);
+  if (run !== agent) return;
+  if (event.type === 'next') pending = event.next;
+  view.event(event);
 };
 
 /** Runs one piece of agent work with the controls locked, and shows what failed. */
@@ -110,7 +114,6 @@ async function drive(work) {
     showProblem(error);
   } finally {
     busy = false;
-    if (agent) view.showEnd(agent.trace());
     refresh();
   }
 }
@@ -143,10 +146,8 @@ async function resume() {
 
 async function retry() {
   try {
-    const failed = agent.trace().steps.at(-1);
-    agent.retry();
     view.showOutcome(null);
-    view.showStep(failed); // without its Retry button now
+    agent.retry(eventsOf(agent)); // redraws the failed step without its Retry button
   } catch (error) {
     return showProblem(error);
   }
@@ -173,10 +174,10 @@ async function askModel() {
       });
       ui.edit.value = asked.text;
     } catch (error) {
-      if (current.pending()?.type !== 'done') throw error; // after Stop there is no problem to show
+      if (pending?.type !== 'done') throw error; // after Stop there is no problem to show
     } finally {
       asking = false;
-      if (current === agent) view.status(current.trace().steps.length, asked ? t('card.asked') : '');
+      if (current === agent) view.status(pending.step, asked ? t('card.asked') : '');
     }
   });
   if (asked) ui.edit.focus();
@@ -191,7 +192,7 @@ function stop() {
 }
 
 /** A run is waiting for the next transition (started, not finished, nothing in flight). */
-const paused = () => Boolean(agent && !busy && agent.pending()?.type !== 'done');
+const paused = () => Boolean(agent && !busy && pending?.type !== 'done');
 
 /**
  * The step debugger's edit box becomes the reply or the observation it stands for. After
@@ -204,7 +205,7 @@ function takeEdit() {
   asked = null;
   if (fetched) return { reply: text, usage: fetched.usage, elapsedMs: fetched.elapsed_ms, edited: text !== fetched.text };
   if (!text) return undefined;
-  return agent.pending().type === 'run_tool' ? { observation: text } : { reply: text };
+  return pending.type === 'run_tool' ? { observation: text } : { reply: text };
 }
 
 // ---------------------------------------------------------------- controls and status
@@ -215,8 +216,8 @@ function enable(button, on) {
 }
 
 function refresh() {
-  const next = paused() ? agent.pending() : null;
-  const shown = asking && agent ? agent.pending() : next; // the debugger stays open while the model answers
+  const next = paused() ? pending : null;
+  const shown = asking && agent ? pending : next; // the debugger stays open while the model answers
   enable(ui.run, !busy);
   enable(ui.step, !busy);
   enable(ui.cont, Boolean(next));
@@ -229,7 +230,7 @@ function refresh() {
   enable(ui.useReply, Boolean(next && asked));
   ui.edit.readOnly = asking;
   if (shown?.type === 'call_model') {
-    ui.next.textContent = t('debug.callModel', { step: agent.trace().steps.length });
+    ui.next.textContent = t('debug.callModel', { step: shown.step });
     ui.editLabel.textContent = t(asking || asked ? 'debug.editAsked' : 'debug.editReply');
   } else if (shown?.type === 'run_tool') {
     ui.next.textContent = t('debug.runTool', { tool: shown.call.tool, args: JSON.stringify(shown.call.args) });

@@ -51,7 +51,8 @@ export class TraceView {
         this.notices.set(e.step, [...(this.notices.get(e.step) ?? []), e.message]);
         this.cards.get(e.step)?.el.querySelector('.card-body').append(notice(e.message));
         break;
-      // 'guard' and 'error' are part of the step object, drawn by its 'step' event.
+      // 'guard' and 'error' are part of the step object, drawn by its 'step' event; 'next'
+      // is for the controls.
     }
   }
 
@@ -182,7 +183,7 @@ export function doctor(title, message, hint, buttons = []) {
     h('p', { class: 'buttons' }, ...buttons));
 }
 
-const notice = (message) => h('p', { class: 'notice' }, message);
+const notice = (message) => h('p', { class: 'notice' }, say(message));
 
 function meta(step) {
   const parts = [];

@@ -16,10 +16,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
-use crate::agent::{self, AgentConfig, Guard, ModelReply, Next, Outcome, ToolResult, Trace};
+use crate::agent::{self, AgentConfig, ModelReply, Next, ToolResult, Trace};
+use crate::events::{Event, Run};
 use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
 use crate::prompt::Lang;
-use crate::sentences::{self, Text};
 use crate::settings::{self, Configured, Purpose, SettingsError};
 use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
 use crate::view;
@@ -134,54 +134,17 @@ fn configure(settings: JsValue, purpose: Purpose) -> Result<Configured, JsValue>
     })
 }
 
-/// What happened, as the page receives it through `onEvent`.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Event<'a> {
-    /// A request is about to be sent; the step card can open.
-    Request {
-        step: usize,
-        request: &'a ModelRequest,
-    },
-    /// Streamed text of the reply in progress.
-    Delta {
-        step: usize,
-        text: &'a str,
-    },
-    /// The step changed (reply parsed, observation in); render it from `step`, which has
-    /// its sentences in `step.view` (see `crate::view`).
-    Step {
-        step: serde_json::Value,
-    },
-    ToolStart {
-        step: usize,
-        call: &'a ToolCall,
-    },
-    Guard {
-        step: usize,
-        guard: &'a Guard,
-        explanation: Text,
-    },
-    Notice {
-        step: usize,
-        message: &'a str,
-    },
-    Error {
-        step: usize,
-        error: &'a LlmError,
-        message: String,
-        hint: Option<String>,
-    },
-    Done {
-        outcome: &'a Outcome,
-        message: Text,
-    },
-}
-
+/// Forwards one of the core's events to the page's listener.
 fn emit(on_event: &Option<Function>, event: &Event) {
     if let (Some(f), Ok(value)) = (on_event, to_js(event)) {
         // A throwing listener must not break the run.
         let _ = f.call1(&JsValue::NULL, &value);
+    }
+}
+
+fn emit_all(on_event: &Option<Function>, events: Vec<Event>) {
+    for event in &events {
+        emit(on_event, event);
     }
 }
 
@@ -203,7 +166,7 @@ struct Inner {
     demo_delay_ms: u32,
     registry: RefCell<Registry>,
     tools: RefCell<Vec<Rc<JsTool>>>,
-    run: RefCell<Option<agent::Agent>>,
+    run: RefCell<Option<Run>>,
     /// The controller of the fetch in flight; replaced for every request.
     fetch: RefCell<AbortController>,
     /// Resolves when the user aborts, so waits on JS tools end at once.
@@ -338,7 +301,7 @@ impl JsAgent {
             None => "demo (scripted)",
         });
         let next = run.next();
-        *self.inner.run.borrow_mut() = Some(run);
+        *self.inner.run.borrow_mut() = Some(Run::new(run, timer::page_origin()));
         *self.inner.aborted.borrow_mut() = abort_promise();
         self.inner.paused.set(false);
         to_js(&next).map_err(|e| js_error(e, None, None))
@@ -348,7 +311,7 @@ impl JsAgent {
     #[wasm_bindgen(unchecked_return_type = "Next | null")]
     pub fn pending(&self) -> Result<JsValue, JsValue> {
         match self.inner.run.borrow().as_ref() {
-            Some(run) => to_js(&run.next()).map_err(|e| js_error(e, None, None)),
+            Some(run) => to_js(&run.agent().next()).map_err(|e| js_error(e, None, None)),
             None => Ok(JsValue::NULL),
         }
     }
@@ -392,25 +355,24 @@ impl JsAgent {
             }
             let _busy = Busy(&inner.busy);
             learn_server(&inner).await?;
-            let (index, next) = with_run(&inner, |run| (run.trace().steps.len(), run.next()))?;
-            let Next::CallModel { request } = next else {
+            let next = with_run(&inner, |run| run.agent().next())?;
+            let Next::CallModel { request } = &next else {
                 return Err(js_error(
                     "The run is not waiting for the model now.",
                     None,
                     None,
                 ));
             };
-            emit(
-                &on_event,
-                &Event::Request {
-                    step: index,
-                    request: &request,
-                },
-            );
+            let (step, announced) =
+                with_run(&inner, |run| (run.step_index(), run.announce(&next)))?;
+            if let Some(event) = announced {
+                emit(&on_event, &event);
+            }
             let partial = RefCell::new(String::new());
-            let reply = ask_model(&inner, &request, &on_event, index, &partial).await;
+            let reply = ask_model(&inner, request, &on_event, step, &partial).await;
             // As in a step: after abort() the text streamed so far stays in the trace.
-            with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
+            let events = with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
+            emit_all(&on_event, events);
             let reply = reply.map_err(|e| llm_error(&e))?;
             to_js(&reply).map_err(|e| js_error(e, None, None))
         })
@@ -463,16 +425,25 @@ impl JsAgent {
         self.inner.fetch.borrow().abort();
         let _ = self.inner.aborted.borrow().1.call0(&JsValue::NULL);
         if let Some(run) = self.inner.run.borrow_mut().as_mut() {
+            // A step in flight reports the end when its request comes back aborted.
             run.abort();
         }
     }
 
-    /// After a model error: ask again with the same request.
-    pub fn retry(&self) -> Result<(), JsValue> {
-        match self.inner.run.borrow_mut().as_mut() {
-            Some(run) => run.retry().map_err(|e| js_error(e, None, None)),
-            None => Err(js_error("Nothing has run yet.", None, None)),
-        }
+    /// After a model error: ask again with the same request. `onEvent` gets the failed step
+    /// (no longer retryable) and the new one.
+    pub fn retry(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
+            Function,
+        >,
+    ) -> Result<(), JsValue> {
+        let events = match self.inner.run.borrow_mut().as_mut() {
+            Some(run) => run.retry().map_err(|e| js_error(e, None, None))?,
+            None => return Err(js_error("Nothing has run yet.", None, None)),
+        };
+        emit_all(&on_event, events);
+        Ok(())
     }
 
     /// The trace so far as a plain object, or null before `start`.
@@ -489,7 +460,7 @@ impl JsAgent {
             .as_ref()
             .ok_or_else(|| js_error("Nothing has run yet.", None, None))?;
         // Through `Value`, like `to_js`, so the trace types' `Serialize` is built only once.
-        serde_json::to_value(run.trace())
+        serde_json::to_value(run.agent().trace())
             .and_then(|trace| serde_json::to_string_pretty(&trace))
             .map_err(|e| js_error(e, None, None))
     }
@@ -497,12 +468,12 @@ impl JsAgent {
 
 fn trace_of(inner: &Inner) -> Result<JsValue, JsValue> {
     match inner.run.borrow().as_ref() {
-        Some(run) => trace_view(run.trace()),
+        Some(run) => trace_view(run.agent().trace()),
         None => Ok(JsValue::NULL),
     }
 }
 
-fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut agent::Agent) -> T) -> Result<T, JsValue> {
+fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut Run) -> T) -> Result<T, JsValue> {
     inner
         .run
         .borrow_mut()
@@ -511,8 +482,9 @@ fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut agent::Agent) -> T) -> Result<
         .ok_or_else(|| js_error("Call start(question) first.", None, None))
 }
 
-/// One transition. No `RefCell` borrow is held across an await, so `abort()` and
-/// `trace()` work while a request is in flight.
+/// One transition: does what the run waits for and forwards the events the core reports. No
+/// `RefCell` borrow is held across an await, so `abort()` and `trace()` work while a request
+/// is in flight.
 async fn step_once(
     inner: &Rc<Inner>,
     on_event: &Option<Function>,
@@ -523,19 +495,14 @@ async fn step_once(
     }
     let _busy = Busy(&inner.busy);
     learn_server(inner).await?;
-    let next = with_run(inner, |run| run.next())?;
-    let index = with_run(inner, |run| run.trace().steps.len())?;
-    let guards_before = with_run(inner, |run| guard_count(run))?;
-    match &next {
+    let next = with_run(inner, |run| run.agent().next())?;
+    let (step, announced) = with_run(inner, |run| (run.step_index(), run.announce(&next)))?;
+    if let Some(event) = announced {
+        emit(on_event, &event);
+    }
+    let events = match next {
         Next::Done { .. } => return Ok(next),
         Next::CallModel { request } => {
-            emit(
-                on_event,
-                &Event::Request {
-                    step: index,
-                    request,
-                },
-            );
             let partial = RefCell::new(String::new());
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
@@ -544,50 +511,57 @@ async fn step_once(
                     elapsed_ms: edit.elapsed_ms,
                     edited: edit.edited.unwrap_or(true),
                 }),
-                None => ask_model(inner, request, on_event, index, &partial).await,
+                None => ask_model(inner, &request, on_event, step, &partial).await,
             };
             if let Err(error) = &result {
-                if with_run(inner, |run| run.constraint_refused(error))? {
-                    // Asked again at once without the constraint; the guard says why.
-                    report(inner, on_event, index, guards_before)?;
-                    return with_run(inner, |run| run.next());
+                // Asked again at once without the constraint; the guard says why.
+                if let Some(events) = with_run(inner, |run| run.constraint_refused(error))? {
+                    emit_all(on_event, events);
+                    return with_run(inner, |run| run.agent().next());
                 }
             }
             with_run(inner, |run| {
                 // After abort() the run is over: keep what had streamed in, for the record.
-                if matches!(run.next(), Next::Done { .. }) {
-                    run.keep_partial_reply(partial.take());
-                    return;
+                if run.is_done() {
+                    return run.keep_partial_reply(partial.take());
                 }
-                let _ = match result {
+                // The run asked for the model, so feeding it cannot fail.
+                match result {
                     Ok(reply) => run.feed_model(reply),
                     Err(error) => run.feed_model_error(error),
-                };
-            })?;
+                }
+                .unwrap_or_default()
+            })?
         }
         Next::RunTool { call } => {
-            emit(on_event, &Event::ToolStart { step: index, call });
             let started = timer::now_ms();
             let edited = edit.observation.is_some();
             let output = match edit.observation {
                 Some(text) => Ok(text),
-                None => run_tool(inner, call).await,
+                None => run_tool(inner, &call).await,
             };
             let result = ToolResult {
                 output,
                 elapsed_ms: Some(timer::now_ms() - started),
                 edited,
             };
-            let _ = with_run(inner, |run| run.feed_tool(result))?;
+            with_run(inner, |run| {
+                // After abort() the run is over: abort() again reports how it ended.
+                if run.is_done() {
+                    return run.abort();
+                }
+                // The run asked for the tool, so feeding it cannot fail.
+                run.feed_tool(result).unwrap_or_default()
+            })?
         }
-    }
-    report(inner, on_event, index, guards_before)?;
-    with_run(inner, |run| run.next())
+    };
+    emit_all(on_event, events);
+    with_run(inner, |run| run.agent().next())
 }
 
 /// `auto`: before the first request, the server's kind decides the constraint.
 async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
-    if !with_run(inner, |run| run.wants_server())? {
+    if !with_run(inner, |run| run.agent().wants_server())? {
         return Ok(());
     }
     let kind = match &inner.client {
@@ -603,65 +577,6 @@ async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
     with_run(inner, |run| run.set_server(kind))
 }
 
-fn guard_count(run: &agent::Agent) -> usize {
-    run.trace().steps.iter().map(|s| s.guards.len()).sum()
-}
-
-/// Emits the changed step, its new guards, a model error and the end of the run.
-fn report(
-    inner: &Inner,
-    on_event: &Option<Function>,
-    index: usize,
-    guards_before: usize,
-) -> Result<(), JsValue> {
-    let run = inner.run.borrow();
-    let run = run
-        .as_ref()
-        .ok_or_else(|| js_error("Call start(question) first.", None, None))?;
-    let trace = run.trace();
-    let new_guards = trace
-        .steps
-        .iter()
-        .flat_map(|s| s.guards.iter().map(move |g| (s.index, g)))
-        .skip(guards_before);
-    for (step, guard) in new_guards {
-        emit(
-            on_event,
-            &Event::Guard {
-                step,
-                guard,
-                explanation: sentences::guard(guard),
-            },
-        );
-    }
-    let origin = timer::page_origin();
-    for step in trace.steps.iter().filter(|s| s.index >= index) {
-        let view = view::step(step, &origin).map_err(|e| js_error(e, None, None))?;
-        emit(on_event, &Event::Step { step: view });
-        if let Some(error) = &step.error {
-            emit(
-                on_event,
-                &Event::Error {
-                    step: step.index,
-                    error,
-                    message: error.to_string(),
-                    hint: error.hint(&origin),
-                },
-            );
-        }
-    }
-    if let Some(outcome) = &trace.outcome {
-        emit(
-            on_event,
-            &Event::Done {
-                outcome,
-                message: sentences::outcome(outcome),
-            },
-        );
-    }
-    Ok(())
-}
-
 /// Calls the model (or the demo script); `partial` collects the streamed text as it comes.
 async fn ask_model(
     inner: &Rc<Inner>,
@@ -673,7 +588,13 @@ async fn ask_model(
     let started = timer::now_ms();
     let on_delta = |text: &str| {
         partial.borrow_mut().push_str(text);
-        emit(on_event, &Event::Delta { step, text });
+        emit(
+            on_event,
+            &Event::Delta {
+                step,
+                text: text.to_string(),
+            },
+        );
     };
     // A fresh controller per request: an aborted one stays aborted.
     let abort = controller().map_err(|e| LlmError::Stream {
@@ -707,13 +628,7 @@ async fn ask_model(
         .collect();
     let completion = client::complete(cfg, request, &tools, &abort, &on_delta).await?;
     if completion.unfinished {
-        emit(
-            on_event,
-            &Event::Notice {
-                step,
-                message: "The stream ended without [DONE]; the reply may be incomplete.",
-            },
-        );
+        emit(on_event, &Event::unfinished_stream(step));
     }
     Ok(ModelReply {
         text: completion.text,

@@ -134,7 +134,15 @@ export interface StepView {
   repairs: Text[];
   error: { message: string; hint: string | null } | null;
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
+  /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
+  can_retry?: boolean;
 }
+
+/** What a run waits for, in short (the 'next' event; the request itself is in 'request'). */
+export type Pending =
+  | { type: 'call_model'; step: number }
+  | { type: 'run_tool'; step: number; call: ToolCall }
+  | { type: 'done' };
 
 export interface Trace {
   version: number;
@@ -155,8 +163,9 @@ export type AgentEvent =
   | { type: 'step'; step: Step }
   | { type: 'tool_start'; step: number; call: ToolCall }
   | { type: 'guard'; step: number; guard: Guard; explanation: Text }
-  | { type: 'notice'; step: number; message: string }
+  | { type: 'notice'; step: number; message: Text }
   | { type: 'error'; step: number; error: ModelError; message: string; hint: string | null }
+  | { type: 'next'; next: Pending }
   | { type: 'done'; outcome: Outcome; message: Text };
 
 export type OnEvent = (event: AgentEvent) => void;

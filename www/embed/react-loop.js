@@ -400,7 +400,7 @@ class ReactLoop extends HTMLElement {
       return this.#fail(error.message);
     }
     this.#view = new this.#core.View(this.#ui.trace, {
-      canRetry: (step) => Boolean(this.#agent && step.error && !this.#busy && step.index === this.#agent.trace().steps.length),
+      canRetry: (step) => Boolean(this.#agent && !this.#busy && step.view.can_retry),
       retry: () => this.#retry(),
       testConnection: () => this.#testConnection(),
     }, this.#ui.scroll, this.lang);
@@ -508,10 +508,8 @@ class ReactLoop extends HTMLElement {
   async #retry() {
     const agent = this.#agent;
     try {
-      const failed = agent.trace().steps.at(-1);
-      agent.retry();
       this.#view.showOutcome(null);
-      this.#view.showStep(failed); // without its Retry button now
+      agent.retry((event) => this.#view.event(event)); // redraws the failed step without its Retry button
     } catch (error) {
       return this.#setNote(error.message);
     }
@@ -527,7 +525,6 @@ class ReactLoop extends HTMLElement {
       this.#note = error.message;
     } finally {
       this.#busy = false;
-      if (this.#agent === agent) this.#view.showEnd(agent.trace());
       this.#refresh();
     }
   }
