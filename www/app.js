@@ -3,7 +3,7 @@
 import init, { Agent, demoQuestions, loadTrace, limits } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang, isLang } from './i18n.js';
-import { TraceView, doctor } from './trace.js';
+import { TraceView, Replay, doctor } from './trace.js';
 import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang } from './prompt.js';
@@ -28,7 +28,7 @@ let loaded = null; // an imported trace on show
 let busy = false; // a transition is in flight
 let asking = false; // the step debugger is asking the model (busy too)
 let asked = null; // the model's reply {text, usage, elapsed_ms} from Ask, not fed in yet
-let replaying = null; // the AbortController that skips the replay animation
+let replaying = null; // the Replay of an imported trace while it plays
 
 const view = new TraceView($('#trace'), {
   canRetry: (step) => Boolean(agent && step.view.can_retry),
@@ -92,7 +92,9 @@ function begin() {
   ui.edit.value = '';
   asked = null;
   ui.problem.replaceChildren();
-  view.reset(agent.trace()); // also ends a replay in progress
+  replaying?.pause();
+  replaying = null;
+  view.reset(agent.trace());
   return agent;
 }
 
@@ -184,7 +186,7 @@ async function askModel() {
 }
 
 function stop() {
-  replaying?.abort();
+  replaying?.finish();
   if (!agent) return;
   agent.abort();
   if (!busy) view.showEnd(agent.trace());
@@ -286,11 +288,13 @@ async function importTrace(file) {
   loaded = trace;
   ui.question.value = trace.question;
   ui.problem.replaceChildren();
-  const controller = new AbortController();
-  replaying = controller;
+  replaying?.pause();
+  // At most 0.7 s a step, and the whole animation under ~12 s however many steps there are.
+  const replay = new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
+  replaying = replay;
   refresh();
-  await view.replay(trace, controller.signal);
-  if (replaying === controller) replaying = null; // not if another import took over
+  await replay.play();
+  if (replaying === replay) replaying = null; // not if another import or a run took over
   refresh();
 }
 
@@ -360,7 +364,7 @@ function wire() {
   on(ui.useReply, step);
   on(ui.pause, () => agent?.pause());
   on(ui.stop, stop);
-  on(ui.skip, () => replaying?.abort());
+  on(ui.skip, () => replaying?.finish());
   on($('#export-json'), () => exportText('json'));
   on($('#export-md'), () => exportText('md'));
   on($('#import'), () => ui.importFile.click());

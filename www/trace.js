@@ -1,9 +1,11 @@
 // Renders a run: one card per step, from the core's Step objects (the same code draws a
-// live run, a paused one and an imported trace). Card bodies that can be large — the parser
+// live run, a paused one and an imported trace), and plays a recorded trace back (Replay);
+// the playground and <react-loop> both use both. Card bodies that can be large — the parser
 // X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
 import { estimateTokens } from './pkg/reactloop.js';
 import { h, cappedText, lazyDetails, formatMs } from './dom.js';
 import { t, say } from './i18n.js';
+import { traceSheet } from './trace-style.js';
 
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
@@ -12,12 +14,15 @@ export class TraceView {
   constructor(root, actions) {
     this.root = root;
     this.actions = actions;
+    root.classList.add('trace-view');
+    // The document, or the shadow root of an embedded view, gets the one trace stylesheet.
+    const scope = root.getRootNode();
+    if (!scope.adoptedStyleSheets.includes(traceSheet)) scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, traceSheet];
     this.reset();
   }
 
   /** Clears the view; `trace` (question, system prompt) heads it when given. */
   reset(trace = null) {
-    this.generation = (this.generation ?? 0) + 1; // ends a replay drawing into this view
     this.trace = trace;
     this.cards = new Map(); // step index → {el, step, live}
     this.notices = new Map(); // step index → messages such as "the stream ended early"
@@ -95,34 +100,11 @@ export class TraceView {
   /** Redraws everything in the current language. */
   rerender() {
     const steps = [...this.cards.values()].map((c) => c.step);
-    const { outcome, notices, generation } = this;
+    const { outcome, notices } = this;
     this.reset(this.trace);
-    Object.assign(this, { notices, generation });
+    this.notices = notices;
     steps.forEach((s) => this.showStep(s));
     this.showOutcome(outcome);
-  }
-
-  /** Plays a loaded trace back with the typing animation; `signal` skips to the end. */
-  async replay(trace, signal) {
-    this.reset(trace);
-    const generation = this.generation;
-    // The whole animation stays under ~12 s, however many steps there are.
-    const perStep = Math.min(700, 12_000 / Math.max(1, trace.steps.length));
-    for (const step of trace.steps) {
-      if (this.generation !== generation) return;
-      if (!signal.aborted) {
-        this.event({ type: 'request', step: step.index, request: step.request });
-        const text = step.reply?.text ?? '';
-        const size = Math.max(4, Math.ceil(text.length / 20));
-        for (let i = 0; i < text.length && !signal.aborted && this.generation === generation; i += size) {
-          this.liveText(step.index).appendData(text.slice(i, i + size));
-          await sleep(perStep / 30, signal);
-        }
-        await sleep(perStep / 3, signal);
-      }
-      if (this.generation === generation) this.showStep(step);
-    }
-    if (this.generation === generation) this.showEnd(trace);
   }
 
   liveText(index) {
@@ -290,10 +272,123 @@ function anatomy(step) {
     constraintLines(step));
 }
 
-function sleep(ms, signal) {
-  return new Promise((done) => {
-    if (signal.aborted) return done();
-    const id = setTimeout(done, ms);
-    signal.addEventListener('abort', () => { clearTimeout(id); done(); }, { once: true });
-  });
+// ---------------------------------------------------------------- the replay
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const modelPart = (step) => ({ ...step, observation: null, guards: [] });
+// The pauses of one step at speed 1: opening it, typing its reply (about 90 pieces) and its
+// two transitions; see Replay.tick.
+const STEP_MS = 250 + 90 * 30 + 900 + 1100;
+
+/**
+ * Plays a trace into a view, one transition at a time: the reply types itself out, the
+ * parsed Thought/Action appear, then the observation. `step()` does one transition at once,
+ * `finish()` all the rest. `visible()` holds the animation while the view is out of sight,
+ * `changed()` hears of every state change, `placeholder` fills the view until the first step.
+ */
+export class Replay {
+  constructor(trace, view, { speed = 1, visible = () => true, changed = () => {}, placeholder = null } = {}) {
+    Object.assign(this, { trace, view, speed, visible, changed, placeholder, playing: false, run: 0 });
+    this.restart();
+  }
+
+  /** The speed at which the whole trace plays in about `ms` (never slower than 1). */
+  static speedFor(trace, ms) {
+    return Math.max(1, (trace.steps.length * STEP_MS) / ms);
+  }
+
+  get done() { return this.pos > this.trace.steps.length; }
+
+  restart() {
+    this.stopLoop();
+    Object.assign(this, { pos: 0, phase: 0, typed: 0 });
+    this.view.reset(this.trace);
+    if (this.placeholder) this.view.end.replaceChildren(this.placeholder);
+    this.changed();
+  }
+
+  /** Plays to the end, or until paused; resolves then. */
+  async play() {
+    if (this.playing) return;
+    if (this.done) this.restart();
+    this.playing = true;
+    this.changed();
+    const run = ++this.run;
+    while (run === this.run && !this.done) {
+      await sleep(this.tick() / this.speed);
+      while (run === this.run && !this.visible()) await sleep(200);
+    }
+    if (run === this.run) this.pause();
+  }
+
+  pause() {
+    this.stopLoop();
+    this.changed();
+  }
+
+  stopLoop() {
+    this.playing = false;
+    this.run++;
+  }
+
+  step() {
+    this.stopLoop();
+    if (!this.done) this.transition();
+    this.changed();
+  }
+
+  /** Draws everything left at once. */
+  finish() {
+    this.stopLoop();
+    while (!this.done) this.transition();
+    this.changed();
+  }
+
+  /** One small piece of the animation; returns how long to wait before the next. */
+  tick() {
+    const step = this.trace.steps[this.pos];
+    if (!step) return this.transition();
+    if (this.phase === 0) {
+      this.open(step);
+      return 250;
+    }
+    const chars = this.chars;
+    if (this.phase === 1 && this.typed < chars.length) {
+      const size = Math.max(2, Math.ceil(chars.length / 90));
+      this.view.event({ type: 'delta', step: step.index, text: chars.slice(this.typed, this.typed + size).join('') });
+      this.typed += size;
+      return 30;
+    }
+    return this.transition();
+  }
+
+  open(step) {
+    this.placeholder?.remove();
+    this.view.event({ type: 'request', step: step.index, request: step.request });
+    this.chars = [...(step.reply?.text ?? '')];
+    Object.assign(this, { phase: 1, typed: 0 });
+  }
+
+  /** The model's part of the step (its parsed reply), then the tool's (the observation). */
+  transition() {
+    const { steps } = this.trace;
+    const step = steps[this.pos];
+    if (!step) {
+      this.view.showEnd(this.trace);
+      this.pos++;
+      return 0;
+    }
+    this.placeholder?.remove();
+    if (this.phase < 2 && step.observation && step.reply) {
+      if (this.phase === 0) this.open(step);
+      this.view.showStep(modelPart(step));
+      if (step.call) this.view.event({ type: 'tool_start', step: step.index, call: step.call });
+      this.phase = 2;
+      return 900;
+    }
+    this.view.showStep(step);
+    Object.assign(this, { pos: this.pos + 1, phase: 0 });
+    if (this.pos === steps.length) return this.transition(); // the outcome comes with the last step
+    return 1100;
+  }
 }
