@@ -3,7 +3,7 @@
 // the playground and <react-loop> both use both. Card bodies that can be large — the parser
 // X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
 import { estimateTokens } from './pkg/reactloop.js';
-import { h, cappedText, lazyDetails, formatMs } from './dom.js';
+import { h, cappedText, lazyDetails, formatMs, formatCount } from './dom.js';
 import { t, say } from './i18n.js';
 import { traceSheet } from './trace-style.js';
 
@@ -69,12 +69,19 @@ export class TraceView {
     if (old) old.el.replaceWith(el);
     else this.list.append(el);
     this.cards.set(step.index, { el, step });
-    if (!old) this.reveal(el);
+    if (!old) this.reveal(step.index);
   }
 
-  /** Brings a new card into view; an embedded view overrides it to scroll only itself. */
-  reveal(el) {
-    el.scrollIntoView({ block: 'nearest' });
+  /**
+   * Brings the newest card into view, once a frame however many arrived in it (scrolling
+   * forces a layout); an embedded view overrides it to scroll only itself.
+   */
+  reveal(index) {
+    this.newest = index;
+    this.revealFrame ||= requestAnimationFrame(() => {
+      this.revealFrame = 0;
+      this.cards.get(this.newest)?.el.scrollIntoView({ block: 'nearest' });
+    });
   }
 
   /** `ended` is `{outcome, message}` (as a 'done' event has them) or null. */
@@ -210,7 +217,7 @@ function observationRow({ observation: o }) {
     h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
     o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
     cappedText(o.text),
-    o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: o.full_chars.toLocaleString(), to: o.text.length.toLocaleString() })) : null);
+    o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: formatCount(o.full_chars), to: formatCount(o.text.length) })) : null);
 }
 
 function guardList({ guards, view }) {

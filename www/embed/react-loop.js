@@ -81,20 +81,33 @@ function embedView(TraceView, useLang) {
   return class EmbedView extends TraceView {
     constructor(root, actions, scroller, lang) {
       super(root, actions);
-      Object.assign(this, { scroller, lang });
+      Object.assign(this, { scroller, lang, pinned: true, followFrame: 0 });
+      // Whether the reader follows the end is read when they scroll, not on every change:
+      // measuring a box after each change would force a layout for each streamed piece.
+      scroller.addEventListener('scroll', () => {
+        this.pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+      }, { passive: true });
       for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'showEnd', 'rerender']) {
         const method = this[name];
         this[name] = (...args) => {
           useLang(this.lang);
-          const pinned = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < 48;
           const result = method.apply(this, args);
-          if (pinned) this.scroller.scrollTop = this.scroller.scrollHeight;
+          this.follow();
           return result;
         };
       }
     }
 
-    reveal() {} // the wrapper above keeps the newest card in view while the reader follows
+    /** Keeps the end in view while the reader follows it, once a frame. */
+    follow() {
+      if (!this.pinned || this.followFrame) return;
+      this.followFrame = requestAnimationFrame(() => {
+        this.followFrame = 0;
+        this.scroller.scrollTop = this.scroller.scrollHeight;
+      });
+    }
+
+    reveal() {} // follow() keeps the newest card in view while the reader follows
   };
 }
 
