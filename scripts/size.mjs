@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The three transfer sizes issue 11 sets limits for, gzip -9, after scripts/build:
+// The three transfer sizes issue 11 sets limits for, gzip -9 (as scripts/build and
+// bench/lib/size.mjs count), after scripts/build:
 //   node scripts/size.mjs
 // - the wasm module;
 // - the playground as served: index.html, what it links and the module graph of its script
@@ -7,14 +8,14 @@
 // - <react-loop> once in view: the files scripts/embed-size.mjs lists (the tests check that the
 //   element requests exactly those).
 import { readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
 import { EMBED_FILES } from './embed-size.mjs';
+import { gzipBytes } from '../bench/lib/size.mjs';
 
 const WWW = new URL('../www/', import.meta.url);
 const WASM = 'pkg/reactloop_bg.wasm';
 const LIMITS = { wasm: 150, playground: 200, embed: 170 };
 
-const gzip = async (file) => gzipSync(await readFile(new URL(file, WWW)), { level: 9 }).length;
+const gzip = async (file) => gzipBytes(await readFile(new URL(file, WWW)));
 
 /** index.html, its stylesheet and script, and every module they import, by path under www/. */
 async function playgroundFiles() {

@@ -15,7 +15,7 @@ use crate::llm::{LlmError, ModelRequest};
 use crate::parse::{FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::PromptConfig;
 use crate::tools::calculator::CalcError;
-use crate::tools::{DispatchError, ToolCall, ToolError};
+use crate::tools::{DispatchError, Note, ToolCall, ToolError};
 
 /// The fields of one object, taken out one by one.
 pub(crate) struct Fields(Map<String, Value>);
@@ -121,6 +121,18 @@ via_value! {
     ToolCall => tool_call,
     Spans => spans,
     Span => span,
+    Note => note,
+}
+
+/// A note is kept as its sentence.
+fn note(value: Value) -> Result<Note, Error> {
+    match value {
+        Value::String(sentence) => Ok(Note::read(&sentence)),
+        other => Err(Error::custom(format!(
+            "invalid type: {}, expected a string",
+            kind(&other)
+        ))),
+    }
 }
 
 fn trace(value: Value) -> Result<Trace, Error> {

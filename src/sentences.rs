@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::agent::{Guard, Outcome};
 use crate::parse::{FormatError, Repair};
+use crate::tools::Note;
 
 /// One sentence in each interface language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -125,6 +126,21 @@ pub fn format_error(error: &FormatError) -> Text {
         FormatError::MixedActionAndAnswer => "同一行里既有 Action 又有 Final Answer",
     };
     labelled(label, error.to_string())
+}
+
+/// A correction made to a tool call.
+pub fn note(note: &Note) -> Text {
+    let zh = match note {
+        Note::ToolRenamed { written, tool } => format!("工具名 '{written}' 按 '{tool}' 读取"),
+        Note::KeyRenamed { key, param } => format!("键 '{key}' 按 '{param}' 读取"),
+        Note::ExtraKeyIgnored { key } => format!("忽略多余的键 '{key}'"),
+        Note::InputIgnored { tool } => format!("忽略输入：{tool} 不需要参数"),
+        Note::Other(text) => text.clone(),
+    };
+    Text {
+        en: note.to_string(),
+        zh,
+    }
 }
 
 fn labelled(zh_label: &str, en: String) -> Text {

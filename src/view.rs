@@ -32,6 +32,7 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
         "guards": step.guards.iter().map(sentences::guard).collect::<Vec<_>>(),
         "format_error": format_error,
         "repairs": parse.map_or(Vec::new(), |p| p.repairs.iter().map(|r| sentences::repair(*r)).collect()),
+        "notes": step.call.as_ref().map_or(Vec::new(), |c| c.notes.iter().map(sentences::note).collect()),
         "error": step.error.as_ref().map(|e| json!({"message": e.to_string(), "hint": e.hint(page_origin)})),
         "spans": spans,
     });

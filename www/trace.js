@@ -197,7 +197,7 @@ function parsedRows({ parse, call, view }) {
     rows.push(row(t('card.action'), 'action',
       h('code', { class: 'tool' }, call?.tool ?? parse.tool),
       cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json' }),
-      call?.notes?.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', call.notes.join('; ')) : null));
+      view.notes.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', view.notes.map(say).join('; ')) : null));
   } else if (parse.kind === 'final') {
     rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
   } else if (parse.kind === 'error') {
@@ -283,9 +283,8 @@ function anatomy(step) {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const modelPart = (step) => ({ ...step, observation: null, guards: [] });
-// The pauses of one step at speed 1: opening it, typing its reply (about 90 pieces) and its
-// two transitions; see Replay.tick.
-const STEP_MS = 250 + 90 * 30 + 900 + 1100;
+// A reply types itself out in about 90 pieces of at least 2 characters.
+const pieceSize = (chars) => Math.max(2, Math.ceil(chars / 90));
 
 /**
  * Plays a trace into a view, one transition at a time: the reply types itself out, the
@@ -301,7 +300,12 @@ export class Replay {
 
   /** The speed at which the whole trace plays in about `ms` (never slower than 1). */
   static speedFor(trace, ms) {
-    return Math.max(1, (trace.steps.length * STEP_MS) / ms);
+    // The pauses of tick() and transition() at speed 1.
+    const total = trace.steps.reduce((sum, step) => {
+      const chars = [...(step.reply?.text ?? '')].length;
+      return sum + 250 + Math.ceil(chars / pieceSize(chars)) * 30 + (step.observation ? 900 : 0) + 1100;
+    }, 0);
+    return Math.max(1, total / ms);
   }
 
   get done() { return this.pos > this.trace.steps.length; }
@@ -361,7 +365,7 @@ export class Replay {
     }
     const chars = this.chars;
     if (this.phase === 1 && this.typed < chars.length) {
-      const size = Math.max(2, Math.ceil(chars.length / 90));
+      const size = pieceSize(chars.length);
       this.view.event({ type: 'delta', step: step.index, text: chars.slice(this.typed, this.typed + size).join('') });
       this.typed += size;
       return 30;

@@ -132,6 +132,8 @@ export interface StepView {
   guards: Text[];
   format_error: Text | null;
   repairs: Text[];
+  /** The corrections made to the tool call (`call.notes`), in each language. */
+  notes: Text[];
   error: { message: string; hint: string | null } | null;
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
