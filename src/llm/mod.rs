@@ -16,7 +16,8 @@ use crate::tools::ToolSpec;
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{
-    check_mixed_content, classify_http, retry_delay_ms, LlmError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
+    after_http_error, check_mixed_content, classify_http, retry_delay_ms, AfterHttpError, LlmError,
+    MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
 pub use sse::{SseDecoder, StreamEvent};
 

@@ -603,12 +603,11 @@ async fn ask_model(
     *inner.fetch.borrow_mut() = abort.clone();
     let Some(cfg) = &inner.client else {
         let text = crate::demo::reply(request);
-        let chars: Vec<char> = text.chars().collect();
-        for piece in chars.chunks(4) {
+        for piece in crate::demo::pieces(&text) {
             if abort.signal().aborted() {
                 return Err(LlmError::Aborted);
             }
-            on_delta(&piece.iter().collect::<String>());
+            on_delta(piece);
             if inner.demo_delay_ms > 0 {
                 timer::sleep(inner.demo_delay_ms).await;
             }
