@@ -67,6 +67,7 @@ pub fn configure(settings: Value, purpose: Purpose) -> Result<Configured, Settin
     })
 }
 
+/// What [`read`] stops on: a field the JSON reader refuses, or a value the settings refuse.
 enum Refused {
     Json(serde_json::Error),
     Settings(SettingsError),

@@ -121,9 +121,10 @@ fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
 
 /// The settings object through the core's [`settings::configure`].
 fn configure(settings: JsValue, purpose: Purpose) -> Result<Configured, JsValue> {
-    let settings = match settings.is_undefined() {
-        true => serde_json::Value::Null,
-        false => json_of(settings, "settings")?,
+    let settings = if settings.is_undefined() {
+        serde_json::Value::Null
+    } else {
+        json_of(settings, "settings")?
     };
     settings::configure(settings, purpose).map_err(|e| {
         let detail = match &e {
