@@ -20,8 +20,8 @@ use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, To
 pub const TRACE_VERSION: u32 = 1;
 
 /// Limits and layout of a run. Every field has the default a user would expect.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentConfig {
     /// Model calls before the run gives up.
     pub max_steps: usize,
@@ -77,7 +77,8 @@ pub enum Next {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Outcome {
     Answer {
@@ -124,7 +125,8 @@ impl Outcome {
 }
 
 /// A guard that stepped in; the page marks these visibly.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Guard {
     /// The reply did not follow the format; the feedback went back as the observation.
@@ -226,8 +228,8 @@ impl Guard {
 }
 
 /// The model's reply, as fed by the driver.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ModelReply {
     pub text: String,
     pub usage: Usage,
@@ -256,7 +258,8 @@ pub enum ObservationSource {
     Cached,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Observation {
     /// Exactly what the model is sent after "Observation: ".
     pub text: String,
@@ -268,7 +271,8 @@ pub struct Observation {
 }
 
 /// One model call and everything that followed from it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
     /// 1-based.
     pub index: usize,
@@ -283,7 +287,8 @@ pub struct Step {
 }
 
 /// The append-only record of a run; serialisable, and all a page needs to render it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub version: u32,
     /// The model that produced the replies, as the driver named it; for readers only.
@@ -727,9 +732,14 @@ impl Agent {
         Ok(())
     }
 
+    /// Whether [`Agent::retry`] can ask again: the run stopped on a model error.
+    pub fn can_retry(&self) -> bool {
+        matches!(self.state, State::Done(Outcome::ModelError { .. }))
+    }
+
     /// After a model error: ask the model again with the same request.
     pub fn retry(&mut self) -> Result<(), AgentError> {
-        if !matches!(self.state, State::Done(Outcome::ModelError { .. })) {
+        if !self.can_retry() {
             return Err(AgentError::NothingToRetry);
         }
         self.trace.outcome = None;

@@ -28,6 +28,18 @@ enum Plan {
     Search,
 }
 
+/// The pieces the demo model "streams" a reply in: four characters each, so the typing can be
+/// seen offline.
+pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let end = rest.char_indices().nth(4).map_or(rest.len(), |(i, _)| i);
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
+        (!piece.is_empty()).then_some(piece)
+    })
+}
+
 /// The demo model's reply to a request, in the ReAct format.
 pub fn reply(request: &ModelRequest) -> String {
     let conversation: String = request
@@ -195,6 +207,13 @@ fn arithmetic_at(bytes: &[u8], start: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_reply_streams_in_pieces_of_four_characters() {
+        let pieces: Vec<&str> = super::pieces("Thought: 想一想😀").collect();
+        assert_eq!(pieces, ["Thou", "ght:", " 想一想", "😀"]);
+        assert_eq!(super::pieces("").count(), 0);
+    }
+
     use super::*;
 
     #[test]

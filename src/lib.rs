@@ -9,21 +9,31 @@
 //! - [`history`]: the messages of each request, append-only between block trims.
 //! - [`reading`]: what a parsed reply means in its run (an answer, a call or a mistake).
 //! - [`agent`]: the state machine, its guards and the trace.
+//! - [`settings`]: the page's settings object → the agent's config, the client's and the tools.
+//! - [`sentences`]: the sentences a page shows, in English and Chinese.
+//! - [`view`]: a step or a trace with those sentences and UTF-16 spans, ready to draw.
 //! - [`llm`]: OpenAI-compatible requests, responses, streaming and errors, without I/O.
 //! - [`demo`]: a scripted model for offline use.
 //! - [`drive`]: a synchronous driver for native callers.
+//! - [`events`]: a run whose transitions return the events they caused, ready to draw.
 //! - [`limits`]: the size limits on model replies and trace files.
+//! - `deser`: hand-written `Deserialize` for the trace's types.
 //! - `wasm` (wasm32 only): the browser driver and the JS API.
 
 pub mod agent;
 pub mod demo;
+mod deser;
 pub mod drive;
+pub mod events;
 pub mod history;
 pub mod limits;
 pub mod llm;
 pub mod parse;
 pub mod prompt;
 pub mod reading;
+pub mod sentences;
+pub mod settings;
 pub mod tools;
+pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -25,8 +25,8 @@ pub struct FewShot {
     pub transcript: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PromptConfig {
     pub lang: Lang,
     /// Replaces the built-in template. `{tools}` and `{tool_names}` are filled in.

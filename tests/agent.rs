@@ -752,6 +752,33 @@ fn traces_round_trip_through_json_and_check_their_version() {
     assert!(message.contains("not a reactloop trace"), "{message}");
 }
 
+/// The trace is read back by hand (`deser`): newer variants come back too.
+#[test]
+fn a_trace_of_every_kind_of_step_round_trips() {
+    let calc = |input: &str| format!("Thought: t\nAction: calculator\nAction Input: {input}");
+    let replies = [
+        calc(r#"{"expression": "π(3)"}"#),
+        calc(r#"{"expression":"17.5% * 2480}"#),
+        calc(r#"{"expression":"17.5% * 2480}"#),
+        "prose".to_string(),
+        calc(r#"{"expression": "sqr(4)"}"#),
+        FINAL.to_string(),
+    ];
+    let replies: Vec<&str> = replies.iter().map(String::as_str).collect();
+    let (outcome, trace) = run("q", AgentConfig::default(), &replies);
+    assert!(outcome.finished(), "{outcome:?}");
+    let json = serde_json::to_string(&trace).unwrap();
+    for kind in [
+        "constant_called",
+        "unclosed_string",
+        "repeated_call",
+        "format_feedback",
+    ] {
+        assert!(json.contains(kind), "{kind} is not in the trace");
+    }
+    assert_eq!(Trace::from_json(&json).unwrap(), trace);
+}
+
 #[test]
 fn a_trace_with_a_bad_version_says_what_is_wrong() {
     let (_, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);

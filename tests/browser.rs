@@ -291,7 +291,7 @@ async fn a_failed_run_can_be_retried_and_keeps_its_trace() {
     let agent = agent("http500", json!({}));
     let (trace, _) = run(&agent, "q").await;
     assert_eq!(outcome(&trace)["type"], "model_error");
-    agent.retry().unwrap();
+    agent.retry(None).unwrap();
     let trace = await_js(agent.resume(None)).await.unwrap();
     assert_eq!(
         trace["steps"].as_array().unwrap().len(),
@@ -331,7 +331,7 @@ async fn every_model_fault_keeps_its_step_and_can_be_retried() {
         assert_eq!(trace["steps"].as_array().unwrap().len(), 1, "{name}");
         assert_eq!(first_error(&trace)["type"], kind, "{name}: {trace}");
         agent
-            .retry()
+            .retry(None)
             .unwrap_or_else(|_| panic!("{name}: retry refused"));
         let trace = await_js(agent.resume(None)).await.unwrap();
         let steps = trace["steps"].as_array().unwrap();

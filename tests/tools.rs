@@ -3,7 +3,7 @@
 use reactloop::prompt::Lang;
 use reactloop::tools::{
     calculator, default_documents, evaluate, format_number, Builtin, CalcError, DispatchError,
-    Document, HostContext, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
+    Document, HostContext, Note, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
 };
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -875,7 +875,8 @@ fn dispatch_resolves_names() {
             .dispatch(written, &json!("1"))
             .unwrap_or_else(|e| panic!("{written}: {e}"));
         assert_eq!(call.tool, tool, "{written}");
-        assert_eq!(call.notes.first().map(String::as_str), note, "{written}");
+        let first = call.notes.first().map(ToString::to_string);
+        assert_eq!(first.as_deref(), note, "{written}");
     }
 }
 
@@ -1173,7 +1174,8 @@ fn argument_normalisation() {
             .dispatch(tool, &input)
             .unwrap_or_else(|e| panic!("{tool} {input}: {e}"));
         assert_eq!(call.args, args, "{tool} {input}");
-        assert_eq!(call.notes, notes, "{tool} {input}");
+        let sentences: Vec<String> = call.notes.iter().map(ToString::to_string).collect();
+        assert_eq!(sentences, notes, "{tool} {input}");
     }
 }
 
@@ -1456,4 +1458,34 @@ fn serde_shapes() {
         back.dispatch("calculator", &json!("1")),
         reg.dispatch("calculator", &json!("1"))
     );
+}
+
+#[test]
+fn a_note_is_kept_as_its_sentence_and_read_back_from_it() {
+    let notes = [
+        Note::ToolRenamed {
+            written: "Calculater".into(),
+            tool: "calculator".into(),
+        },
+        Note::KeyRenamed {
+            key: "expr".into(),
+            param: "expression".into(),
+        },
+        Note::ExtraKeyIgnored { key: "x".into() },
+        Note::InputIgnored {
+            tool: "current_time".into(),
+        },
+        // Names with the sentence's own words in them still come back as written.
+        Note::ExtraKeyIgnored {
+            key: "a' ignored".into(),
+        },
+        Note::Other("a note from another reactloop".into()),
+    ];
+    for note in notes {
+        let saved = serde_json::to_value(&note).unwrap();
+        assert!(saved.is_string(), "{saved}");
+        let back: Note = serde_json::from_value(saved.clone()).unwrap();
+        assert_eq!(back.to_string(), saved.as_str().unwrap());
+        assert_eq!(back, note);
+    }
 }

@@ -3,7 +3,7 @@
 import init, { Agent, demoQuestions, loadTrace, limits } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang, isLang } from './i18n.js';
-import { TraceView, doctor } from './trace.js';
+import { TraceView, Replay, doctor } from './trace.js';
 import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang } from './prompt.js';
@@ -23,14 +23,15 @@ const ui = {
 };
 
 let agent = null; // the live run's agent
+let pending = null; // what the live run waits for: its latest 'next' event ({type, step, call})
 let loaded = null; // an imported trace on show
 let busy = false; // a transition is in flight
 let asking = false; // the step debugger is asking the model (busy too)
 let asked = null; // the model's reply {text, usage, elapsed_ms} from Ask, not fed in yet
-let replaying = null; // the AbortController that skips the replay animation
+let replaying = null; // the Replay of an imported trace while it plays
 
 const view = new TraceView($('#trace'), {
-  canRetry: (step) => Boolean(agent && step.error && step.index === agent.trace().steps.length),
+  canRetry: (step) => Boolean(agent && step.view.can_retry),
   retry,
   testConnection,
 });
@@ -81,6 +82,7 @@ function begin() {
     const fresh = buildAgent();
     fresh.start(ui.question.value);
     agent = fresh;
+    pending = { type: 'call_model', step: 1 }; // a run starts by asking the model
   } catch (error) {
     showProblem(error);
     return null;
@@ -90,13 +92,17 @@ function begin() {
   ui.edit.value = '';
   asked = null;
   ui.problem.replaceChildren();
-  view.reset(agent.trace()); // also ends a replay in progress
+  replaying?.pause();
+  replaying = null;
+  view.reset(agent.trace());
   return agent;
 }
 
 /** Events of this run only: a stopped run's late events must not draw into a new one. */
 const eventsOf = (run) => (event) => {
-  if (run === agent) view.event(event);
+  if (run !== agent) return;
+  if (event.type === 'next') pending = event.next;
+  view.event(event);
 };
 
 /** Runs one piece of agent work with the controls locked, and shows what failed. */
@@ -110,7 +116,6 @@ async function drive(work) {
     showProblem(error);
   } finally {
     busy = false;
-    if (agent) view.showOutcome(agent.trace()?.outcome);
     refresh();
   }
 }
@@ -143,10 +148,8 @@ async function resume() {
 
 async function retry() {
   try {
-    const failed = agent.trace().steps.at(-1);
-    agent.retry();
     view.showOutcome(null);
-    view.showStep(failed); // without its Retry button now
+    agent.retry(eventsOf(agent)); // redraws the failed step without its Retry button
   } catch (error) {
     return showProblem(error);
   }
@@ -173,25 +176,25 @@ async function askModel() {
       });
       ui.edit.value = asked.text;
     } catch (error) {
-      if (current.pending()?.type !== 'done') throw error; // after Stop there is no problem to show
+      if (pending?.type !== 'done') throw error; // after Stop there is no problem to show
     } finally {
       asking = false;
-      if (current === agent) view.status(current.trace().steps.length, asked ? t('card.asked') : '');
+      if (current === agent) view.status(pending.step, asked ? t('card.asked') : '');
     }
   });
   if (asked) ui.edit.focus();
 }
 
 function stop() {
-  replaying?.abort();
+  replaying?.finish();
   if (!agent) return;
   agent.abort();
-  if (!busy) view.showOutcome(agent.trace()?.outcome);
+  if (!busy) view.showEnd(agent.trace());
   refresh();
 }
 
 /** A run is waiting for the next transition (started, not finished, nothing in flight). */
-const paused = () => Boolean(agent && !busy && agent.pending()?.type !== 'done');
+const paused = () => Boolean(agent && !busy && pending?.type !== 'done');
 
 /**
  * The step debugger's edit box becomes the reply or the observation it stands for. After
@@ -204,7 +207,7 @@ function takeEdit() {
   asked = null;
   if (fetched) return { reply: text, usage: fetched.usage, elapsedMs: fetched.elapsed_ms, edited: text !== fetched.text };
   if (!text) return undefined;
-  return agent.pending().type === 'run_tool' ? { observation: text } : { reply: text };
+  return pending.type === 'run_tool' ? { observation: text } : { reply: text };
 }
 
 // ---------------------------------------------------------------- controls and status
@@ -215,8 +218,8 @@ function enable(button, on) {
 }
 
 function refresh() {
-  const next = paused() ? agent.pending() : null;
-  const shown = asking && agent ? agent.pending() : next; // the debugger stays open while the model answers
+  const next = paused() ? pending : null;
+  const shown = asking && agent ? pending : next; // the debugger stays open while the model answers
   enable(ui.run, !busy);
   enable(ui.step, !busy);
   enable(ui.cont, Boolean(next));
@@ -229,7 +232,7 @@ function refresh() {
   enable(ui.useReply, Boolean(next && asked));
   ui.edit.readOnly = asking;
   if (shown?.type === 'call_model') {
-    ui.next.textContent = t('debug.callModel', { step: agent.trace().steps.length });
+    ui.next.textContent = t('debug.callModel', { step: shown.step });
     ui.editLabel.textContent = t(asking || asked ? 'debug.editAsked' : 'debug.editReply');
   } else if (shown?.type === 'run_tool') {
     ui.next.textContent = t('debug.runTool', { tool: shown.call.tool, args: JSON.stringify(shown.call.args) });
@@ -252,11 +255,14 @@ function on(button, action) {
 
 // ---------------------------------------------------------------- keep and share
 
+/** An imported trace is exported in its own format: the sentences the page drew are left out. */
+const withoutView = (key, value) => (key === 'view' ? undefined : value);
+
 function exportText(format) {
   const trace = agent ? agent.trace() : loaded;
   if (!trace) return (ui.status.textContent = t('share.nothing'));
   if (format === 'json') {
-    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, null, 2), 'application/json');
+    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, withoutView, 2), 'application/json');
   } else {
     download('reactloop-trace.md', traceToMarkdown(trace), 'text/markdown');
   }
@@ -282,11 +288,13 @@ async function importTrace(file) {
   loaded = trace;
   ui.question.value = trace.question;
   ui.problem.replaceChildren();
-  const controller = new AbortController();
-  replaying = controller;
+  replaying?.pause();
+  // At most 0.7 s a step, and the whole animation under ~12 s however many steps there are.
+  const replay = new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
+  replaying = replay;
   refresh();
-  await view.replay(trace, controller.signal);
-  if (replaying === controller) replaying = null; // not if another import took over
+  await replay.play();
+  if (replaying === replay) replaying = null; // not if another import or a run took over
   refresh();
 }
 
@@ -356,7 +364,7 @@ function wire() {
   on(ui.useReply, step);
   on(ui.pause, () => agent?.pause());
   on(ui.stop, stop);
-  on(ui.skip, () => replaying?.abort());
+  on(ui.skip, () => replaying?.finish());
   on($('#export-json'), () => exportText('json'));
   on($('#export-md'), () => exportText('md'));
   on($('#import'), () => ui.importFile.click());

@@ -33,7 +33,8 @@ export function cappedText(text, { first = FIRST, className = '' } = {}) {
     const end = Math.min(text.length, count);
     shown.data = text.slice(0, end) + (end < text.length ? ' …' : '');
     controls.hidden = end >= text.length;
-    more.textContent = t('showMore', { count: (text.length - end).toLocaleString() });
+    if (controls.hidden) return;
+    more.textContent = t('showMore', { count: formatCount(text.length - end) });
     more.onclick = () => show(end + MORE);
   };
   all.onclick = () => show(text.length);
@@ -62,6 +63,12 @@ export function download(filename, text, type) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+// One formatter: Number.toLocaleString builds a new one on every call (a millisecond each).
+const COUNT = new Intl.NumberFormat();
+
+/** A count as the reader's locale writes it ("1,234"). */
+export const formatCount = (n) => COUNT.format(n);
 
 /** "12.3 s" / "850 ms". */
 export function formatMs(ms) {

@@ -354,65 +354,6 @@ const zh = {
   'outcome.title': '结果',
 };
 
-// Chinese sentences for guards and outcomes, built from their fields; in English the core's
-// own sentences (explainGuard, describeOutcome) are used, which also name the details.
-const zhGuards = {
-  format_feedback: (g) => `回复不符合格式，已把修正说明作为 Observation 发回给模型（连续第 ${g.consecutive} 次格式错误）。`,
-  dispatch_failed: () => '这个动作无法执行（工具名或参数有误），已告诉模型如何修正。',
-  tool_failed: () => '工具执行出错，错误信息已作为 Observation 发回给模型。',
-  repeated_call: (g) => `${g.tool} 又以相同参数被调用（第 ${g.repeat} 次重复）：复用了之前的结果，提示模型给出答案；受约束模式在下一次回复中去掉 ${g.tool}。`,
-  self_observation_cut: (g) => `模型自己写了 Observation；从那里起的 ${g.dropped_chars} 个字符已被删去。`,
-  observation_truncated: (g) => `Observation 有 ${g.from_chars} 个字符，只有前 ${g.to_chars} 个发给了模型。`,
-  history_trimmed: (g) => `为缩短提示词，删去了 ${g.dropped_rounds} 轮旧对话，保留最近 ${g.kept_rounds} 轮。`,
-  step_limit: (g) => `已达到步数上限（${g.steps}），仍没有最终答案。`,
-  too_many_format_errors: (g) => `连续 ${g.count} 次格式错误：运行已停止。`,
-  too_many_repeats: (g) => `${g.tool} 以相同参数重复了 ${g.repeats} 次：运行已停止。`,
-  second_move: (g) => (g.repeat === 1
-    ? '模型重复了它的回复或错误；修正说明已换成只列出要写的三行的简短形式。'
-    : `模型连续 ${g.repeat} 次重复了它的回复或错误；修正说明现在写明：不写这三行，任务就会失败。`),
-  constraint_dropped: (g) => `服务器拒绝了 ${g.constrained} 约束；请求已去掉约束重新发送，本次运行余下部分也不再使用它。`,
-};
-const zhOutcomes = {
-  answer: (o) => `最终答案：${o.answer}`,
-  step_limit: (o) => `没有得到答案就停止了：达到了 ${o.steps} 步的上限。`,
-  format_errors: (o) => `已停止：模型连续 ${o.count} 次违反回复格式。`,
-  repeated_calls: (o) => `已停止：模型不断以相同参数调用 ${o.tool}。`,
-  model_error: () => '因模型调用出错而停止。',
-  aborted: () => '已被用户停止。',
-};
-
-// Short Chinese labels for the commonest repairs and format errors. The core's English
-// sentence follows in brackets: it is the precise one (and names details such as positions).
-const zhRepairs = {
-  full_width_colon: '全角冒号按半角读取',
-  markdown_label: '忽略标签外的 Markdown',
-  code_fence_removed: '去掉代码块标记',
-  tool_name_unquoted: '去掉工具名外的引号',
-  single_quotes: '单引号改为双引号',
-  trailing_comma: '删去多余的逗号',
-  python_literals: 'Python 字面量改为 JSON',
-  unquoted_key: '接受没有引号的键',
-  hallucinated_observation_dropped: '删去模型自编的 Observation',
-  answer_from_earlier_call: 'final_answer 重复了先前调用的参数：以那次调用的结果为答案',
-  input_completes_final_answer: '单独的 Action Input 作为上一条回复中 final_answer 的答案',
-  arguments_run_as_call: 'final_answer 里是工具参数：执行了那次调用',
-  translated_label: '中文标签按英文标签读取',
-  full_width_punctuation: '全角标点按 JSON 标点读取',
-};
-const zhFormatErrors = {
-  empty: '回复为空',
-  no_action: '没有 Action 或 Final Answer',
-  thought_only: '只有 Thought',
-  no_tool: '说不需要工具，却没有给出答案',
-  missing_tool_name: 'Action 缺少工具名',
-  input_without_action: '有 Action Input 却没有 Action',
-  empty_answer: 'Final Answer 为空',
-  xml_tool_call: '用了 XML 工具调用',
-  invalid_json: 'JSON 无效',
-  arguments_as_answer: 'final_answer 里写的是工具参数，不是答案',
-  mixed_action_and_answer: '同一行里既有 Action 又有 Final Answer',
-};
-
 const tables = { en, zh };
 let current = 'en';
 
@@ -447,26 +388,8 @@ export function applyI18n(root) {
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
 }
 
-/** A guard's sentence in the current language; `english` is the core's own sentence. */
-export function guardSentence(guard, english) {
-  return current === 'zh' && zhGuards[guard.type] ? zhGuards[guard.type](guard) : english(guard);
-}
-
-export function outcomeSentence(outcome, english) {
-  return current === 'zh' && zhOutcomes[outcome.type] ? zhOutcomes[outcome.type](outcome) : english(outcome);
-}
-
-/** A repair code's sentence (the core's, `english`), with a Chinese label in front in zh. */
-export function repairSentence(code, english) {
-  return labelled(zhRepairs[code], english(code));
-}
-
-/** A format error's sentence (the core's, `english`), with a Chinese label in front in zh. */
-export function formatErrorSentence(error, english) {
-  return labelled(zhFormatErrors[error.type], english(error));
-}
-
-const labelled = (zhLabel, sentence) => (current === 'zh' && zhLabel ? `${zhLabel}（${sentence}）` : sentence);
+/** One of the core's sentences (`{en, zh}`) in the current language. */
+export const say = (text) => text[current] ?? text.en;
 
 /**
  * The language a page starts in: the link's (`param`) when this page has it, else a saved

@@ -1,5 +1,5 @@
 // A trace as a Markdown document. Pure, with no import of the wasm module, so that Node can
-// test it: the core's sentences (guards, repairs, format errors, outcomes) come in `describe`.
+// test it: the core's sentences (guards, repairs, format errors, outcomes) come in the trace.
 //
 // Everything in a trace came from a model, a person or a host: a viewer that renders the
 // Markdown (and the HTML Markdown allows) must show it as text. So every field is either in a
@@ -35,32 +35,31 @@ function toolName(name) {
 }
 
 /**
- * The trace as a Markdown document (in English, like the core's sentences). `describe` holds
- * the core's `describeFormatError`, `describeOutcome`, `describeRepair` and `explainGuard`.
+ * The trace as a Markdown document, in English. `trace` is as `trace()` and `loadTrace` give
+ * it: the core's sentences are in each step's `view` and in `trace.view`.
  */
-export function traceToMarkdown(trace, describe) {
-  const { describeFormatError, describeOutcome, describeRepair, explainGuard } = describe;
+export function traceToMarkdown(trace) {
   const out = ['# reactloop trace', '', `**Question:** ${escape(trace.question)}`, ''];
   if (trace.model) out.push(`**Model:** ${escape(trace.model)}`, '');
   out.push('<details><summary>System prompt</summary>', '', fenced(trace.system_prompt, 'text'), '', '</details>', '');
   for (const step of trace.steps) {
     out.push(`## Step ${escape(step.index)}`, '');
-    const { parse, call, observation } = step;
+    const { parse, call, observation, view } = step;
     if (parse?.thought) out.push(`**Thought:** ${escape(parse.thought)}`, '');
     if (parse?.kind === 'action') {
       out.push(`**Action:** ${toolName(call?.tool ?? parse.tool)}`, '', fenced(JSON.stringify(call?.args ?? parse.input, null, 2), 'json'), '');
     } else if (parse?.kind === 'final') {
       out.push(`**Final answer:** ${escape(parse.answer)}`, '');
     } else if (parse?.kind === 'error') {
-      out.push(`**Format error:** ${escape(describeFormatError(parse.error))}`, '', fenced(step.reply.text, 'text'), '');
+      out.push(`**Format error:** ${escape(view.format_error.en)}`, '', fenced(step.reply.text, 'text'), '');
     } else if (step.reply && !parse) {
       out.push('**Reply (cut off by Stop):**', '', fenced(step.reply.text, 'text'), '');
     }
-    if (parse?.repairs.length) out.push(`**Repairs:** ${escape(parse.repairs.map(describeRepair).join('; '))}`, '');
+    if (parse?.repairs.length) out.push(`**Repairs:** ${escape(view.repairs.map((r) => r.en).join('; '))}`, '');
     if (observation) out.push(`**Observation** (${escape(observation.source)}):`, '', fenced(observation.text, 'text'), '');
-    for (const guard of step.guards) out.push(`> **${escape(guard.type)}:** ${escape(explainGuard(guard))}`, '');
+    step.guards.forEach((guard, i) => out.push(`> **${escape(guard.type)}:** ${escape(view.guards[i].en)}`, ''));
     if (step.error) out.push(`> **Error:** ${escape(step.error.type)}`, '');
   }
-  if (trace.outcome) out.push('## Outcome', '', escape(describeOutcome(trace.outcome)), '');
+  if (trace.outcome) out.push('## Outcome', '', escape(trace.view.outcome.en), '');
   return out.join('\n');
 }

@@ -1,13 +1,5 @@
 // Keep and share: a trace as Markdown, and the permalink that restores a setup from the URL.
-import { describeFormatError, describeOutcome, describeRepair, explainGuard } from './pkg/reactloop.js';
-import { traceToMarkdown as markdown } from './markdown.js';
-
-const DESCRIBE = { describeFormatError, describeOutcome, describeRepair, explainGuard };
-
-/** The trace as a Markdown document (in English, like the core's sentences); see markdown.js. */
-export function traceToMarkdown(trace) {
-  return markdown(trace, DESCRIBE);
-}
+export { traceToMarkdown } from './markdown.js';
 
 // What a permalink carries. Never the API key, and never a JavaScript tool: a link that runs
 // code in this page could read a remembered key.

@@ -1,9 +1,11 @@
 // Renders a run: one card per step, from the core's Step objects (the same code draws a
-// live run, a paused one and an imported trace). Card bodies that can be large — the parser
+// live run, a paused one and an imported trace), and plays a recorded trace back (Replay);
+// the playground and <react-loop> both use both. Card bodies that can be large — the parser
 // X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
-import { describeError, describeFormatError, describeOutcome, describeRepair, estimateTokens, explainGuard } from './pkg/reactloop.js';
-import { h, cappedText, lazyDetails, formatMs } from './dom.js';
-import { t, guardSentence, outcomeSentence, repairSentence, formatErrorSentence } from './i18n.js';
+import { estimateTokens } from './pkg/reactloop.js';
+import { h, cappedText, lazyDetails, formatMs, formatCount } from './dom.js';
+import { t, say } from './i18n.js';
+import { traceSheet } from './trace-style.js';
 
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
@@ -12,12 +14,15 @@ export class TraceView {
   constructor(root, actions) {
     this.root = root;
     this.actions = actions;
+    root.classList.add('trace-view');
+    // The document, or the shadow root of an embedded view, gets the one trace stylesheet.
+    const scope = root.getRootNode();
+    if (!scope.adoptedStyleSheets.includes(traceSheet)) scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, traceSheet];
     this.reset();
   }
 
   /** Clears the view; `trace` (question, system prompt) heads it when given. */
   reset(trace = null) {
-    this.generation = (this.generation ?? 0) + 1; // ends a replay drawing into this view
     this.trace = trace;
     this.cards = new Map(); // step index → {el, step, live}
     this.notices = new Map(); // step index → messages such as "the stream ended early"
@@ -46,12 +51,13 @@ export class TraceView {
       case 'delta': this.liveText(e.step).appendData(e.text); break;
       case 'tool_start': this.status(e.step, t('card.runningTool', { tool: e.call.tool })); break;
       case 'step': this.showStep(e.step); break;
-      case 'done': this.showOutcome(e.outcome); break;
+      case 'done': this.showOutcome(e); break;
       case 'notice':
         this.notices.set(e.step, [...(this.notices.get(e.step) ?? []), e.message]);
         this.cards.get(e.step)?.el.querySelector('.card-body').append(notice(e.message));
         break;
-      // 'guard' and 'error' are part of the step object, drawn by its 'step' event.
+      // 'guard' and 'error' are part of the step object, drawn by its 'step' event; 'next'
+      // is for the controls.
     }
   }
 
@@ -63,58 +69,49 @@ export class TraceView {
     if (old) old.el.replaceWith(el);
     else this.list.append(el);
     this.cards.set(step.index, { el, step });
-    if (!old) this.reveal(el);
+    if (!old) this.reveal(step.index);
   }
 
-  /** Brings a new card into view; an embedded view overrides it to scroll only itself. */
-  reveal(el) {
-    el.scrollIntoView({ block: 'nearest' });
+  /**
+   * Brings the newest card into view, once a frame however many arrived in it (scrolling
+   * forces a layout); an embedded view overrides it to scroll only itself.
+   */
+  reveal(index) {
+    this.newest = index;
+    this.revealFrame ||= requestAnimationFrame(() => {
+      this.revealFrame = 0;
+      this.cards.get(this.newest)?.el.scrollIntoView({ block: 'nearest' });
+    });
   }
 
-  showOutcome(outcome) {
-    this.outcome = outcome ?? null;
-    if (!outcome) return this.end.replaceChildren();
+  /** `ended` is `{outcome, message}` (as a 'done' event has them) or null. */
+  showOutcome(ended) {
+    this.outcome = ended ?? null;
+    if (!ended) return this.end.replaceChildren();
+    const { outcome } = ended;
     // A step that will never get its reply (the run was stopped) stops saying "waiting".
     const last = [...this.cards.values()].at(-1);
     if (last && !last.step.reply && !last.step.error) this.showStep(last.step);
-    const sentence = outcomeSentence(outcome, describeOutcome);
+    const sentence = say(ended.message);
     const body = outcome.type === 'answer'
       ? [h('h3', {}, t('card.answer')), h('p', { class: 'answer', 'data-testid': 'final-answer' }, outcome.answer)]
       : [h('h3', {}, t('outcome.title')), h('p', {}, sentence)];
     this.end.replaceChildren(h('section', { class: `outcome outcome-${outcome.type}`, role: 'status' }, ...body));
   }
 
+  /** Shows how `trace` ended, or nothing while it runs. */
+  showEnd(trace) {
+    this.showOutcome(trace?.outcome ? { outcome: trace.outcome, message: trace.view.outcome } : null);
+  }
+
   /** Redraws everything in the current language. */
   rerender() {
     const steps = [...this.cards.values()].map((c) => c.step);
-    const { outcome, notices, generation } = this;
+    const { outcome, notices } = this;
     this.reset(this.trace);
-    Object.assign(this, { notices, generation });
+    this.notices = notices;
     steps.forEach((s) => this.showStep(s));
     this.showOutcome(outcome);
-  }
-
-  /** Plays a loaded trace back with the typing animation; `signal` skips to the end. */
-  async replay(trace, signal) {
-    this.reset(trace);
-    const generation = this.generation;
-    // The whole animation stays under ~12 s, however many steps there are.
-    const perStep = Math.min(700, 12_000 / Math.max(1, trace.steps.length));
-    for (const step of trace.steps) {
-      if (this.generation !== generation) return;
-      if (!signal.aborted) {
-        this.event({ type: 'request', step: step.index, request: step.request });
-        const text = step.reply?.text ?? '';
-        const size = Math.max(4, Math.ceil(text.length / 20));
-        for (let i = 0; i < text.length && !signal.aborted && this.generation === generation; i += size) {
-          this.liveText(step.index).appendData(text.slice(i, i + size));
-          await sleep(perStep / 30, signal);
-        }
-        await sleep(perStep / 3, signal);
-      }
-      if (this.generation === generation) this.showStep(step);
-    }
-    if (this.generation === generation) this.showOutcome(trace.outcome);
   }
 
   liveText(index) {
@@ -145,7 +142,7 @@ export class TraceView {
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
         parse ? parsedRows(step) : reply ? cutOffRow(reply) : null,
         observation ? observationRow(step) : null,
-        step.guards.length ? guardList(step.guards) : null,
+        step.guards.length ? guardList(step) : null,
         (this.notices.get(step.index) ?? []).map(notice),
         step.error ? this.errorBlock(step) : null,
         parse ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
@@ -154,7 +151,7 @@ export class TraceView {
   }
 
   errorBlock(step) {
-    const { message, hint } = describeError(step.error);
+    const { message, hint } = step.view.error;
     const retry = this.actions.canRetry(step)
       ? h('button', { type: 'button', onclick: () => this.actions.retry() }, t('error.retry')) : null;
     const test = h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test'));
@@ -175,7 +172,7 @@ export function doctor(title, message, hint, buttons = []) {
     h('p', { class: 'buttons' }, ...buttons));
 }
 
-const notice = (message) => h('p', { class: 'notice' }, message);
+const notice = (message) => h('p', { class: 'notice' }, say(message));
 
 function meta(step) {
   const parts = [];
@@ -192,7 +189,7 @@ function row(label, className, ...content) {
   return h('div', { class: `row ${className}` }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, ...content));
 }
 
-function parsedRows({ parse, call }) {
+function parsedRows({ parse, call, view }) {
   const rows = [];
   if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose' })));
   if (parse.kind === 'action') {
@@ -200,11 +197,11 @@ function parsedRows({ parse, call }) {
     rows.push(row(t('card.action'), 'action',
       h('code', { class: 'tool' }, call?.tool ?? parse.tool),
       cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json' }),
-      call?.notes?.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', call.notes.join('; ')) : null));
+      view.notes.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', view.notes.map(say).join('; ')) : null));
   } else if (parse.kind === 'final') {
     rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
   } else if (parse.kind === 'error') {
-    const message = formatErrorSentence(parse.error, describeFormatError);
+    const message = say(view.format_error);
     rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { message }))));
   }
   return rows;
@@ -220,24 +217,23 @@ function observationRow({ observation: o }) {
     h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
     o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
     cappedText(o.text),
-    o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: o.full_chars.toLocaleString(), to: o.text.length.toLocaleString() })) : null);
+    o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: formatCount(o.full_chars), to: formatCount(o.text.length) })) : null);
 }
 
-function guardList(guards) {
-  return h('ul', { class: 'guards' }, guards.map((g) => h('li', { class: `guard guard-${g.type}` },
-    h('strong', {}, t(`guard.${g.type}`)), ' ', guardSentence(g, explainGuard))));
+function guardList({ guards, view }) {
+  return h('ul', { class: 'guards' }, guards.map((g, i) => h('li', { class: `guard guard-${g.type}` },
+    h('strong', {}, t(`guard.${g.type}`)), ' ', say(view.guards[i]))));
 }
 
-/** The raw reply with the parsed spans marked, and the repairs the parser made. */
-function xray({ reply, parse }) {
+/** The raw reply with the parsed spans marked (the core gives them as string indices). */
+function xray({ reply, parse, view }) {
   const text = reply.text;
-  const spans = SPAN_KINDS.map((kind) => ({ kind, span: parse?.spans?.[kind] })).filter((s) => s.span);
-  const index = byteToIndex(text, spans.flatMap((s) => [s.span.start, s.span.end]));
+  const spans = SPAN_KINDS.map((kind) => ({ kind, span: view.spans?.[kind] })).filter((s) => s.span);
   const pre = h('pre', { class: 'text xray-text' });
   let pos = 0;
   for (const { kind, span } of spans.sort((a, b) => a.span.start - b.span.start)) {
-    const start = Math.max(pos, index.get(span.start));
-    const end = index.get(span.end);
+    const start = Math.max(pos, span.start);
+    const end = span.end;
     if (end <= start) continue; // overlapping spans: the earlier one wins
     pre.append(text.slice(pos, start), h('mark', { class: `span-${kind}`, title: t(`span.${kind}`) }, text.slice(start, end)));
     pos = end;
@@ -248,8 +244,8 @@ function xray({ reply, parse }) {
     h('p', { class: 'legend' }, t('xray.legend'), ' ', SPAN_KINDS.map((k) => [h('mark', { class: `span-${k}` }, t(`span.${k}`)), ' '])),
     pre,
     h('p', {}, repairs.length ? t('xray.repairs') : t('xray.noRepairs')),
-    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r) => h('li', {},
-      repairSentence(r, describeRepair), ' ', h('code', { class: 'repair-code' }, r)))) : null);
+    repairs.length ? h('ul', { class: 'repairs' }, repairs.map((r, i) => h('li', {},
+      say(view.repairs[i]), ' ', h('code', { class: 'repair-code' }, r)))) : null);
 }
 
 /** What the constraint asked of this reply: its mode, a left-out action and fixed openings. */
@@ -283,27 +279,127 @@ function anatomy(step) {
     constraintLines(step));
 }
 
-/** Maps UTF-8 byte offsets (the core's spans) to JavaScript string indices in one walk. */
-function byteToIndex(text, offsets) {
-  const wanted = [...new Set(offsets)].sort((a, b) => a - b);
-  const map = new Map();
-  let bytes = 0;
-  let i = 0;
-  for (const offset of wanted) {
-    while (bytes < offset && i < text.length) {
-      const cp = text.codePointAt(i);
-      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-      i += cp > 0xffff ? 2 : 1;
-    }
-    map.set(offset, i);
-  }
-  return map;
-}
+// ---------------------------------------------------------------- the replay
 
-function sleep(ms, signal) {
-  return new Promise((done) => {
-    if (signal.aborted) return done();
-    const id = setTimeout(done, ms);
-    signal.addEventListener('abort', () => { clearTimeout(id); done(); }, { once: true });
-  });
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const modelPart = (step) => ({ ...step, observation: null, guards: [] });
+// A reply types itself out in about 90 pieces of at least 2 characters.
+const pieceSize = (chars) => Math.max(2, Math.ceil(chars / 90));
+
+/**
+ * Plays a trace into a view, one transition at a time: the reply types itself out, the
+ * parsed Thought/Action appear, then the observation. `step()` does one transition at once,
+ * `finish()` all the rest. `visible()` holds the animation while the view is out of sight,
+ * `changed()` hears of every state change, `placeholder` fills the view until the first step.
+ */
+export class Replay {
+  constructor(trace, view, { speed = 1, visible = () => true, changed = () => {}, placeholder = null } = {}) {
+    Object.assign(this, { trace, view, speed, visible, changed, placeholder, playing: false, run: 0 });
+    this.restart();
+  }
+
+  /** The speed at which the whole trace plays in about `ms` (never slower than 1). */
+  static speedFor(trace, ms) {
+    // The pauses of tick() and transition() at speed 1.
+    const total = trace.steps.reduce((sum, step) => {
+      const chars = [...(step.reply?.text ?? '')].length;
+      return sum + 250 + Math.ceil(chars / pieceSize(chars)) * 30 + (step.observation ? 900 : 0) + 1100;
+    }, 0);
+    return Math.max(1, total / ms);
+  }
+
+  get done() { return this.pos > this.trace.steps.length; }
+
+  restart() {
+    this.stopLoop();
+    Object.assign(this, { pos: 0, phase: 0, typed: 0 });
+    this.view.reset(this.trace);
+    if (this.placeholder) this.view.end.replaceChildren(this.placeholder);
+    this.changed();
+  }
+
+  /** Plays to the end, or until paused; resolves then. */
+  async play() {
+    if (this.playing) return;
+    if (this.done) this.restart();
+    this.playing = true;
+    this.changed();
+    const run = ++this.run;
+    while (run === this.run && !this.done) {
+      await sleep(this.tick() / this.speed);
+      while (run === this.run && !this.visible()) await sleep(200);
+    }
+    if (run === this.run) this.pause();
+  }
+
+  pause() {
+    this.stopLoop();
+    this.changed();
+  }
+
+  stopLoop() {
+    this.playing = false;
+    this.run++;
+  }
+
+  step() {
+    this.stopLoop();
+    if (!this.done) this.transition();
+    this.changed();
+  }
+
+  /** Draws everything left at once. */
+  finish() {
+    this.stopLoop();
+    while (!this.done) this.transition();
+    this.changed();
+  }
+
+  /** One small piece of the animation; returns how long to wait before the next. */
+  tick() {
+    const step = this.trace.steps[this.pos];
+    if (!step) return this.transition();
+    if (this.phase === 0) {
+      this.open(step);
+      return 250;
+    }
+    const chars = this.chars;
+    if (this.phase === 1 && this.typed < chars.length) {
+      const size = pieceSize(chars.length);
+      this.view.event({ type: 'delta', step: step.index, text: chars.slice(this.typed, this.typed + size).join('') });
+      this.typed += size;
+      return 30;
+    }
+    return this.transition();
+  }
+
+  open(step) {
+    this.placeholder?.remove();
+    this.view.event({ type: 'request', step: step.index, request: step.request });
+    this.chars = [...(step.reply?.text ?? '')];
+    Object.assign(this, { phase: 1, typed: 0 });
+  }
+
+  /** The model's part of the step (its parsed reply), then the tool's (the observation). */
+  transition() {
+    const { steps } = this.trace;
+    const step = steps[this.pos];
+    if (!step) {
+      this.view.showEnd(this.trace);
+      this.pos++;
+      return 0;
+    }
+    this.placeholder?.remove();
+    if (this.phase < 2 && step.observation && step.reply) {
+      if (this.phase === 0) this.open(step);
+      this.view.showStep(modelPart(step));
+      if (step.call) this.view.event({ type: 'tool_start', step: step.index, call: step.call });
+      this.phase = 2;
+      return 900;
+    }
+    this.view.showStep(step);
+    Object.assign(this, { pos: this.pos + 1, phase: 0 });
+    if (this.pos === steps.length) return this.transition(); // the outcome comes with the last step
+    return 1100;
+  }
 }

@@ -12,7 +12,7 @@ const NOT_LOADED = [/\.d\.ts$/, /(^|\/)package\.json$/, /(^|\/)\.gitignore$/, /R
 // GNU gzip -9 (as scripts/build reports it; -n leaves the name and time out of the header).
 // Node's zlib at level 9 gives about 1% more on the wasm, so it is only the fallback.
 let method = 'gzip -9 -n';
-function gzipBytes(body) {
+export function gzipBytes(body) {
   if (method === 'gzip -9 -n') {
     try {
       return execFileSync('gzip', ['-9', '-n', '-c'], { input: body, maxBuffer: 1 << 28 }).length;

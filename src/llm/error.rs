@@ -20,7 +20,8 @@ pub(crate) const EXCERPT_CHARS: usize = 200;
 /// Characters of a server's own error message kept in errors.
 const MESSAGE_CHARS: usize = 500;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LlmError {
     /// `fetch` itself failed: no server, a refused origin (CORS), DNS, a dropped connection.
@@ -335,6 +336,37 @@ pub fn check_mixed_content(page_origin: &str, url: &str) -> Result<(), LlmError>
             })
         }
         _ => Ok(()),
+    }
+}
+
+/// What a client does after a request failed with an HTTP error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterHttpError {
+    /// Send the same request again after this many milliseconds.
+    Retry {
+        delay_ms: u32,
+    },
+    /// A 404: "unknown model" and "wrong URL" look alike; the model list tells them apart, so
+    /// fetch it and attach it with [`LlmError::with_models`].
+    ListModels,
+    GiveUp,
+}
+
+/// The retry policy: after try number `attempt` (1-based) failed with `error`, a rate limit
+/// or a busy server is tried again up to [`MAX_ATTEMPTS`] tries, waiting [`retry_delay_ms`].
+pub fn after_http_error(
+    error: &LlmError,
+    attempt: u32,
+    retry_after: Option<&str>,
+) -> AfterHttpError {
+    if error.is_retryable() && attempt < MAX_ATTEMPTS {
+        return AfterHttpError::Retry {
+            delay_ms: retry_delay_ms(attempt, retry_after),
+        };
+    }
+    match error {
+        LlmError::Http { status: 404, .. } => AfterHttpError::ListModels,
+        _ => AfterHttpError::GiveUp,
     }
 }
 
@@ -922,6 +954,28 @@ mod tests {
                 retry_delay_ms(*attempt, *retry_after),
                 *want,
                 "{attempt} {retry_after:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn after_an_http_error_the_policy_retries_busy_servers_and_lists_models_on_404() {
+        let http = |status| classify_http(status, "", URL);
+        use AfterHttpError::*;
+        let cases = [
+            (http(429), 1, None, Retry { delay_ms: 500 }),
+            (http(503), 2, Some("3"), Retry { delay_ms: 3_000 }),
+            // The last try is not retried, whatever it was.
+            (http(429), MAX_ATTEMPTS, None, GiveUp),
+            (http(404), 1, None, ListModels),
+            (http(500), 1, None, GiveUp),
+            (http(401), 1, None, GiveUp),
+        ];
+        for (error, attempt, retry_after, want) in cases {
+            assert_eq!(
+                after_http_error(&error, attempt, retry_after),
+                want,
+                "{error} {attempt}"
             );
         }
     }

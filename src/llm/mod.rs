@@ -16,7 +16,8 @@ use crate::tools::ToolSpec;
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{
-    check_mixed_content, classify_http, retry_delay_ms, LlmError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
+    after_http_error, check_mixed_content, classify_http, retry_delay_ms, AfterHttpError, LlmError,
+    MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
 pub use sse::{SseDecoder, StreamEvent};
 
@@ -63,7 +64,8 @@ pub enum MustAnswer {
 }
 
 /// What the agent core asks the model for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub stop: Vec<String>,
@@ -136,6 +138,11 @@ impl ClientConfig {
 
     /// Catches the mistakes that would otherwise surface as a baffling network error.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.check(true)
+    }
+
+    /// [`Self::validate`]; without `need_model` an empty model passes (listing the models).
+    pub fn check(&self, need_model: bool) -> Result<(), ConfigError> {
         let url = self.base_url.trim();
         if url.is_empty() {
             return Err(ConfigError::EmptyBaseUrl);
@@ -152,7 +159,7 @@ impl ClientConfig {
         if host.is_empty() {
             return Err(ConfigError::MissingHost { url: url.into() });
         }
-        if self.model.trim().is_empty() {
+        if need_model && self.model.trim().is_empty() {
             return Err(ConfigError::EmptyModel);
         }
         if let Some(t) = self.temperature {

@@ -21,13 +21,14 @@ pub use json::parse_json_lenient;
 pub use reply::{parse_reply, parse_reply_after_final_answer};
 
 /// Byte offsets into the raw reply; always on char boundaries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Parsed {
     /// `input` is `Value::Null` when absent and `Value::String` when it is not JSON.
@@ -44,7 +45,8 @@ pub enum Parsed {
 }
 
 /// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FormatError {
     /// Nothing but whitespace.
@@ -376,7 +378,8 @@ impl Repair {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Spans {
     pub thought: Option<Span>,
     pub action: Option<Span>,
@@ -384,7 +387,8 @@ pub struct Spans {
     pub answer: Option<Span>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParseResult {
     #[serde(flatten)]
     pub parsed: Parsed,

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{close_match, fold, unique, DispatchError, ToolSpec, MAX_WRITTEN_NAME_LEN};
+use super::{close_match, fold, unique, DispatchError, Note, ToolSpec, MAX_WRITTEN_NAME_LEN};
 
 /// Keys (folded) that models wrap around the real arguments: `{"input": {...}}`, `{"args": ...}`.
 const WRAPPER_KEYS: &[&str] = &[
@@ -53,7 +53,7 @@ const QUOTE_CHARS: usize = 60;
 pub(super) fn normalize(
     spec: &ToolSpec,
     input: &Value,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Result<Value, DispatchError> {
     let params = spec.params();
     let names: Vec<&str> = params.iter().map(|(p, _)| p.as_str()).collect();
@@ -76,7 +76,9 @@ pub(super) fn normalize(
         bare => match single_target(&params) {
             Some(name) => Map::from_iter([(name.to_string(), bare)]),
             None if params.is_empty() => {
-                notes.push(format!("input ignored: {} takes no arguments", spec.name));
+                notes.push(Note::InputIgnored {
+                    tool: spec.name.clone(),
+                });
                 Map::new()
             }
             None => {
@@ -108,13 +110,16 @@ pub(super) fn normalize(
             .collect();
         match match_key(&key, &free) {
             Some(p) => {
-                notes.push(format!("key '{key}' read as '{p}'"));
+                notes.push(Note::KeyRenamed {
+                    key: key.clone(),
+                    param: p.to_string(),
+                });
                 args.insert(p.to_string(), v);
             }
             None if extra_allowed => {
                 args.insert(key, v);
             }
-            None => notes.push(format!("extra key '{key}' ignored")),
+            None => notes.push(Note::ExtraKeyIgnored { key }),
         }
     }
 

@@ -23,7 +23,7 @@
 //!   models often write Python), case-insensitive names, and one trailing `=`.
 //! - Positions in error messages count characters from 1.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use std::f64::consts::{E, PI};
 use std::fmt;
@@ -40,7 +40,8 @@ const MAX_ROUND_DIGITS: f64 = 15.0;
 
 /// Why an expression could not be evaluated. Messages are written for the model and for a
 /// workshop attendee reading the trace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CalcError {
     Empty,

@@ -129,7 +129,8 @@ pub struct HostContext {
 }
 
 /// A resolved, normalised call, ready to run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCall {
     /// The tool's name in the registry (after any correction).
     pub tool: String,
@@ -138,13 +139,92 @@ pub struct ToolCall {
     /// `Some` for built-ins (run with [`Registry::run_builtin`]); `None` for external tools,
     /// which the driver runs.
     pub builtin: Option<Builtin>,
-    /// Corrections applied, e.g. "tool name 'Calculater' read as 'calculator'",
-    /// "key 'expr' read as 'expression'", "extra key 'x' ignored".
-    pub notes: Vec<String>,
+    /// Corrections applied to what the model wrote.
+    pub notes: Vec<Note>,
+}
+
+/// A correction [`Registry::dispatch`] made to a call, so a learner sees why a messy one
+/// still ran. A trace keeps it as its English sentence (the format predates the type), which
+/// [`Note::read`] turns back into the note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// A misspelt or differently written tool name, matched to a tool.
+    ToolRenamed {
+        written: String,
+        tool: String,
+    },
+    /// An argument key matched to a parameter.
+    KeyRenamed {
+        key: String,
+        param: String,
+    },
+    ExtraKeyIgnored {
+        key: String,
+    },
+    /// The tool takes no arguments; the input was dropped.
+    InputIgnored {
+        tool: String,
+    },
+    /// A sentence from a trace that is none of the above.
+    Other(String),
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::ToolRenamed { written, tool } => {
+                write!(f, "tool name '{written}' read as '{tool}'")
+            }
+            Note::KeyRenamed { key, param } => write!(f, "key '{key}' read as '{param}'"),
+            Note::ExtraKeyIgnored { key } => write!(f, "extra key '{key}' ignored"),
+            Note::InputIgnored { tool } => write!(f, "input ignored: {tool} takes no arguments"),
+            Note::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl Note {
+    /// The note a sentence of [`Note`]'s `Display` stands for; writing it again gives the same
+    /// sentence, whatever the names in it.
+    pub fn read(sentence: &str) -> Note {
+        let quoted_pair = |prefix: &str| {
+            let rest = sentence.strip_prefix(prefix)?.strip_suffix('\'')?;
+            let (a, b) = rest.split_once("' read as '")?;
+            Some((a.to_string(), b.to_string()))
+        };
+        if let Some((written, tool)) = quoted_pair("tool name '") {
+            return Note::ToolRenamed { written, tool };
+        }
+        if let Some((key, param)) = quoted_pair("key '") {
+            return Note::KeyRenamed { key, param };
+        }
+        let between = |prefix: &str, suffix: &str| {
+            Some(
+                sentence
+                    .strip_prefix(prefix)?
+                    .strip_suffix(suffix)?
+                    .to_string(),
+            )
+        };
+        if let Some(key) = between("extra key '", "' ignored") {
+            return Note::ExtraKeyIgnored { key };
+        }
+        if let Some(tool) = between("input ignored: ", " takes no arguments") {
+            return Note::InputIgnored { tool };
+        }
+        Note::Other(sentence.to_string())
+    }
+}
+
+impl Serialize for Note {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// Why a parsed action could not become a [`ToolCall`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum DispatchError {
     UnknownTool {
@@ -253,7 +333,8 @@ impl DispatchError {
 }
 
 /// Why a tool (built-in or external) failed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand in `crate::deser`: a new field or variant goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolError {
     Calculator(CalcError),
@@ -606,10 +687,10 @@ impl Registry {
         })?;
         let mut notes = Vec::new();
         if entry.spec.name != written {
-            notes.push(format!(
-                "tool name '{written}' read as '{}'",
-                entry.spec.name
-            ));
+            notes.push(Note::ToolRenamed {
+                written: written.to_string(),
+                tool: entry.spec.name.clone(),
+            });
         }
         let args = args::normalize(&entry.spec, input, &mut notes)?;
         Ok(ToolCall {

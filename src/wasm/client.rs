@@ -11,8 +11,8 @@ use web_sys::{AbortController, ReadableStreamDefaultReader};
 use super::timer::{self, Timeout};
 use crate::limits::MAX_REPLY_BYTES;
 use crate::llm::{
-    self, ClientConfig, LlmError, ModelRequest, ServerKind, SseDecoder, StreamEvent, Usage,
-    MAX_ATTEMPTS,
+    self, AfterHttpError, ClientConfig, LlmError, ModelRequest, ServerKind, SseDecoder,
+    StreamEvent, Usage,
 };
 use crate::tools::ToolSpec;
 
@@ -26,7 +26,7 @@ pub struct Completion {
     pub unfinished: bool,
 }
 
-/// One chat completion, retried for 429/503 a bounded number of times.
+/// One chat completion, retried as [`llm::after_http_error`] says.
 pub async fn complete(
     cfg: &ClientConfig,
     request: &ModelRequest,
@@ -52,21 +52,21 @@ pub async fn complete(
             .map(|(text, _)| text)
             .unwrap_or_default();
         let error = llm::classify_http(status, &text, &url);
-        if error.is_retryable() && attempt < MAX_ATTEMPTS {
-            let delay = llm::retry_delay_ms(attempt, retry_after.as_deref());
-            timer::sleep(delay).await;
-            if abort.signal().aborted() {
-                return Err(LlmError::Aborted);
+        match llm::after_http_error(&error, attempt, retry_after.as_deref()) {
+            AfterHttpError::Retry { delay_ms } => {
+                timer::sleep(delay_ms).await;
+                if abort.signal().aborted() {
+                    return Err(LlmError::Aborted);
+                }
             }
-            continue;
-        }
-        if status == 404 {
-            // "Unknown model" and "wrong URL" look alike; the model list tells them apart.
-            if let Ok(models) = list_models(cfg, abort).await {
-                return Err(error.with_models(models));
+            AfterHttpError::ListModels => {
+                return Err(match list_models(cfg, abort).await {
+                    Ok(models) => error.with_models(models),
+                    Err(_) => error,
+                })
             }
+            AfterHttpError::GiveUp => return Err(error),
         }
-        return Err(error);
     }
 }
 

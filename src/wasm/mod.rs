@@ -16,13 +16,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
-use crate::agent::{self, AgentConfig, Guard, ModelReply, Next, Outcome, ToolResult, Trace};
-use crate::history::MessageStyle;
-use crate::llm::{
-    ClientConfig, Constrained, LlmError, ModelRequest, ServerKind, Usage, DEFAULT_TIMEOUT_MS,
-};
-use crate::prompt::{FewShot, Lang, PromptConfig};
-use crate::tools::{Document, HostContext, Registry, ToolCall, ToolSpec};
+use crate::agent::{self, AgentConfig, ModelReply, Next, ToolResult, Trace};
+use crate::events::{Event, Run};
+use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
+use crate::prompt::Lang;
+use crate::settings::{self, Configured, Purpose, SettingsError};
+use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
+use crate::view;
 use js_tools::JsTool;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -67,6 +67,12 @@ fn llm_error(error: &LlmError) -> JsValue {
 /// (NaN, ±Infinity) are refused by name instead of silently becoming null; a BigInt that is
 /// a safe integer passes as a number.
 fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T, JsValue> {
+    serde_json::from_value(json_of(value, what)?)
+        .map_err(|e| js_error(format!("Invalid {what}: {e}"), None, None))
+}
+
+/// A JS value as JSON (see [`from_js`]).
+fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     let invalid =
         |message: &dyn Display| js_error(format!("Invalid {what}: {message}"), None, None);
     let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
@@ -76,9 +82,7 @@ fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T
         .map_err(|e| invalid(&client::js_message(&e)))?;
     // `undefined`, a function or a symbol has no JSON text; it reads as null.
     let text = text.as_string().unwrap_or_else(|| "null".to_string());
-    serde_json::from_str::<serde_json::Value>(&text)
-        .and_then(serde_json::from_value)
-        .map_err(|e| invalid(&e))
+    serde_json::from_str(&text).map_err(|e| invalid(&e))
 }
 
 /// The `JSON.stringify` replacer of [`from_js`].
@@ -115,173 +119,33 @@ fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
-/// The settings object the page passes to `new Agent(settings)`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct Settings {
-    /// Use the scripted demo model instead of a server.
-    demo: bool,
-    /// Milliseconds between the demo model's streamed pieces (0 = at once).
-    demo_delay_ms: u32,
-    base_url: String,
-    api_key: Option<String>,
-    model: String,
-    temperature: Option<f64>,
-    max_tokens: Option<u32>,
-    stream: bool,
-    seed: Option<u64>,
-    timeout_ms: Option<u32>,
-    constrained: Constrained,
-    act_first: Option<bool>,
-    lang: Lang,
-    template: Option<String>,
-    system_prompt: Option<String>,
-    few_shot: Vec<FewShot>,
-    max_steps: Option<f64>,
-    max_format_errors: Option<f64>,
-    max_repeats: Option<f64>,
-    observation_limit: Option<f64>,
-    history_rounds: Option<f64>,
-    restate_question: bool,
-    style: MessageStyle,
-    stop: Option<Vec<String>>,
-    documents: Option<Vec<Document>>,
-    disabled_tools: Vec<String>,
-}
-
-/// A limit from JS: a whole number of at least 1.
-fn limit(name: &str, value: Option<f64>, default: usize) -> Result<usize, JsValue> {
-    match value {
-        None => Ok(default),
-        Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 1e9 => Ok(v as usize),
-        Some(v) => Err(js_error(
-            format!("{name} must be a whole number of at least 1 (got {v})."),
-            None,
-            None,
-        )),
-    }
-}
-
-struct Configured {
-    agent: AgentConfig,
-    /// `None` for the demo model.
-    client: Option<ClientConfig>,
-    demo_delay_ms: u32,
-    registry: Registry,
-}
-
-fn configure(settings: Settings) -> Result<Configured, JsValue> {
-    let defaults = AgentConfig::default();
-    let agent = AgentConfig {
-        max_steps: limit("maxSteps", settings.max_steps, defaults.max_steps)?,
-        max_format_errors: limit(
-            "maxFormatErrors",
-            settings.max_format_errors,
-            defaults.max_format_errors,
-        )?,
-        max_repeats: limit("maxRepeats", settings.max_repeats, defaults.max_repeats)?,
-        observation_limit: limit(
-            "observationLimit",
-            settings.observation_limit,
-            defaults.observation_limit,
-        )?,
-        history_rounds: limit(
-            "historyRounds",
-            settings.history_rounds,
-            defaults.history_rounds,
-        )?,
-        restate_question: settings.restate_question,
-        style: settings.style,
-        stop: settings.stop.unwrap_or(defaults.stop),
-        prompt: PromptConfig {
-            lang: settings.lang,
-            template: settings.template.filter(|t| !t.trim().is_empty()),
-            few_shot: settings.few_shot,
-        },
-        system_prompt: settings.system_prompt.filter(|p| !p.trim().is_empty()),
-        constrained: settings.constrained,
-        act_first: settings.act_first.unwrap_or(defaults.act_first),
-    };
-    let client = if settings.demo {
-        None
+/// The settings object through the core's [`settings::configure`].
+fn configure(settings: JsValue, purpose: Purpose) -> Result<Configured, JsValue> {
+    let settings = if settings.is_undefined() {
+        serde_json::Value::Null
     } else {
-        let client = ClientConfig {
-            base_url: settings.base_url.trim().to_string(),
-            api_key: settings.api_key.filter(|k| !k.trim().is_empty()),
-            model: settings.model.trim().to_string(),
-            temperature: settings.temperature,
-            max_tokens: settings.max_tokens,
-            stream: settings.stream,
-            seed: settings.seed,
-            timeout_ms: settings.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
-        };
-        client
-            .validate()
-            .map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
-        Some(client)
+        json_of(settings, "settings")?
     };
-    let documents = settings
-        .documents
-        .unwrap_or_else(crate::tools::default_documents);
-    let mut registry = Registry::with_builtins(documents);
-    for name in &settings.disabled_tools {
-        registry.set_enabled(name, false);
-    }
-    Ok(Configured {
-        agent,
-        client,
-        demo_delay_ms: settings.demo_delay_ms,
-        registry,
+    settings::configure(settings, purpose).map_err(|e| {
+        let detail = match &e {
+            SettingsError::Client(e) => to_js(e).ok(),
+            _ => None,
+        };
+        js_error(e, None, detail)
     })
 }
 
-/// What happened, as the page receives it through `onEvent`.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Event<'a> {
-    /// A request is about to be sent; the step card can open.
-    Request {
-        step: usize,
-        request: &'a ModelRequest,
-    },
-    /// Streamed text of the reply in progress.
-    Delta {
-        step: usize,
-        text: &'a str,
-    },
-    /// The step changed (reply parsed, observation in); render it from `step`.
-    Step {
-        step: &'a agent::Step,
-    },
-    ToolStart {
-        step: usize,
-        call: &'a ToolCall,
-    },
-    Guard {
-        step: usize,
-        guard: &'a Guard,
-        explanation: String,
-    },
-    Notice {
-        step: usize,
-        message: &'a str,
-    },
-    Error {
-        step: usize,
-        error: &'a LlmError,
-        message: String,
-        hint: Option<String>,
-    },
-    Done {
-        outcome: &'a Outcome,
-        message: String,
-    },
-}
-
+/// Forwards one of the core's events to the page's listener.
 fn emit(on_event: &Option<Function>, event: &Event) {
     if let (Some(f), Ok(value)) = (on_event, to_js(event)) {
         // A throwing listener must not break the run.
         let _ = f.call1(&JsValue::NULL, &value);
+    }
+}
+
+fn emit_all(on_event: &Option<Function>, events: Vec<Event>) {
+    for event in &events {
+        emit(on_event, event);
     }
 }
 
@@ -303,7 +167,7 @@ struct Inner {
     demo_delay_ms: u32,
     registry: RefCell<Registry>,
     tools: RefCell<Vec<Rc<JsTool>>>,
-    run: RefCell<Option<agent::Agent>>,
+    run: RefCell<Option<Run>>,
     /// The controller of the fetch in flight; replaced for every request.
     fetch: RefCell<AbortController>,
     /// Resolves when the user aborts, so waits on JS tools end at once.
@@ -348,15 +212,7 @@ impl JsAgent {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
     ) -> Result<JsAgent, JsValue> {
-        let settings: Settings = if settings.is_undefined() || settings.is_null() {
-            Settings {
-                demo: true,
-                ..Settings::default()
-            }
-        } else {
-            from_js(settings, "settings")?
-        };
-        let c = configure(settings)?;
+        let c = configure(settings, Purpose::Run)?;
         Ok(JsAgent {
             inner: Rc::new(Inner {
                 config: c.agent,
@@ -446,7 +302,7 @@ impl JsAgent {
             None => "demo (scripted)",
         });
         let next = run.next();
-        *self.inner.run.borrow_mut() = Some(run);
+        *self.inner.run.borrow_mut() = Some(Run::new(run, timer::page_origin()));
         *self.inner.aborted.borrow_mut() = abort_promise();
         self.inner.paused.set(false);
         to_js(&next).map_err(|e| js_error(e, None, None))
@@ -456,7 +312,7 @@ impl JsAgent {
     #[wasm_bindgen(unchecked_return_type = "Next | null")]
     pub fn pending(&self) -> Result<JsValue, JsValue> {
         match self.inner.run.borrow().as_ref() {
-            Some(run) => to_js(&run.next()).map_err(|e| js_error(e, None, None)),
+            Some(run) => to_js(&run.agent().next()).map_err(|e| js_error(e, None, None)),
             None => Ok(JsValue::NULL),
         }
     }
@@ -500,25 +356,24 @@ impl JsAgent {
             }
             let _busy = Busy(&inner.busy);
             learn_server(&inner).await?;
-            let (index, next) = with_run(&inner, |run| (run.trace().steps.len(), run.next()))?;
-            let Next::CallModel { request } = next else {
+            let next = with_run(&inner, |run| run.agent().next())?;
+            let Next::CallModel { request } = &next else {
                 return Err(js_error(
                     "The run is not waiting for the model now.",
                     None,
                     None,
                 ));
             };
-            emit(
-                &on_event,
-                &Event::Request {
-                    step: index,
-                    request: &request,
-                },
-            );
+            let (step, announced) =
+                with_run(&inner, |run| (run.step_index(), run.announce(&next)))?;
+            if let Some(event) = announced {
+                emit(&on_event, &event);
+            }
             let partial = RefCell::new(String::new());
-            let reply = ask_model(&inner, &request, &on_event, index, &partial).await;
+            let reply = ask_model(&inner, request, &on_event, step, &partial).await;
             // As in a step: after abort() the text streamed so far stays in the trace.
-            with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
+            let events = with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
+            emit_all(&on_event, events);
             let reply = reply.map_err(|e| llm_error(&e))?;
             to_js(&reply).map_err(|e| js_error(e, None, None))
         })
@@ -571,16 +426,25 @@ impl JsAgent {
         self.inner.fetch.borrow().abort();
         let _ = self.inner.aborted.borrow().1.call0(&JsValue::NULL);
         if let Some(run) = self.inner.run.borrow_mut().as_mut() {
+            // A step in flight reports the end when its request comes back aborted.
             run.abort();
         }
     }
 
-    /// After a model error: ask again with the same request.
-    pub fn retry(&self) -> Result<(), JsValue> {
-        match self.inner.run.borrow_mut().as_mut() {
-            Some(run) => run.retry().map_err(|e| js_error(e, None, None)),
-            None => Err(js_error("Nothing has run yet.", None, None)),
-        }
+    /// After a model error: ask again with the same request. `onEvent` gets the failed step
+    /// (no longer retryable) and the new one.
+    pub fn retry(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
+            Function,
+        >,
+    ) -> Result<(), JsValue> {
+        let events = match self.inner.run.borrow_mut().as_mut() {
+            Some(run) => run.retry().map_err(|e| js_error(e, None, None))?,
+            None => return Err(js_error("Nothing has run yet.", None, None)),
+        };
+        emit_all(&on_event, events);
+        Ok(())
     }
 
     /// The trace so far as a plain object, or null before `start`.
@@ -597,7 +461,7 @@ impl JsAgent {
             .as_ref()
             .ok_or_else(|| js_error("Nothing has run yet.", None, None))?;
         // Through `Value`, like `to_js`, so the trace types' `Serialize` is built only once.
-        serde_json::to_value(run.trace())
+        serde_json::to_value(run.agent().trace())
             .and_then(|trace| serde_json::to_string_pretty(&trace))
             .map_err(|e| js_error(e, None, None))
     }
@@ -605,12 +469,12 @@ impl JsAgent {
 
 fn trace_of(inner: &Inner) -> Result<JsValue, JsValue> {
     match inner.run.borrow().as_ref() {
-        Some(run) => to_js(run.trace()).map_err(|e| js_error(e, None, None)),
+        Some(run) => trace_view(run.agent().trace()),
         None => Ok(JsValue::NULL),
     }
 }
 
-fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut agent::Agent) -> T) -> Result<T, JsValue> {
+fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut Run) -> T) -> Result<T, JsValue> {
     inner
         .run
         .borrow_mut()
@@ -619,8 +483,9 @@ fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut agent::Agent) -> T) -> Result<
         .ok_or_else(|| js_error("Call start(question) first.", None, None))
 }
 
-/// One transition. No `RefCell` borrow is held across an await, so `abort()` and
-/// `trace()` work while a request is in flight.
+/// One transition: does what the run waits for and forwards the events the core reports. No
+/// `RefCell` borrow is held across an await, so `abort()` and `trace()` work while a request
+/// is in flight.
 async fn step_once(
     inner: &Rc<Inner>,
     on_event: &Option<Function>,
@@ -631,19 +496,14 @@ async fn step_once(
     }
     let _busy = Busy(&inner.busy);
     learn_server(inner).await?;
-    let next = with_run(inner, |run| run.next())?;
-    let index = with_run(inner, |run| run.trace().steps.len())?;
-    let guards_before = with_run(inner, |run| guard_count(run))?;
-    match &next {
+    let next = with_run(inner, |run| run.agent().next())?;
+    let (step, announced) = with_run(inner, |run| (run.step_index(), run.announce(&next)))?;
+    if let Some(event) = announced {
+        emit(on_event, &event);
+    }
+    let events = match next {
         Next::Done { .. } => return Ok(next),
         Next::CallModel { request } => {
-            emit(
-                on_event,
-                &Event::Request {
-                    step: index,
-                    request,
-                },
-            );
             let partial = RefCell::new(String::new());
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
@@ -652,50 +512,57 @@ async fn step_once(
                     elapsed_ms: edit.elapsed_ms,
                     edited: edit.edited.unwrap_or(true),
                 }),
-                None => ask_model(inner, request, on_event, index, &partial).await,
+                None => ask_model(inner, &request, on_event, step, &partial).await,
             };
             if let Err(error) = &result {
-                if with_run(inner, |run| run.constraint_refused(error))? {
-                    // Asked again at once without the constraint; the guard says why.
-                    report(inner, on_event, index, guards_before)?;
-                    return with_run(inner, |run| run.next());
+                // Asked again at once without the constraint; the guard says why.
+                if let Some(events) = with_run(inner, |run| run.constraint_refused(error))? {
+                    emit_all(on_event, events);
+                    return with_run(inner, |run| run.agent().next());
                 }
             }
             with_run(inner, |run| {
                 // After abort() the run is over: keep what had streamed in, for the record.
-                if matches!(run.next(), Next::Done { .. }) {
-                    run.keep_partial_reply(partial.take());
-                    return;
+                if run.is_done() {
+                    return run.keep_partial_reply(partial.take());
                 }
-                let _ = match result {
+                // The run asked for the model, so feeding it cannot fail.
+                match result {
                     Ok(reply) => run.feed_model(reply),
                     Err(error) => run.feed_model_error(error),
-                };
-            })?;
+                }
+                .unwrap_or_default()
+            })?
         }
         Next::RunTool { call } => {
-            emit(on_event, &Event::ToolStart { step: index, call });
             let started = timer::now_ms();
             let edited = edit.observation.is_some();
             let output = match edit.observation {
                 Some(text) => Ok(text),
-                None => run_tool(inner, call).await,
+                None => run_tool(inner, &call).await,
             };
             let result = ToolResult {
                 output,
                 elapsed_ms: Some(timer::now_ms() - started),
                 edited,
             };
-            let _ = with_run(inner, |run| run.feed_tool(result))?;
+            with_run(inner, |run| {
+                // After abort() the run is over: abort() again reports how it ended.
+                if run.is_done() {
+                    return run.abort();
+                }
+                // The run asked for the tool, so feeding it cannot fail.
+                run.feed_tool(result).unwrap_or_default()
+            })?
         }
-    }
-    report(inner, on_event, index, guards_before)?;
-    with_run(inner, |run| run.next())
+    };
+    emit_all(on_event, events);
+    with_run(inner, |run| run.agent().next())
 }
 
 /// `auto`: before the first request, the server's kind decides the constraint.
 async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
-    if !with_run(inner, |run| run.wants_server())? {
+    if !with_run(inner, |run| run.agent().wants_server())? {
         return Ok(());
     }
     let kind = match &inner.client {
@@ -711,63 +578,6 @@ async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
     with_run(inner, |run| run.set_server(kind))
 }
 
-fn guard_count(run: &agent::Agent) -> usize {
-    run.trace().steps.iter().map(|s| s.guards.len()).sum()
-}
-
-/// Emits the changed step, its new guards, a model error and the end of the run.
-fn report(
-    inner: &Inner,
-    on_event: &Option<Function>,
-    index: usize,
-    guards_before: usize,
-) -> Result<(), JsValue> {
-    let run = inner.run.borrow();
-    let run = run
-        .as_ref()
-        .ok_or_else(|| js_error("Call start(question) first.", None, None))?;
-    let trace = run.trace();
-    let new_guards = trace
-        .steps
-        .iter()
-        .flat_map(|s| s.guards.iter().map(move |g| (s.index, g)))
-        .skip(guards_before);
-    for (step, guard) in new_guards {
-        emit(
-            on_event,
-            &Event::Guard {
-                step,
-                guard,
-                explanation: guard.explain(),
-            },
-        );
-    }
-    for step in trace.steps.iter().filter(|s| s.index >= index) {
-        emit(on_event, &Event::Step { step });
-        if let Some(error) = &step.error {
-            emit(
-                on_event,
-                &Event::Error {
-                    step: step.index,
-                    error,
-                    message: error.to_string(),
-                    hint: error.hint(&timer::page_origin()),
-                },
-            );
-        }
-    }
-    if let Some(outcome) = &trace.outcome {
-        emit(
-            on_event,
-            &Event::Done {
-                outcome,
-                message: outcome.describe(),
-            },
-        );
-    }
-    Ok(())
-}
-
 /// Calls the model (or the demo script); `partial` collects the streamed text as it comes.
 async fn ask_model(
     inner: &Rc<Inner>,
@@ -779,7 +589,13 @@ async fn ask_model(
     let started = timer::now_ms();
     let on_delta = |text: &str| {
         partial.borrow_mut().push_str(text);
-        emit(on_event, &Event::Delta { step, text });
+        emit(
+            on_event,
+            &Event::Delta {
+                step,
+                text: text.to_string(),
+            },
+        );
     };
     // A fresh controller per request: an aborted one stays aborted.
     let abort = controller().map_err(|e| LlmError::Stream {
@@ -788,12 +604,11 @@ async fn ask_model(
     *inner.fetch.borrow_mut() = abort.clone();
     let Some(cfg) = &inner.client else {
         let text = crate::demo::reply(request);
-        let chars: Vec<char> = text.chars().collect();
-        for piece in chars.chunks(4) {
+        for piece in crate::demo::pieces(&text) {
             if abort.signal().aborted() {
                 return Err(LlmError::Aborted);
             }
-            on_delta(&piece.iter().collect::<String>());
+            on_delta(piece);
             if inner.demo_delay_ms > 0 {
                 timer::sleep(inner.demo_delay_ms).await;
             }
@@ -813,13 +628,7 @@ async fn ask_model(
         .collect();
     let completion = client::complete(cfg, request, &tools, &abort, &on_delta).await?;
     if completion.unfinished {
-        emit(
-            on_event,
-            &Event::Notice {
-                step,
-                message: "The stream ended without [DONE]; the reply may be incomplete.",
-            },
-        );
+        emit(on_event, &Event::unfinished_stream(step));
     }
     Ok(ModelReply {
         text: completion.text,
@@ -856,7 +665,14 @@ async fn run_tool(inner: &Rc<Inner>, call: &ToolCall) -> Result<String, crate::t
 #[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
 pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
     let trace = Trace::from_json(json).map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
-    to_js(&trace).map_err(|e| js_error(e, None, None))
+    trace_view(&trace)
+}
+
+/// A trace as the page draws it, with its sentences (`crate::view`).
+fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
+    view::trace(trace, &timer::page_origin())
+        .and_then(|v| to_js(&v))
+        .map_err(|e| js_error(e, None, None))
 }
 
 /// The size limits on model replies and trace files (`crate::limits`), so a page can check a
@@ -879,19 +695,9 @@ pub fn list_models(
     #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
 ) -> Promise {
     future_to_promise(async move {
-        let settings: Settings = from_js(settings, "settings")?;
-        // Listing needs no model name; the check is for runs.
-        let model = match settings.model.trim() {
-            "" => "(listing models)".to_string(),
-            name => name.to_string(),
+        let Some(client) = configure(settings, Purpose::ListModels)?.client else {
+            return Err(js_error("No server configured.", None, None));
         };
-        let client = configure(Settings {
-            demo: false,
-            model,
-            ..settings
-        })?
-        .client
-        .ok_or_else(|| js_error("No server configured.", None, None))?;
         let abort = controller()?;
         let models = client::list_models(&client, &abort)
             .await
@@ -904,53 +710,6 @@ pub fn list_models(
 #[wasm_bindgen(js_name = parseReply, unchecked_return_type = "Parse")]
 pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
-}
-
-/// The sentence and the fix for a model error stored in a trace.
-#[wasm_bindgen(js_name = describeError, unchecked_return_type = "{ message: string; hint: string | null }")]
-pub fn describe_error(
-    #[wasm_bindgen(unchecked_param_type = "ModelError")] error: JsValue,
-) -> Result<JsValue, JsValue> {
-    let error: LlmError = from_js(error, "error")?;
-    to_js(&serde_json::json!({
-        "message": error.to_string(),
-        "hint": error.hint(&timer::page_origin()),
-    }))
-    .map_err(|e| js_error(e, None, None))
-}
-
-/// One sentence explaining a guard stored in a trace.
-#[wasm_bindgen(js_name = explainGuard)]
-pub fn explain_guard(
-    #[wasm_bindgen(unchecked_param_type = "Guard")] guard: JsValue,
-) -> Result<String, JsValue> {
-    let guard: Guard = from_js(guard, "guard")?;
-    Ok(guard.explain())
-}
-
-/// One sentence describing how a run ended.
-#[wasm_bindgen(js_name = describeOutcome)]
-pub fn describe_outcome(
-    #[wasm_bindgen(unchecked_param_type = "Outcome")] outcome: JsValue,
-) -> Result<String, JsValue> {
-    let outcome: Outcome = from_js(outcome, "outcome")?;
-    Ok(outcome.describe())
-}
-
-/// The sentence for a repair code in a parse (e.g. "single_quotes").
-#[wasm_bindgen(js_name = describeRepair)]
-pub fn describe_repair(
-    #[wasm_bindgen(unchecked_param_type = "string")] code: JsValue,
-) -> Result<String, JsValue> {
-    let repair: crate::parse::Repair = from_js(code, "repair")?;
-    Ok(repair.describe().to_string())
-}
-
-/// The sentence for a format error in a parse (e.g. `{type: "no_action"}`).
-#[wasm_bindgen(js_name = describeFormatError)]
-pub fn describe_format_error(error: JsValue) -> Result<String, JsValue> {
-    let error: crate::parse::FormatError = from_js(error, "format error")?;
-    Ok(error.to_string())
 }
 
 #[wasm_bindgen(js_name = demoQuestions)]

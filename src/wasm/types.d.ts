@@ -120,7 +120,31 @@ export interface Step {
   } | null;
   guards: Guard[];
   error: ModelError | null;
+  /** What a page shows for the step (in steps from events, `trace()` and `loadTrace`). */
+  view?: StepView;
 }
+
+/** One sentence in each interface language. */
+export interface Text { en: string; zh: string }
+
+/** A step's sentences, and its parse's spans in UTF-16 code units (JavaScript string indices). */
+export interface StepView {
+  guards: Text[];
+  format_error: Text | null;
+  repairs: Text[];
+  /** The corrections made to the tool call (`call.notes`), in each language. */
+  notes: Text[];
+  error: { message: string; hint: string | null } | null;
+  spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
+  /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
+  can_retry?: boolean;
+}
+
+/** What a run waits for, in short (the 'next' event; the request itself is in 'request'). */
+export type Pending =
+  | { type: 'call_model'; step: number }
+  | { type: 'run_tool'; step: number; call: ToolCall }
+  | { type: 'done' };
 
 export interface Trace {
   version: number;
@@ -131,6 +155,8 @@ export interface Trace {
   config: object;
   steps: Step[];
   outcome: Outcome | null;
+  /** The outcome's sentence (in `trace()` and `loadTrace`; `exportTrace` has no view). */
+  view?: { outcome: Text | null };
 }
 
 export type AgentEvent =
@@ -138,10 +164,11 @@ export type AgentEvent =
   | { type: 'delta'; step: number; text: string }
   | { type: 'step'; step: Step }
   | { type: 'tool_start'; step: number; call: ToolCall }
-  | { type: 'guard'; step: number; guard: Guard; explanation: string }
-  | { type: 'notice'; step: number; message: string }
+  | { type: 'guard'; step: number; guard: Guard; explanation: Text }
+  | { type: 'notice'; step: number; message: Text }
   | { type: 'error'; step: number; error: ModelError; message: string; hint: string | null }
-  | { type: 'done'; outcome: Outcome; message: string };
+  | { type: 'next'; next: Pending }
+  | { type: 'done'; outcome: Outcome; message: Text };
 
 export type OnEvent = (event: AgentEvent) => void;
 

@@ -14,13 +14,10 @@ const ALL = `${IMG} ${SCRIPT} ${LINK} ${IMAGE} ${CLOSE} \`code\` **bold** <b>&am
 // Fenced text that tries to close its fence and the <details> around the system prompt.
 const BREAKOUT = `${ALL}\n\`\`\`\n${CLOSE}\n\`\`\`\`\`\n${SCRIPT}`;
 
-// The core's sentences quote model text (a tool name, an answer), so the stand-ins do too.
-const describe = {
-  describeFormatError: (e) => `no Action in ${e.text}`,
-  describeOutcome: (o) => `Final answer: ${o.answer}`,
-  describeRepair: (r) => `repaired ${r}`,
-  explainGuard: (g) => `the call to ${g.tool} was repeated`,
-};
+// The core's sentences (each step's `view`) quote model text (a tool name, an answer), so the
+// stand-ins do too.
+const en = (text) => ({ en: text, zh: '' });
+const noView = { guards: [], format_error: null, repairs: [] };
 
 const trace = {
   version: 1,
@@ -36,6 +33,7 @@ const trace = {
       observation: { source: 'error', text: `observation ${BREAKOUT}` },
       guards: [{ type: 'repeated_call', tool: `tool ${ALL}` }],
       error: null,
+      view: { ...noView, guards: [en(`the call to tool ${ALL} was repeated`)], repairs: [en(`repaired r ${ALL}`)] },
     },
     {
       index: 2,
@@ -45,6 +43,7 @@ const trace = {
       observation: null,
       guards: [],
       error: null,
+      view: { ...noView, format_error: en(`no Action in error ${ALL}`) },
     },
     {
       index: 3,
@@ -54,6 +53,7 @@ const trace = {
       observation: null,
       guards: [],
       error: { type: `error type ${ALL}` },
+      view: noView,
     },
     {
       index: 4,
@@ -63,6 +63,7 @@ const trace = {
       observation: { source: 'tool', text: '2' },
       guards: [],
       error: null,
+      view: noView,
     },
     {
       index: 5,
@@ -72,9 +73,11 @@ const trace = {
       observation: null,
       guards: [],
       error: null,
+      view: noView,
     },
   ],
   outcome: { type: 'answered', answer: `outcome ${ALL}` },
+  view: { outcome: en(`Final answer: outcome ${ALL}`) },
 };
 
 /** The lines outside fenced code blocks (CommonMark: a fence closes only with one as long). */
@@ -102,7 +105,7 @@ function shown(text) {
 }
 
 test('no field of a trace becomes HTML, a link or code outside a fence', () => {
-  const md = traceToMarkdown(trace, describe);
+  const md = traceToMarkdown(trace);
   const lines = outsideFences(md);
   // The only HTML is the export's own <details> around the system prompt.
   assert.deepEqual(
@@ -124,7 +127,7 @@ test('no field of a trace becomes HTML, a link or code outside a fence', () => {
 });
 
 test('fields are shown as written', () => {
-  const md = traceToMarkdown(trace, describe);
+  const md = traceToMarkdown(trace);
   const lines = outsideFences(md);
   const field = (label) => {
     const line = lines.find((l) => l.startsWith(label));
@@ -147,7 +150,7 @@ test('fields are shown as written', () => {
 });
 
 test('a run of ordinary steps reads as before', () => {
-  const md = traceToMarkdown({ ...trace, model: 'qwen2.5:0.5b', steps: [trace.steps[3]], outcome: { answer: '2.' } }, describe);
+  const md = traceToMarkdown({ ...trace, model: 'qwen2.5:0.5b', steps: [trace.steps[3]], outcome: { answer: '2.' }, view: { outcome: en('Final answer: 2.') } });
   assert.equal(
     md,
     [

@@ -67,7 +67,7 @@ function loadCore() {
   core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js')])
     .then(async ([pkg, trace, i18n]) => {
       await pkg.default();
-      return { pkg, doctor: trace.doctor, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang) };
+      return { pkg, doctor: trace.doctor, Replay: trace.Replay, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang) };
     });
   core.catch(() => { core = null; }); // a later element may try again
   return core;
@@ -81,20 +81,33 @@ function embedView(TraceView, useLang) {
   return class EmbedView extends TraceView {
     constructor(root, actions, scroller, lang) {
       super(root, actions);
-      Object.assign(this, { scroller, lang });
-      for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'rerender']) {
+      Object.assign(this, { scroller, lang, pinned: true, followFrame: 0 });
+      // Whether the reader follows the end is read when they scroll, not on every change:
+      // measuring a box after each change would force a layout for each streamed piece.
+      scroller.addEventListener('scroll', () => {
+        this.pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+      }, { passive: true });
+      for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'showEnd', 'rerender']) {
         const method = this[name];
         this[name] = (...args) => {
           useLang(this.lang);
-          const pinned = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < 48;
           const result = method.apply(this, args);
-          if (pinned) this.scroller.scrollTop = this.scroller.scrollHeight;
+          this.follow();
           return result;
         };
       }
     }
 
-    reveal() {} // the wrapper above keeps the newest card in view while the reader follows
+    /** Keeps the end in view while the reader follows it, once a frame. */
+    follow() {
+      if (!this.pinned || this.followFrame) return;
+      this.followFrame = requestAnimationFrame(() => {
+        this.followFrame = 0;
+        this.scroller.scrollTop = this.scroller.scrollHeight;
+      });
+    }
+
+    reveal() {} // follow() keeps the newest card in view while the reader follows
   };
 }
 
@@ -120,109 +133,6 @@ export function liveHint(error, { endpoint, page = location.href, lang = 'en' })
     return say(lang, 'hintNetwork', vars);
   }
   return error?.hint ?? error?.message ?? String(error);
-}
-
-// ---------------------------------------------------------------- the replay
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-const modelPart = (step) => ({ ...step, observation: null, guards: [] });
-
-/**
- * Plays a trace into a view, one transition at a time: the reply types itself out, the
- * parsed Thought/Action appear, then the observation. `step()` does one transition at once.
- */
-class Replay {
-  constructor(trace, view, { speed, visible, changed, placeholder }) {
-    Object.assign(this, { trace, view, speed, visible, changed, placeholder, playing: false, run: 0 });
-    this.restart();
-  }
-
-  get done() { return this.pos > this.trace.steps.length; }
-
-  restart() {
-    this.stopLoop();
-    Object.assign(this, { pos: 0, phase: 0, typed: 0 });
-    this.view.reset(this.trace);
-    this.view.end.replaceChildren(this.placeholder);
-    this.changed();
-  }
-
-  async play() {
-    if (this.playing) return;
-    if (this.done) this.restart();
-    this.playing = true;
-    this.changed();
-    const run = ++this.run;
-    while (run === this.run && !this.done) {
-      await sleep(this.tick() / this.speed);
-      while (run === this.run && !this.visible()) await sleep(200);
-    }
-    if (run === this.run) this.pause();
-  }
-
-  pause() {
-    this.stopLoop();
-    this.changed();
-  }
-
-  stopLoop() {
-    this.playing = false;
-    this.run++;
-  }
-
-  step() {
-    this.stopLoop();
-    if (!this.done) this.transition();
-    this.changed();
-  }
-
-  /** One small piece of the animation; returns how long to wait before the next. */
-  tick() {
-    const step = this.trace.steps[this.pos];
-    if (!step) return this.transition();
-    if (this.phase === 0) {
-      this.open(step);
-      return 250;
-    }
-    const chars = this.chars;
-    if (this.phase === 1 && this.typed < chars.length) {
-      const size = Math.max(2, Math.ceil(chars.length / 90));
-      this.view.event({ type: 'delta', step: step.index, text: chars.slice(this.typed, this.typed + size).join('') });
-      this.typed += size;
-      return 30;
-    }
-    return this.transition();
-  }
-
-  open(step) {
-    this.placeholder.remove();
-    this.view.event({ type: 'request', step: step.index, request: step.request });
-    this.chars = [...(step.reply?.text ?? '')];
-    Object.assign(this, { phase: 1, typed: 0 });
-  }
-
-  /** The model's part of the step (its parsed reply), then the tool's (the observation). */
-  transition() {
-    const { steps } = this.trace;
-    const step = steps[this.pos];
-    if (!step) {
-      this.view.showOutcome(this.trace.outcome);
-      this.pos++;
-      return 0;
-    }
-    this.placeholder.remove();
-    if (this.phase < 2 && step.observation && step.reply) {
-      if (this.phase === 0) this.open(step);
-      this.view.showStep(modelPart(step));
-      if (step.call) this.view.event({ type: 'tool_start', step: step.index, call: step.call });
-      this.phase = 2;
-      return 900;
-    }
-    this.view.showStep(step);
-    Object.assign(this, { pos: this.pos + 1, phase: 0 });
-    if (this.pos === steps.length) return this.transition(); // the outcome comes with the last step
-    return 1100;
-  }
 }
 
 // ---------------------------------------------------------------- the element
@@ -400,7 +310,7 @@ class ReactLoop extends HTMLElement {
       return this.#fail(error.message);
     }
     this.#view = new this.#core.View(this.#ui.trace, {
-      canRetry: (step) => Boolean(this.#agent && step.error && !this.#busy && step.index === this.#agent.trace().steps.length),
+      canRetry: (step) => Boolean(this.#agent && !this.#busy && step.view.can_retry),
       retry: () => this.#retry(),
       testConnection: () => this.#testConnection(),
     }, this.#ui.scroll, this.lang);
@@ -445,7 +355,7 @@ class ReactLoop extends HTMLElement {
       if (this.#traceError) return this.#fail(this.#traceError.message, null, 'badTrace');
       return this.#fail(this.#liveError.message, this.#liveError.hint, 'unreachable');
     }
-    this.#replay = new Replay(this.#trace, this.#view, {
+    this.#replay = new this.#core.Replay(this.#trace, this.#view, {
       speed: Math.min(50, Math.max(0.1, Number(this.getAttribute('speed')) || 1)),
       visible: () => this.#visible,
       changed: () => this.#refresh(),
@@ -508,10 +418,8 @@ class ReactLoop extends HTMLElement {
   async #retry() {
     const agent = this.#agent;
     try {
-      const failed = agent.trace().steps.at(-1);
-      agent.retry();
       this.#view.showOutcome(null);
-      this.#view.showStep(failed); // without its Retry button now
+      agent.retry((event) => this.#view.event(event)); // redraws the failed step without its Retry button
     } catch (error) {
       return this.#setNote(error.message);
     }
@@ -527,7 +435,6 @@ class ReactLoop extends HTMLElement {
       this.#note = error.message;
     } finally {
       this.#busy = false;
-      if (this.#agent === agent) this.#view.showOutcome(agent.trace()?.outcome);
       this.#refresh();
     }
   }

@@ -1,0 +1,187 @@
+//! The sentences a page shows for a run, in every language of the interface: guards,
+//! outcomes, repairs and format errors. English is the core's own wording (`Guard::explain`,
+//! `Outcome::describe`, `Repair::describe`, `FormatError`'s `Display`); Chinese is here, next
+//! to it, so no page keeps a copy of its own.
+
+use serde::Serialize;
+
+use crate::agent::{Guard, Outcome};
+use crate::parse::{FormatError, Repair};
+use crate::tools::Note;
+
+/// One sentence in each interface language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
+pub fn guard(guard: &Guard) -> Text {
+    let zh = match guard {
+        Guard::FormatFeedback { consecutive, .. } => format!(
+            "回复不符合格式，已把修正说明作为 Observation 发回给模型（连续第 {consecutive} 次格式错误）。"
+        ),
+        Guard::DispatchFailed { .. } => {
+            "这个动作无法执行（工具名或参数有误），已告诉模型如何修正。".to_string()
+        }
+        Guard::ToolFailed { .. } => {
+            "工具执行出错，错误信息已作为 Observation 发回给模型。".to_string()
+        }
+        Guard::RepeatedCall { tool, repeat } => format!(
+            "{tool} 又以相同参数被调用（第 {repeat} 次重复）：复用了之前的结果，提示模型给出答案；受约束模式在下一次回复中去掉 {tool}。"
+        ),
+        Guard::SelfObservationCut { dropped_chars } => {
+            format!("模型自己写了 Observation；从那里起的 {dropped_chars} 个字符已被删去。")
+        }
+        Guard::ObservationTruncated {
+            from_chars,
+            to_chars,
+        } => format!("Observation 有 {from_chars} 个字符，只有前 {to_chars} 个发给了模型。"),
+        Guard::HistoryTrimmed {
+            dropped_rounds,
+            kept_rounds,
+        } => format!(
+            "为缩短提示词，删去了 {dropped_rounds} 轮旧对话，保留最近 {kept_rounds} 轮。"
+        ),
+        Guard::StepLimit { steps } => format!("已达到步数上限（{steps}），仍没有最终答案。"),
+        Guard::TooManyFormatErrors { count } => {
+            format!("连续 {count} 次格式错误：运行已停止。")
+        }
+        Guard::TooManyRepeats { tool, repeats } => {
+            format!("{tool} 以相同参数重复了 {repeats} 次：运行已停止。")
+        }
+        Guard::SecondMove { repeat: 1 } => {
+            "模型重复了它的回复或错误；修正说明已换成只列出要写的三行的简短形式。".to_string()
+        }
+        Guard::SecondMove { repeat } => format!(
+            "模型连续 {repeat} 次重复了它的回复或错误；修正说明现在写明：不写这三行，任务就会失败。"
+        ),
+        Guard::ConstraintDropped { constrained, .. } => format!(
+            "服务器拒绝了 {} 约束；请求已去掉约束重新发送，本次运行余下部分也不再使用它。",
+            constrained.label()
+        ),
+    };
+    Text {
+        en: guard.explain(),
+        zh,
+    }
+}
+
+pub fn outcome(outcome: &Outcome) -> Text {
+    let zh = match outcome {
+        Outcome::Answer { answer } => format!("最终答案：{answer}"),
+        Outcome::StepLimit { steps, .. } => {
+            format!("没有得到答案就停止了：达到了 {steps} 步的上限。")
+        }
+        Outcome::FormatErrors { count } => format!("已停止：模型连续 {count} 次违反回复格式。"),
+        Outcome::RepeatedCalls { tool } => format!("已停止：模型不断以相同参数调用 {tool}。"),
+        Outcome::ModelError { .. } => "因模型调用出错而停止。".to_string(),
+        Outcome::Aborted => "已被用户停止。".to_string(),
+    };
+    Text {
+        en: outcome.describe(),
+        zh,
+    }
+}
+
+/// A repair: in Chinese a short label, then the precise English sentence in brackets.
+pub fn repair(repair: Repair) -> Text {
+    let label = match repair {
+        Repair::FullWidthColon => "全角冒号按半角读取",
+        Repair::MarkdownLabel => "忽略标签外的 Markdown",
+        Repair::CodeFenceRemoved => "去掉代码块标记",
+        Repair::ToolNameUnquoted => "去掉工具名外的引号",
+        Repair::SingleQuotes => "单引号改为双引号",
+        Repair::TrailingComma => "删去多余的逗号",
+        Repair::PythonLiterals => "Python 字面量改为 JSON",
+        Repair::UnquotedKey => "接受没有引号的键",
+        Repair::HallucinatedObservationDropped => "删去模型自编的 Observation",
+        Repair::AnswerFromEarlierCall => {
+            "final_answer 重复了先前调用的参数：以那次调用的结果为答案"
+        }
+        Repair::InputCompletesFinalAnswer => {
+            "单独的 Action Input 作为上一条回复中 final_answer 的答案"
+        }
+        Repair::ArgumentsRunAsCall => "final_answer 里是工具参数：执行了那次调用",
+        Repair::TranslatedLabel => "中文标签按英文标签读取",
+        Repair::FullWidthPunctuation => "全角标点按 JSON 标点读取",
+        Repair::UnclosedString => "补上右括号前缺少的右引号",
+        _ => "",
+    };
+    labelled(label, repair.describe().to_string())
+}
+
+/// A format error, labelled in Chinese like a repair.
+pub fn format_error(error: &FormatError) -> Text {
+    let label = match error {
+        FormatError::Empty => "回复为空",
+        FormatError::NoAction => "没有 Action 或 Final Answer",
+        FormatError::ThoughtOnly => "只有 Thought",
+        FormatError::NoTool => "说不需要工具，却没有给出答案",
+        FormatError::MissingToolName => "Action 缺少工具名",
+        FormatError::InputWithoutAction => "有 Action Input 却没有 Action",
+        FormatError::EmptyAnswer => "Final Answer 为空",
+        FormatError::XmlToolCall => "用了 XML 工具调用",
+        FormatError::InvalidJson { .. } => "JSON 无效",
+        FormatError::ArgumentsAsAnswer { .. } => "final_answer 里写的是工具参数，不是答案",
+        FormatError::MixedActionAndAnswer => "同一行里既有 Action 又有 Final Answer",
+    };
+    labelled(label, error.to_string())
+}
+
+/// A correction made to a tool call.
+pub fn note(note: &Note) -> Text {
+    let zh = match note {
+        Note::ToolRenamed { written, tool } => format!("工具名 '{written}' 按 '{tool}' 读取"),
+        Note::KeyRenamed { key, param } => format!("键 '{key}' 按 '{param}' 读取"),
+        Note::ExtraKeyIgnored { key } => format!("忽略多余的键 '{key}'"),
+        Note::InputIgnored { tool } => format!("忽略输入：{tool} 不需要参数"),
+        Note::Other(text) => text.clone(),
+    };
+    Text {
+        en: note.to_string(),
+        zh,
+    }
+}
+
+fn labelled(zh_label: &str, en: String) -> Text {
+    let zh = match zh_label {
+        "" => en.clone(),
+        label => format!("{label}（{en}）"),
+    };
+    Text { en, zh }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_keeps_the_details_and_english_is_the_cores_own() {
+        let guard_text = guard(&Guard::RepeatedCall {
+            tool: "calculator".into(),
+            repeat: 2,
+        });
+        assert!(guard_text.zh.contains("calculator") && guard_text.zh.contains("第 2 次"));
+        assert_eq!(
+            guard_text.en,
+            Guard::RepeatedCall {
+                tool: "calculator".into(),
+                repeat: 2
+            }
+            .explain()
+        );
+        assert_eq!(
+            repair(Repair::SingleQuotes).zh,
+            "单引号改为双引号（single quotes → double）"
+        );
+        // A repair without a Chinese label is the English sentence in both.
+        let plain = repair(Repair::PaperForm);
+        assert_eq!(plain.zh, plain.en);
+        assert_eq!(
+            format_error(&FormatError::Empty).zh,
+            "回复为空（empty reply）"
+        );
+        assert_eq!(outcome(&Outcome::Aborted).zh, "已被用户停止。");
+    }
+}

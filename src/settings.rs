@@ -1,0 +1,245 @@
+//! The settings object of `new Agent(settings)` (camelCase, as a page writes it) turned into
+//! what a run needs: the agent's config, the client's config and the tool registry. The
+//! browser driver only converts the object to JSON and calls [`configure`].
+
+use serde_json::Value;
+
+use crate::agent::AgentConfig;
+use crate::deser::Fields;
+use crate::history::MessageStyle;
+use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
+use crate::prompt::{FewShot, Lang, PromptConfig};
+use crate::tools::{default_documents, Document, Registry};
+
+/// What a run is configured with.
+#[derive(Debug)]
+pub struct Configured {
+    pub agent: AgentConfig,
+    /// `None` for the demo model.
+    pub client: Option<ClientConfig>,
+    pub demo_delay_ms: u32,
+    pub registry: Registry,
+}
+
+/// Why settings were refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingsError {
+    /// A value of the wrong type, or an unknown choice (the JSON reader's message).
+    Invalid { message: String },
+    /// A limit that is not a whole number of at least 1.
+    Limit { name: &'static str, got: f64 },
+    /// The server settings cannot work.
+    Client(ConfigError),
+}
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Invalid { message } => write!(f, "Invalid settings: {message}"),
+            Self::Limit { name, got } => {
+                write!(
+                    f,
+                    "{name} must be a whole number of at least 1 (got {got})."
+                )
+            }
+            Self::Client(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// What the settings are for: a run, or only listing the server's models (which needs no
+/// model name and no agent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Run,
+    ListModels,
+}
+
+/// The settings object (`null` means the demo model with every default) → the configuration.
+pub fn configure(settings: Value, purpose: Purpose) -> Result<Configured, SettingsError> {
+    read(settings, purpose).map_err(|e| match e {
+        Refused::Json(e) => SettingsError::Invalid {
+            message: e.to_string(),
+        },
+        Refused::Settings(e) => e,
+    })
+}
+
+/// What [`read`] stops on: a field the JSON reader refuses, or a value the settings refuse.
+enum Refused {
+    Json(serde_json::Error),
+    Settings(SettingsError),
+}
+
+impl From<serde_json::Error> for Refused {
+    fn from(e: serde_json::Error) -> Self {
+        Refused::Json(e)
+    }
+}
+
+impl From<SettingsError> for Refused {
+    fn from(e: SettingsError) -> Self {
+        Refused::Settings(e)
+    }
+}
+
+/// Every field may be left out: then it has its default.
+fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
+    let mut f = match settings {
+        Value::Null => Fields::object(serde_json::json!({"demo": purpose == Purpose::Run}))?,
+        settings => Fields::object(settings)?,
+    };
+    let defaults = AgentConfig::default();
+    let mut limit = |name: &'static str, default: usize| -> Result<usize, Refused> {
+        Ok(limit(name, f.opt(name)?, default)?)
+    };
+    let agent = AgentConfig {
+        max_steps: limit("maxSteps", defaults.max_steps)?,
+        max_format_errors: limit("maxFormatErrors", defaults.max_format_errors)?,
+        max_repeats: limit("maxRepeats", defaults.max_repeats)?,
+        observation_limit: limit("observationLimit", defaults.observation_limit)?,
+        history_rounds: limit("historyRounds", defaults.history_rounds)?,
+        restate_question: f.or("restateQuestion", false)?,
+        style: f.or("style", MessageStyle::default())?,
+        stop: f.opt("stop")?.unwrap_or(defaults.stop),
+        prompt: PromptConfig {
+            lang: f.or("lang", Lang::default())?,
+            template: text(f.opt("template")?),
+            few_shot: f.or::<Vec<FewShot>>("fewShot", Vec::new())?,
+        },
+        system_prompt: text(f.opt("systemPrompt")?),
+        constrained: f.or("constrained", Constrained::default())?,
+        act_first: f.opt("actFirst")?.unwrap_or(defaults.act_first),
+    };
+    // Every field is read, so a wrong one is refused whether it is used or not.
+    let demo: bool = f.or("demo", false)?;
+    let client = ClientConfig {
+        base_url: f.or("baseUrl", String::new())?.trim().to_string(),
+        api_key: text(f.opt("apiKey")?),
+        model: f.or("model", String::new())?.trim().to_string(),
+        temperature: f.opt("temperature")?,
+        max_tokens: f.opt("maxTokens")?,
+        stream: f.or("stream", false)?,
+        seed: f.opt("seed")?,
+        timeout_ms: f.opt("timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS),
+    };
+    let client = if demo && purpose == Purpose::Run {
+        None
+    } else {
+        client
+            .check(purpose == Purpose::Run)
+            .map_err(SettingsError::Client)?;
+        Some(client)
+    };
+    let documents: Option<Vec<Document>> = f.opt("documents")?;
+    let mut registry = Registry::with_builtins(documents.unwrap_or_else(default_documents));
+    for name in f.or::<Vec<String>>("disabledTools", Vec::new())? {
+        registry.set_enabled(&name, false);
+    }
+    Ok(Configured {
+        agent,
+        client,
+        demo_delay_ms: f.or("demoDelayMs", 0)?,
+        registry,
+    })
+}
+
+/// A text setting: blank means unset.
+fn text(value: Option<String>) -> Option<String> {
+    value.filter(|t| !t.trim().is_empty())
+}
+
+/// A limit: a whole number of at least 1.
+fn limit(name: &'static str, value: Option<f64>, default: usize) -> Result<usize, SettingsError> {
+    match value {
+        None => Ok(default),
+        Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 1e9 => Ok(v as usize),
+        Some(got) => Err(SettingsError::Limit { name, got }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(settings: Value) -> Result<Configured, String> {
+        configure(settings, Purpose::Run).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn null_is_the_demo_with_every_default() {
+        let c = run(Value::Null).unwrap();
+        assert!(c.client.is_none());
+        assert_eq!(c.agent, AgentConfig::default());
+        assert_eq!(c.registry.specs().len(), 3);
+    }
+
+    #[test]
+    fn values_are_trimmed_and_blank_texts_mean_unset() {
+        let c = run(json!({
+            "baseUrl": " http://localhost:8080/v1 ", "model": " m ", "apiKey": "  ",
+            "template": " ", "systemPrompt": "\n", "maxSteps": 3, "lang": "zh",
+            "disabledTools": ["current_time"], "stop": [],
+        }))
+        .unwrap();
+        let client = c.client.unwrap();
+        assert_eq!(
+            (client.base_url.as_str(), client.model.as_str()),
+            ("http://localhost:8080/v1", "m")
+        );
+        assert_eq!(client.api_key, None);
+        assert_eq!(client.timeout_ms, DEFAULT_TIMEOUT_MS);
+        assert_eq!(c.agent.prompt.template, None);
+        assert_eq!(c.agent.system_prompt, None);
+        assert_eq!(c.agent.max_steps, 3);
+        assert_eq!(c.agent.prompt.lang, Lang::Zh);
+        assert!(c.agent.stop.is_empty());
+        assert_eq!(c.registry.specs().len(), 2);
+    }
+
+    #[test]
+    fn each_refusal_says_which_setting_and_why() {
+        let url = "http://localhost:8080/v1";
+        let cases = [
+            (
+                json!({"demo": true, "maxSteps": 0}),
+                "maxSteps must be a whole number of at least 1 (got 0).",
+            ),
+            (
+                json!({"demo": true, "historyRounds": 1.5}),
+                "historyRounds must be a whole number of at least 1 (got 1.5).",
+            ),
+            (
+                json!({"demo": true, "stream": "yes"}),
+                "Invalid settings: invalid type: string \"yes\", expected a boolean",
+            ),
+            (
+                json!({"demo": true, "lang": "fr"}),
+                "Invalid settings: unknown variant `fr`, expected `en` or `zh`",
+            ),
+            (
+                json!({"baseUrl": url}),
+                &ConfigError::EmptyModel.to_string(),
+            ),
+            (json!({}), &ConfigError::EmptyBaseUrl.to_string()),
+        ];
+        for (settings, want) in cases {
+            assert_eq!(run(settings.clone()).unwrap_err(), want, "{settings}");
+        }
+    }
+
+    #[test]
+    fn listing_models_needs_a_server_but_no_model() {
+        let list = |s: Value| configure(s, Purpose::ListModels).map(|c| c.client);
+        let client = list(json!({"baseUrl": "http://localhost:8080/v1"})).unwrap();
+        assert_eq!(client.unwrap().model, "");
+        // Even with `demo` set, a listing asks the server it names.
+        assert_eq!(
+            list(json!({"demo": true})).unwrap_err(),
+            SettingsError::Client(ConfigError::EmptyBaseUrl)
+        );
+    }
+}

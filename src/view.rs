@@ -1,0 +1,98 @@
+//! A run as a page draws it: a recorded step (or a whole trace) as JSON, with a `view` object
+//! added that holds what a page would otherwise work out itself: every sentence in every
+//! interface language ([`crate::sentences`]), a model error's message and fix, and the parse's
+//! spans in UTF-16 code units (JavaScript string indices) instead of UTF-8 bytes. The saved
+//! trace format (`exportTrace`) has no `view`; `loadTrace` ignores one.
+
+use serde_json::{json, Value};
+
+use crate::agent::{Step, Trace};
+use crate::parse::{Parsed, Span};
+use crate::sentences;
+
+/// One step, for its card. `page_origin` phrases a model error's fix for this page.
+pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> {
+    let mut value = serde_json::to_value(step)?;
+    let parse = step.parse.as_ref();
+    let format_error = parse.and_then(|p| match &p.parsed {
+        Parsed::Error { error } => Some(sentences::format_error(error)),
+        _ => None,
+    });
+    let text = step.reply.as_ref().map_or("", |r| r.text.as_str());
+    let spans = parse.map(|p| {
+        let s = &p.spans;
+        json!({
+            "thought": utf16(text, s.thought),
+            "action": utf16(text, s.action),
+            "input": utf16(text, s.input),
+            "answer": utf16(text, s.answer),
+        })
+    });
+    value["view"] = json!({
+        "guards": step.guards.iter().map(sentences::guard).collect::<Vec<_>>(),
+        "format_error": format_error,
+        "repairs": parse.map_or(Vec::new(), |p| p.repairs.iter().map(|r| sentences::repair(*r)).collect()),
+        "notes": step.call.as_ref().map_or(Vec::new(), |c| c.notes.iter().map(sentences::note).collect()),
+        "error": step.error.as_ref().map(|e| json!({"message": e.to_string(), "hint": e.hint(page_origin)})),
+        "spans": spans,
+    });
+    Ok(value)
+}
+
+/// A whole trace: every step as [`step`] draws it, and the outcome's sentence in `view`.
+pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Error> {
+    let mut value = serde_json::to_value(trace)?;
+    value["steps"] = trace
+        .steps
+        .iter()
+        .map(|s| step(s, page_origin))
+        .collect::<Result<_, _>>()?;
+    value["view"] = json!({ "outcome": trace.outcome.as_ref().map(sentences::outcome) });
+    Ok(value)
+}
+
+/// A byte span of `text` in UTF-16 code units; `None` when it does not fit the text (a
+/// damaged file).
+fn utf16(text: &str, span: Option<Span>) -> Option<Span> {
+    let span = span?;
+    let units = |end: usize| text.get(..end).map(|t| t.encode_utf16().count());
+    Some(Span {
+        start: units(span.start)?,
+        end: units(span.end)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_count_utf16_units_and_bad_ones_are_left_out() {
+        let text = "Thought: 想 😀 ok";
+        let ok = text.find("ok").unwrap();
+        assert_eq!(
+            utf16(
+                text,
+                Some(Span {
+                    start: ok,
+                    end: ok + 2
+                })
+            ),
+            // "Thought: " 9, 想 1, space 1, 😀 2, space 1.
+            Some(Span { start: 14, end: 16 })
+        );
+        // Inside the 4-byte emoji, or past the end.
+        let emoji = text.find('😀').unwrap();
+        assert_eq!(
+            utf16(
+                text,
+                Some(Span {
+                    start: emoji + 1,
+                    end: ok
+                })
+            ),
+            None
+        );
+        assert_eq!(utf16(text, Some(Span { start: 0, end: 99 })), None);
+    }
+}

@@ -1,0 +1,191 @@
+//! The events a run reports (`reactloop::events`), natively: what each transition causes,
+//! with its sentences, and only for the steps it touched.
+
+use reactloop::agent::{Agent, AgentConfig, ModelReply, ToolResult};
+use reactloop::events::{Event, Pending, Run};
+use reactloop::llm::{Constrained, LlmError};
+use reactloop::tools::{default_documents, HostContext, Registry};
+use serde_json::{json, Value};
+
+const HOST: HostContext = HostContext {
+    now_unix_ms: 1_796_021_887_000.0,
+    utc_offset_minutes: 480,
+};
+const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
+
+fn run() -> Run {
+    let config = AgentConfig {
+        constrained: Constrained::Off,
+        ..AgentConfig::default()
+    };
+    let agent = Agent::new(
+        "What is 6*7?",
+        Registry::with_builtins(default_documents()),
+        config,
+    );
+    Run::new(agent, "http://localhost:8000")
+}
+
+fn reply(text: &str) -> ModelReply {
+    ModelReply {
+        text: text.into(),
+        ..ModelReply::default()
+    }
+}
+
+fn tool(run: &mut Run) -> Vec<Event> {
+    let output = run.agent().run_builtin(&HOST).expect("a built-in call");
+    run.feed_tool(ToolResult {
+        output,
+        elapsed_ms: None,
+        edited: false,
+    })
+    .expect("the run waits for the tool")
+}
+
+/// The events as the page gets them: `(type, step index or null)`.
+fn kinds(events: &[Event]) -> Vec<(String, Value)> {
+    events
+        .iter()
+        .map(|e| {
+            let v = serde_json::to_value(e).unwrap();
+            let step = match &v["step"] {
+                Value::Object(s) => s["index"].clone(),
+                other => other.clone(),
+            };
+            (v["type"].as_str().unwrap().to_string(), step)
+        })
+        .collect()
+}
+
+fn step_views(events: &[Event]) -> Vec<Value> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Step { step } => Some(step.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn each_transition_reports_its_steps_what_comes_next_and_the_end() {
+    let mut run = run();
+    assert_eq!(run.pending(), Pending::CallModel { step: 1 });
+    let events = run.feed_model(reply(CALC)).unwrap();
+    assert_eq!(
+        kinds(&events),
+        [("step".into(), json!(1)), ("next".into(), Value::Null)]
+    );
+    let Event::Next {
+        next: Pending::RunTool { step: 1, call },
+    } = &events[1]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!(call.tool, "calculator");
+
+    // The tool's result completes step 1 and opens step 2.
+    let events = tool(&mut run);
+    assert_eq!(
+        kinds(&events),
+        [
+            ("step".into(), json!(1)),
+            ("step".into(), json!(2)),
+            ("next".into(), Value::Null)
+        ]
+    );
+    assert_eq!(run.pending(), Pending::CallModel { step: 2 });
+
+    let events = run.feed_model(reply(FINAL)).unwrap();
+    let Some(Event::Done { message, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(message.en, "Final answer: 42");
+    assert_eq!(message.zh, "最终答案：42");
+    assert!(matches!(
+        &events[events.len() - 2],
+        Event::Next {
+            next: Pending::Done
+        }
+    ));
+}
+
+#[test]
+fn a_step_carries_its_sentences_and_utf16_spans() {
+    let mut run = run();
+    let events = run.feed_model(reply("Thought: 想一想 😀")).unwrap();
+    let guard = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Guard { explanation, .. } => Some(explanation.clone()),
+            _ => None,
+        })
+        .expect("a format_feedback guard");
+    assert!(guard.en.contains("format error 1 in a row"), "{}", guard.en);
+    assert!(guard.zh.contains("连续第 1 次"), "{}", guard.zh);
+    let step = &step_views(&events)[0];
+    let view = &step["view"];
+    assert_eq!(view["guards"][0]["en"], json!(guard.en));
+    assert!(view["format_error"]["zh"].as_str().unwrap().contains('（'));
+    // "Thought: " is 9 units; 想一想 3, the space 1 and the emoji 2 make 15.
+    assert_eq!(view["spans"]["thought"], json!({"start": 9, "end": 15}));
+    assert_eq!(view["can_retry"], json!(false));
+}
+
+#[test]
+fn a_model_error_can_be_retried_and_the_failed_card_says_so_until_then() {
+    let mut run = run();
+    let error = LlmError::Timeout { ms: 1000 };
+    let events = run.feed_model_error(error.clone()).unwrap();
+    assert_eq!(
+        kinds(&events)
+            .iter()
+            .map(|k| k.0.as_str())
+            .collect::<Vec<_>>(),
+        ["step", "error", "next", "done"]
+    );
+    let failed = &step_views(&events)[0];
+    assert_eq!(failed["view"]["can_retry"], json!(true));
+    assert_eq!(failed["view"]["error"]["message"], json!(error.to_string()));
+
+    let events = run.retry().unwrap();
+    let steps = step_views(&events);
+    assert_eq!(
+        steps
+            .iter()
+            .map(|s| (s["index"].clone(), s["view"]["can_retry"].clone()))
+            .collect::<Vec<_>>(),
+        [(json!(1), json!(false)), (json!(2), json!(false))]
+    );
+    assert_eq!(run.pending(), Pending::CallModel { step: 2 });
+}
+
+#[test]
+fn a_partial_reply_is_kept_only_after_a_stop() {
+    let mut run = run();
+    assert!(run.keep_partial_reply("Thought: hal".into()).is_empty());
+    run.abort();
+    let events = run.keep_partial_reply("Thought: hal".into());
+    let step = &step_views(&events)[0];
+    assert_eq!(step["reply"]["text"], json!("Thought: hal"));
+    assert!(matches!(events.last(), Some(Event::Done { .. })));
+}
+
+#[test]
+fn a_transition_reports_only_the_steps_it_touched() {
+    let mut run = run();
+    for n in 0..5 {
+        let call = format!("Action: calculator\nAction Input: {{\"expression\": \"{n}+1\"}}");
+        run.feed_model(reply(&call)).unwrap();
+        tool(&mut run);
+    }
+    // Step 6 is waiting; a reply to it reports step 6 only, however long the run is.
+    let events = run.feed_model(reply(FINAL)).unwrap();
+    let indices: Vec<_> = step_views(&events)
+        .iter()
+        .map(|s| s["index"].clone())
+        .collect();
+    assert_eq!(indices, [json!(6)]);
+}
