@@ -151,6 +151,8 @@ test('search_docs searches the documents edited in the page', async ({ page }) =
 });
 
 test('the API key stays in memory unless remembered on this device', async ({ page }) => {
+  // Three page loads, each compiling the wasm: on a loaded 2-core machine that passed 30 s.
+  test.setTimeout(60_000);
   const server = 'https://api.example.test/v1';
   const custom = async () => {
     await page.locator('#preset').selectOption('custom');
