@@ -3,6 +3,7 @@
 //! cross to JS in one helper, [`js_error`].
 
 mod client;
+mod js_model;
 mod js_tools;
 mod timer;
 
@@ -121,6 +122,8 @@ fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
 struct Settings {
     /// Use the scripted demo model instead of a server.
     demo: bool,
+    /// The model is the page's own function (`useModel`, e.g. the in-page engine): no server.
+    in_page: bool,
     /// Milliseconds between the demo model's streamed pieces (0 = at once).
     demo_delay_ms: u32,
     base_url: String,
@@ -204,6 +207,14 @@ fn configure(settings: Settings) -> Result<Configured, JsValue> {
     };
     let client = if settings.demo {
         None
+    } else if settings.in_page {
+        // No URL to check: the request goes to the function given to `useModel`.
+        Some(ClientConfig {
+            temperature: settings.temperature,
+            max_tokens: settings.max_tokens,
+            seed: settings.seed,
+            ..ClientConfig::new("", settings.model.trim())
+        })
     } else {
         let client = ClientConfig {
             base_url: settings.base_url.trim().to_string(),
@@ -303,6 +314,8 @@ struct Inner {
     demo_delay_ms: u32,
     registry: RefCell<Registry>,
     tools: RefCell<Vec<Rc<JsTool>>>,
+    /// The page's model function (`useModel`); when set, it answers instead of a server.
+    model: RefCell<Option<Function>>,
     run: RefCell<Option<agent::Agent>>,
     /// The controller of the fetch in flight; replaced for every request.
     fetch: RefCell<AbortController>,
@@ -364,6 +377,7 @@ impl JsAgent {
                 demo_delay_ms: c.demo_delay_ms,
                 registry: RefCell::new(c.registry),
                 tools: RefCell::new(Vec::new()),
+                model: RefCell::new(None),
                 run: RefCell::new(None),
                 fetch: RefCell::new(controller()?),
                 aborted: RefCell::new(abort_promise()),
@@ -403,6 +417,16 @@ impl JsAgent {
             timeout_ms: def.timeout_ms.unwrap_or(js_tools::DEFAULT_TIMEOUT_MS),
         }));
         Ok(())
+    }
+
+    /// Answers with a JavaScript function instead of a server: `fn(body, {signal, onDelta})`
+    /// resolves to `{text, usage}` (see `js_model`). `null` goes back to the settings' server.
+    #[wasm_bindgen(js_name = useModel)]
+    pub fn use_model(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ModelFunction | null")] model: Option<Function>,
+    ) {
+        *self.inner.model.borrow_mut() = model;
     }
 
     #[wasm_bindgen(js_name = setToolEnabled)]
@@ -699,6 +723,7 @@ async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
         return Ok(());
     }
     let kind = match &inner.client {
+        _ if inner.model.borrow().is_some() => ServerKind::InPage,
         Some(cfg) => {
             // Stop aborts the model-list request too, as it does a model call.
             let abort = controller()?;
@@ -811,7 +836,21 @@ async fn ask_model(
         .into_iter()
         .cloned()
         .collect();
-    let completion = client::complete(cfg, request, &tools, &abort, &on_delta).await?;
+    let model = inner.model.borrow().clone();
+    let completion = match model {
+        Some(model) => {
+            let body = crate::llm::in_page_body(cfg, request, &tools);
+            let stopped = inner.aborted.borrow().0.clone();
+            js_model::complete(&model, &body, &abort, &stopped, &on_delta).await?
+        }
+        // `inPage` without `useModel`: there is no server to call.
+        None if cfg.base_url.is_empty() => {
+            return Err(LlmError::Server {
+                message: "no model is loaded in the page yet: pick a GGUF file first".into(),
+            })
+        }
+        None => client::complete(cfg, request, &tools, &abort, &on_delta).await?,
+    };
     if completion.unfinished {
         emit(
             on_event,
