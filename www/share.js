@@ -11,7 +11,7 @@ export function traceToMarkdown(trace) {
 
 // What a permalink carries. Never the API key, and never a JavaScript tool: a link that runs
 // code in this page could read a remembered key.
-const PARAMS = ['endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'tools', 'plang', 'template', 'fewshot'];
+const PARAMS = ['model-src', 'endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'tools', 'plang', 'template', 'fewshot'];
 
 /** The URL parameters this page understands, as an object of strings. */
 export function readParams(search = location.search) {
