@@ -71,13 +71,8 @@ pub async fn complete(
         .map_err(|e| failed(js_message(&e)))?;
     let result = Promise::resolve(&returned);
     let mut text = String::new();
-    let reply = loop {
-        let wake = Promise::new(&mut |resolve, _| pipe.borrow_mut().wake = Some(resolve));
-        let race = Promise::race(&Array::of3(&result, &wake, stopped));
-        let settled = JsFuture::from(race).await;
-        if abort.signal().aborted() {
-            return Err(LlmError::Aborted);
-        }
+    // Hands the pieces that came in (also before the first wait) to `on_delta`.
+    let drain = |text: &mut String| -> Result<(), LlmError> {
         for piece in std::mem::take(&mut pipe.borrow_mut().pieces) {
             if text.len() + piece.len() > MAX_REPLY_BYTES {
                 abort.abort();
@@ -89,9 +84,24 @@ pub async fn complete(
             on_delta(&piece);
             text.push_str(&piece);
         }
-        match settled {
+        Ok(())
+    };
+    let reply = loop {
+        drain(&mut text)?;
+        // After Stop the text so far has been handed on (the trace keeps it); the call is left.
+        if abort.signal().aborted() {
+            return Err(LlmError::Aborted);
+        }
+        let wake = Promise::new(&mut |resolve, _| pipe.borrow_mut().wake = Some(resolve));
+        let race = Promise::race(&Array::of3(&result, &wake, stopped));
+        match JsFuture::from(race).await {
             Ok(value) if value == woken => continue,
-            Ok(value) => break value,
+            Ok(_) if abort.signal().aborted() => continue,
+            Ok(value) => {
+                drain(&mut text)?;
+                break value;
+            }
+            Err(_) if abort.signal().aborted() => continue,
             Err(error) => return Err(failed(js_message(&error))),
         }
     };
