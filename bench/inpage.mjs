@@ -6,10 +6,12 @@
 //                         [--tasks id,...] [--reps 2] [--no-native]
 //
 //   speed  per model and thread count: load time (a fresh browser profile: the file copied from
-//          the local server into OPFS and llama.cpp started; then from the cache), prompt and
-//          generation tokens/s in the page (the engine's own timings, and the wall clock), and
-//          the same two requests to scripts/local-llm's native server (llama-cpp-python) with
-//          the same thread count on port 8300 (started here, stopped after): the ratio.
+//          the local server into OPFS and llama.cpp started; then from the cache), and prompt
+//          and generation tokens/s of the same request (the Agent's first prompt plus a story
+//          to write, 128 tokens, temperature 0, no prompt cache) in the page and in
+//          scripts/local-llm's native server (llama-cpp-python, the same thread count, port
+//          8300, started here and stopped after), each as its own llama.cpp reports them (the
+//          page: the reply's timings; the server: llama_perf lines in its log): the ratio.
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
@@ -19,14 +21,15 @@
 // quiet machine: `pgrep -af 'bench/run.mjs|llama_cpp.server'` should show nothing else.
 process.env.TZ = 'UTC';
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { startStatic } from '../scripts/static-server.mjs';
 import { ROOT } from './lib/wasm.mjs';
-import { freshServer, modelPath, MODELS } from './lib/llm.mjs';
+import { spawnSync } from 'node:child_process';
+import { CACHE, modelPath, MODELS } from './lib/llm.mjs';
 import { RUN_SETTINGS, loadTasks } from './lib/tasks.mjs';
 import { checkAnswer } from './tasks/check.mjs';
 import { median, table } from './lib/table.mjs';
@@ -49,6 +52,23 @@ const NATIVE_PORT = 8300; // not the bench's 8180-8199 nor the tests' 8280
 const GEN_TOKENS = 128;
 const log = (...a) => console.error(new Date().toISOString().slice(11, 19), ...a);
 
+/**
+ * A fresh native server with `threads` llama.cpp threads on NATIVE_PORT (bench/lib/llm.mjs
+ * fixes the thread count when it is imported, so this calls scripts/local-llm itself).
+ */
+function nativeServer(name, threads) {
+  const run = (...argv) => {
+    const r = spawnSync(join(ROOT, 'scripts/local-llm'), argv, {
+      encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, REACTLOOP_THREADS: String(threads) },
+    });
+    if (r.status !== 0) throw new Error(`scripts/local-llm ${argv.join(' ')} failed (exit ${r.status})`);
+    return r.stdout.trim();
+  };
+  run('stop', '--port', String(NATIVE_PORT));
+  const url = run('start', name, '--port', String(NATIVE_PORT));
+  return { url, alias: MODELS[name].alias, stop: () => run('stop', '--port', String(NATIVE_PORT)) };
+}
+
 // ---------------------------------------------------------------- the page
 
 async function openBrowser() {
@@ -68,13 +88,13 @@ async function openPage(browser, site, threads) {
   return { context, page };
 }
 
-async function loadInPage(page, url) {
-  return page.evaluate(async (src) => {
+async function loadInPage(page, url, threads) {
+  return page.evaluate(async ({ src, threads }) => {
     const { engine } = await import('./inpage.js');
     const t0 = performance.now();
-    const info = await engine().load({ url: src });
+    const info = await engine().load({ url: src }, { threads });
     return { ...info, wallMs: performance.now() - t0 };
-  }, url);
+  }, { src: url, threads });
 }
 
 /**
@@ -96,43 +116,35 @@ function withNonce(messages, nonce) {
     { role: 'assistant', content: 'Thought: Before the tool, a long story.' }, { role: 'user', content: 'Write a long story about a lighthouse keeper, at least 300 words.' }];
 }
 
-/** Prompt and generation speed in the page: max_tokens 1 (the prompt) and GEN_TOKENS. */
+/** One request in the page; the engine's own timings (llama.cpp's, as the server's log has them). */
 async function pageSpeed(page, messages, nonce) {
-  return page.evaluate(async ({ messages, gen }) => {
+  const t = await page.evaluate(async ({ messages, gen }) => {
     const { engine } = await import('./inpage.js');
-    const ask = async (max) => {
-      const t0 = performance.now();
-      const reply = await engine().model({ messages, max_tokens: max, temperature: 0, cache_prompt: false });
-      return { ms: performance.now() - t0, usage: reply.usage, timings: engine().last.timings };
-    };
-    const one = await ask(1);
-    const full = await ask(gen);
-    return { one, full };
+    await engine().model({ messages, max_tokens: gen, temperature: 0, cache_prompt: false });
+    return engine().last.timings;
   }, { messages: withNonce(messages, nonce), gen: GEN_TOKENS });
+  return { prompt: t.prompt_per_second, gen: t.predicted_per_second, promptTokens: t.prompt_n, genTokens: t.predicted_n };
 }
 
-/** The same two requests to the native server; its prompt cache is defeated by the nonce. */
-async function nativeSpeed(url, alias, messages, nonce) {
-  const ask = async (max, n) => {
-    const t0 = performance.now();
-    const response = await fetch(`${url}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: alias, messages: withNonce(messages, n), max_tokens: max, temperature: 0, stream: false }),
-    });
-    const body = await response.json();
-    return { ms: performance.now() - t0, usage: body.usage };
+/** The same request to the native server; its speed from the llama_perf lines it logs. */
+async function nativeSpeed(url, alias, messages, nonce, port) {
+  const logFile = join(CACHE, 'logs', `server-${port}.log`);
+  const from = (await stat(logFile)).size;
+  await fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: alias, messages: withNonce(messages, nonce), max_tokens: GEN_TOKENS, temperature: 0, stream: false }),
+  }).then((r) => r.json());
+  await new Promise((done) => setTimeout(done, 300)); // the log line follows the reply
+  const log = (await readFile(logFile, 'utf8')).slice(from);
+  const prompt = /prompt eval time =\s*([\d.]+) ms \/\s*(\d+) tokens/.exec(log);
+  const gen = /\beval time =\s*([\d.]+) ms \/\s*(\d+) runs/.exec(log.replace(/prompt eval time/g, ''));
+  return {
+    prompt: prompt ? Number(prompt[2]) / (Number(prompt[1]) / 1000) : NaN,
+    gen: gen ? Number(gen[2]) / (Number(gen[1]) / 1000) : NaN,
+    promptTokens: prompt ? Number(prompt[2]) : null,
+    genTokens: gen ? Number(gen[2]) : null,
   };
-  const one = await ask(1, `${nonce}a`);
-  const full = await ask(GEN_TOKENS, `${nonce}b`);
-  return { one, full };
-}
-
-/** tokens/s from the two requests: prompt = prompt tokens / t(1 token); generation from the difference. */
-function rates({ one, full }) {
-  const prompt = one.usage.prompt_tokens / (one.ms / 1000);
-  const gen = (full.usage.completion_tokens - 1) / ((full.ms - one.ms) / 1000);
-  return { prompt, gen, promptTokens: one.usage.prompt_tokens, genTokens: full.usage.completion_tokens };
 }
 
 async function measureSpeed(models, threadsList) {
@@ -145,32 +157,29 @@ async function measureSpeed(models, threadsList) {
     for (const threads of threadsList) {
       log(`${name}, ${threads} thread(s): in the page`);
       const { context, page } = await openPage(browser, site, threads);
-      const fresh = await loadInPage(page, url);
+      const fresh = await loadInPage(page, url, threads);
       // From the cache: a reload in the same profile.
       await page.reload();
       await page.waitForSelector('body[data-ready="1"]');
-      const cached = await loadInPage(page, url);
+      const cached = await loadInPage(page, url, threads);
       const messages = await speedMessages(page);
       const inPage = [];
-      for (let r = 0; r < reps; r++) inPage.push({ ...rates(await pageSpeed(page, messages, `p${threads}${r}`)), timings: null });
-      // The engine's own figures for the last repetition.
-      const engine = await page.evaluate(() => import('./inpage.js').then(({ engine }) => engine().last.timings));
+      for (let r = 0; r < reps; r++) inPage.push(await pageSpeed(page, messages, `p${threads}${r}`));
       await context.close();
       let native = null;
       if (!args['no-native']) {
         log(`${name}, ${threads} thread(s): native server on :${NATIVE_PORT}`);
-        process.env.REACTLOOP_THREADS = String(threads);
-        const server = freshServer(name, NATIVE_PORT);
+        const server = nativeServer(name, threads);
         try {
           const runs = [];
-          await nativeSpeed(server.url, server.alias, messages, 'warm'); // the first request loads lazily
-          for (let r = 0; r < reps; r++) runs.push(rates(await nativeSpeed(server.url, server.alias, messages, `n${threads}${r}`)));
+          await nativeSpeed(server.url, server.alias, messages, 'warm', NATIVE_PORT); // the first request loads lazily
+          for (let r = 0; r < reps; r++) runs.push(await nativeSpeed(server.url, server.alias, messages, `n${threads}${r}`, NATIVE_PORT));
           native = runs;
         } finally {
           server.stop();
         }
       }
-      rows.push({ model: name, threads, fresh, cached, inPage, engine, native, isolated: fresh.isolated, engineThreads: fresh.threads });
+      rows.push({ model: name, threads, fresh, cached, inPage, native, isolated: fresh.isolated, engineThreads: fresh.threads });
     }
     await site.close();
   }
@@ -182,7 +191,7 @@ function renderSpeed(rows) {
   const med = (runs, key) => (runs?.length ? median(runs.map((r) => r[key])) : NaN);
   const n = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
   return table(
-    ['model', 'threads', 'load, first time (copy to OPFS + start)', 'load from the cache', 'prompt tok/s in page / native (ratio)', 'generation tok/s in page / native (ratio)', 'engine timings (prompt / gen tok/s)'],
+    ['model', 'threads', 'load, first time (copy to OPFS + start)', 'load from the cache', 'prompt tok/s: in the page / native server (ratio)', 'generation tok/s: in the page / native server (ratio)', 'tokens (prompt / generated)'],
     rows.map((r) => {
       const pp = med(r.inPage, 'prompt');
       const pg = med(r.inPage, 'gen');
@@ -194,7 +203,7 @@ function renderSpeed(rows) {
         `${n(r.cached.wallMs / 1000)} s`,
         `${n(pp)} / ${n(np)} (${n(pp / np, 2)})`,
         `${n(pg)} / ${n(ng)} (${n(pg / ng, 2)})`,
-        `${n(r.engine?.prompt_per_second)} / ${n(r.engine?.predicted_per_second)}`,
+        `${r.inPage[0]?.promptTokens} / ${r.inPage[0]?.genTokens}`,
       ];
     }),
     'lrrrrrr',
@@ -210,7 +219,7 @@ async function measureTasks(name, ids) {
   const site = await startStatic({ root: join(ROOT, 'www'), port: 0, isolate: true, mounts: { '/models/': dirname(file) } });
   const browser = await openBrowser();
   const { page } = await openPage(browser, site, 1);
-  await loadInPage(page, `/models/${file.split('/').pop()}`);
+  await loadInPage(page, `/models/${file.split('/').pop()}`, 1);
   const records = [];
   const started = performance.now();
   for (const task of tasks) {

@@ -239,7 +239,9 @@ async function load(id, { source, threads, nCtx }, post) {
     // keep some: two llama.cpp threads on two busy cores run several times slower than one.
     const wanted = Math.max(1, Math.floor(Number(threads) || f.cores / 2));
     const nThreads = f.threads ? wanted : 1;
-    const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true });
+    // Quiet: llama.cpp's own log and wllama's debug lines stay out of the page's console.
+    const logger = { debug() {}, log() {}, warn: console.warn, error: console.error };
+    const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
     const engineStarted = performance.now();
     try {
       await wllama.loadModel([file], { n_ctx: nCtx || 4096, n_threads: nThreads, n_gpu_layers: 0, n_parallel: 1, jinja: true });

@@ -139,6 +139,10 @@ test('a file that is not a GGUF, a missing one and a foreign model-src each say 
   await page.locator('#model-url').fill('/models/missing.gguf');
   await page.locator('#model-url-load').click();
   await expect(page.getByTestId('inpage-problem')).toContainText('HTTP 404');
+  // A host on another origin that does not allow this page (no CORS headers).
+  await page.locator('#model-url').fill(`${process.env.PAGE_URL}models/missing-too.gguf`);
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-problem')).toContainText('does not allow this page (CORS');
   // Nothing was kept, and a run says to load a model first.
   await expect(page.getByTestId('cached-model')).toHaveCount(0);
   await page.getByTestId('question').fill('What is 2 + 3?');
