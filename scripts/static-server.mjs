@@ -1,7 +1,8 @@
 // A static file server for www/ on 127.0.0.1 with the right content types (wasm needs
 // application/wasm for streaming compilation). Used by scripts/serve and the browser tests.
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -18,6 +19,15 @@ const TYPES = {
   '.md': 'text/markdown; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.ts': 'text/plain; charset=utf-8',
+  '.gguf': 'application/octet-stream',
+};
+
+// Cross-origin isolation, which the in-page engine needs for threads (SharedArrayBuffer):
+// the page may then load only same-origin resources or ones that opt in (CORS or CORP); its
+// fetches to model servers are CORS requests and are not affected.
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
 };
 
 // The pages' policy, also in their <meta http-equiv> for static hosts that send no headers
@@ -46,10 +56,14 @@ export function fileFor(base, pathname) {
 
 /**
  * `csp: false` serves pages that stand for someone else's (the embed tests' docs pages);
- * `headers(file)` adds response headers for a file, and wins over the policy.
+ * `headers(file)` adds response headers for a file, and wins over the policy. `isolate` sends
+ * the cross-origin isolation headers; `mounts` serves other folders under a path prefix
+ * (`{'/models/': dir}`: the model files for the in-page engine, which never live in www/);
+ * `onRequest(pathname)` sees every request (the tests count model downloads).
  */
-export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, headers = () => ({}) }) {
+export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, isolate = false, mounts = {}, onRequest = () => {}, headers = () => ({}) }) {
   const base = resolve(root);
+  const mounted = Object.entries(mounts).map(([prefix, dir]) => [prefix, resolve(dir)]);
   const server = createServer(async (req, res) => {
     const fail = (status, text) => {
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
@@ -57,23 +71,30 @@ export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, he
     };
     let file;
     try {
-      file = fileFor(base, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+      const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      onRequest(pathname);
+      const mount = mounted.find(([prefix]) => pathname.startsWith(prefix));
+      file = mount ? fileFor(mount[1], pathname.slice(mount[0].length)) : fileFor(base, pathname);
     } catch {
       return fail(400, 'bad request');
     }
     if (!file) return fail(403, 'forbidden');
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
+      // Streamed, with its length: a model file is hundreds of MB, and the page shows progress.
+      const { size } = await stat(file);
       const type = TYPES[extname(file)] ?? 'application/octet-stream';
       res.writeHead(200, {
         'content-type': type,
+        'content-length': size,
         'cache-control': 'no-cache',
         'x-content-type-options': 'nosniff',
         ...(csp && type.startsWith('text/html') ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}),
+        ...(isolate ? ISOLATION_HEADERS : {}),
         ...headers(file),
       });
-      res.end(body);
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(file).on('error', () => res.destroy()).pipe(res);
     } catch {
       fail(404, 'not found');
     }
@@ -88,10 +109,16 @@ export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, he
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Usage: node scripts/static-server.mjs [--port 8000] [--models DIR] [--no-isolate]
   const args = process.argv.slice(2);
-  const port = Number(args[args.indexOf('--port') + 1] || 8000);
+  const value = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const port = Number(value('--port') || 8000);
   const root = fileURLToPath(new URL('../www/', import.meta.url));
-  const { url } = await startStatic({ root, port: args.includes('--port') ? port : 8000 });
+  const models = value('--models');
+  const { url } = await startStatic({
+    root, port, isolate: !args.includes('--no-isolate'), mounts: models ? { '/models/': models } : {},
+  });
   console.log(`reactloop playground: ${url}`);
+  if (models) console.log(`model files from ${models} at ${url}models/`);
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
 }

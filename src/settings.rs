@@ -115,6 +115,7 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
     };
     // Every field is read, so a wrong one is refused whether it is used or not.
     let demo: bool = f.or("demo", false)?;
+    let in_page: bool = f.or("inPage", false)?;
     let client = ClientConfig {
         base_url: f.or("baseUrl", String::new())?.trim().to_string(),
         api_key: text(f.opt("apiKey")?),
@@ -127,6 +128,12 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
     };
     let client = if demo && purpose == Purpose::Run {
         None
+    } else if in_page {
+        // No server: the request goes to the page's own function (`useModel`).
+        Some(ClientConfig {
+            base_url: String::new(),
+            ..client
+        })
     } else {
         client
             .check(purpose == Purpose::Run)

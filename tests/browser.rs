@@ -695,3 +695,102 @@ async fn an_abort_during_ask_keeps_the_streamed_text_too() {
     let partial = trace["steps"][0]["reply"]["text"].as_str().unwrap_or("");
     assert!(partial.starts_with("Th"), "{partial:?}");
 }
+
+// ---------------------------------------------------------------- a model in the page (useModel)
+
+/** An Agent whose model is a JavaScript function (as the in-page engine's is). */
+fn in_page_agent(body: &str) -> JsAgent {
+    let agent = JsAgent::new(js(
+        &json!({"inPage": true, "model": "in-page test", "maxTokens": 64}),
+    ))
+    .expect("inPage needs no baseUrl");
+    agent.use_model(Some(Function::new_with_args("body, options", body)));
+    agent
+}
+
+#[wasm_bindgen_test]
+async fn a_model_function_gets_the_grammar_and_streams_like_a_server() {
+    let agent = in_page_agent(
+        r#"
+        (globalThis.__bodies ??= []).push(body);
+        const text = globalThis.__bodies.length === 1
+          ? 'Thought: To answer this, I will use the calculator.\nAction: calculator\nAction Input: {"expression": "23 * 17 + 4"}'
+          : 'Thought: The Observation shows 395.\nAction: final_answer\nAction Input: The answer is 395.';
+        for (let i = 0; i < text.length; i += 7) options.onDelta(text.slice(i, i + 7));
+        return Promise.resolve({ text, usage: { prompt_tokens: 100, completion_tokens: 20 } });
+        "#,
+    );
+    let (trace, events) = run(&agent, "What is 23 * 17 + 4?").await;
+    assert_eq!(outcome(&trace)["type"], "answer");
+    assert_eq!(
+        trace["server"],
+        json!({"kind": "in_page", "constrained": "grammar"})
+    );
+    let bodies = rust(js_sys::Reflect::get(&js_sys::global(), &"__bodies".into()).unwrap());
+    let first = &bodies[0];
+    assert!(first["grammar"].as_str().unwrap().starts_with("root ::= "));
+    assert_eq!(first["cache_prompt"], true);
+    assert_eq!(first["stream"], true);
+    assert_eq!(first["max_tokens"], 64);
+    assert_eq!(first["messages"][0]["role"], "system");
+    // The second request is the first one plus what happened since: append-only.
+    let (a, b) = (
+        first["messages"].as_array().unwrap(),
+        bodies[1]["messages"].as_array().unwrap(),
+    );
+    assert_eq!(&b[..a.len()], &a[..]);
+    // The pieces arrived as delta events and make up the reply.
+    let streamed: String = events
+        .of("delta")
+        .iter()
+        .filter(|e| e["step"] == 1)
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(streamed, trace["steps"][0]["reply"]["text"]);
+    assert_eq!(trace["steps"][0]["reply"]["usage"]["completion_tokens"], 20);
+}
+
+#[wasm_bindgen_test]
+async fn stop_abandons_a_model_function_at_once_and_keeps_its_text() {
+    let agent = in_page_agent(
+        r#"
+        options.onDelta('Thought: I will');
+        globalThis.__signal = options.signal;
+        return new Promise(() => {}); // an engine that never answers
+        "#,
+    );
+    let events = Events::new();
+    let running = agent.run("q".into(), Some(events.function.clone()));
+    sleep(300).await;
+    let started = js_sys::Date::now();
+    agent.abort();
+    let trace = await_js(running).await.unwrap();
+    assert!(js_sys::Date::now() - started < 1000.0, "stopped at once");
+    assert_eq!(outcome(&trace)["type"], "aborted");
+    assert_eq!(trace["steps"][0]["reply"]["text"], "Thought: I will");
+    // The function was told to stop.
+    let signal = js_sys::Reflect::get(&js_sys::global(), &"__signal".into()).unwrap();
+    assert_eq!(
+        js_sys::Reflect::get(&signal, &"aborted".into()).unwrap(),
+        JsValue::TRUE
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_failing_model_function_is_a_model_error_and_no_function_says_so() {
+    let agent = in_page_agent("return Promise.reject(new Error('the engine ran out of memory'));");
+    let (trace, _) = run(&agent, "q").await;
+    assert_eq!(outcome(&trace)["type"], "model_error");
+    assert_eq!(first_error(&trace)["type"], "server");
+    assert!(first_error(&trace)["message"]
+        .as_str()
+        .unwrap()
+        .contains("ran out of memory"));
+    // inPage without useModel: a sentence, not a request to an empty URL.
+    let agent = JsAgent::new(js(&json!({"inPage": true}))).unwrap();
+    let (trace, _) = run(&agent, "q").await;
+    assert!(first_error(&trace)["message"]
+        .as_str()
+        .unwrap()
+        .contains("no model is loaded in the page"));
+}

@@ -4,7 +4,9 @@ import init, { Agent, demoQuestions, loadTrace, limits } from './pkg/reactloop.j
 import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang, isLang } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
-import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice } from './connect.js';
+import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice, useInPage } from './connect.js';
+import { engine } from './inpage.js';
+import { inPageLoaded, loadFromLink, showSpeed, rerenderInPage } from './inpage-panel.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
@@ -54,8 +56,11 @@ function settings() {
 }
 
 function buildAgent(overrides = {}) {
-  const built = new Agent({ ...settings(), ...overrides });
+  const wanted = { ...settings(), ...overrides };
+  const built = new Agent(wanted);
   registerJsTools(built);
+  // The in-page engine answers instead of a server: the same loop, the same trace.
+  if (wanted.inPage && !wanted.demo) built.useModel(engine().model);
   return built;
 }
 
@@ -78,6 +83,10 @@ function settingsChanged() {
 /** Starts a fresh run of the question and returns its agent, or null (the reason is shown). */
 function begin() {
   if (busy || !endpointAgreed()) return null;
+  if (connectSettings().inPage && !inPageLoaded()) {
+    showProblem({ message: t('inpage.notLoaded') });
+    return null;
+  }
   try {
     const fresh = buildAgent();
     fresh.start(ui.question.value);
@@ -103,6 +112,7 @@ const eventsOf = (run) => (event) => {
   if (run !== agent) return;
   if (event.type === 'next') pending = event.next;
   view.event(event);
+  if (event.type === 'step') showSpeed();
 };
 
 /** Runs one piece of agent work with the controls locked, and shows what failed. */
@@ -301,9 +311,12 @@ async function importTrace(file) {
 function copyPermalink() {
   const c = connectSettings();
   const tools = enabledBuiltins();
+  const source = c.inPage ? engine().loaded?.source : '';
   const url = permalink({
-    endpoint: c.demo ? '' : c.baseUrl,
-    model: c.demo ? '' : c.model,
+    // A model picked from disk cannot travel in a link; one from a URL can.
+    'model-src': source && source !== 'file' ? source : '',
+    endpoint: c.demo || c.inPage ? '' : c.baseUrl,
+    model: c.demo || c.inPage ? '' : c.model,
     demo: c.demo ? '1' : '',
     question: ui.question.value.trim(),
     lang: lang(),
@@ -343,6 +356,7 @@ function switchLang(next) {
   renderProbe();
   rerenderTools();
   rerenderPrompt();
+  rerenderInPage();
   followLang();
   view.rerender();
   refresh();
@@ -397,7 +411,11 @@ refresh();
 // An endpoint from a link waits for the person's consent, and so does its autorun.
 let agreed = Promise.resolve(true);
 if (params.demo === '1') setEndpoint(null);
-else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
+else if (params['model-src']) {
+  // A same-origin model loads at once; another origin's waits for the person's consent.
+  useInPage({ auto: false });
+  agreed = loadFromLink(params['model-src']);
+} else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
 else probeLocal();
 document.body.dataset.ready = '1';
 if (params.autorun === '1') agreed.then((yes) => yes && run());

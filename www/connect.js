@@ -4,6 +4,7 @@ import { listModels } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
 import { t } from './i18n.js';
 import { doctor } from './trace.js';
+import { initInPage, showInPage, inPageSettings } from './inpage-panel.js';
 
 const PRESETS = {
   ollama: 'http://localhost:11434/v1',
@@ -22,7 +23,7 @@ const el = {
   preset: $('#preset'), baseUrl: $('#base-url'), model: $('#model'), models: $('#model-list'),
   apiKey: $('#api-key'), remember: $('#remember-key'), temperature: $('#temperature'),
   maxTokens: $('#max-tokens'), stream: $('#stream'), constrained: $('#constrained'),
-  server: $('#server-fields'), demoNote: $('#demo-note'), probe: $('#probe-status'),
+  server: $('#server-fields'), sampling: $('#sampling-fields'), demoNote: $('#demo-note'), probe: $('#probe-status'),
   test: $('#test-connection'), result: $('#connect-result'), confirm: $('#endpoint-confirm'),
 };
 // Set once the person picks a server, so a late probe result never overrides their choice.
@@ -58,6 +59,7 @@ export function initConnect() {
   });
   el.remember.addEventListener('change', rememberKey);
   el.test.addEventListener('click', testConnection);
+  initInPage({ decline: () => usePreset('demo') });
   usePreset('demo');
 }
 
@@ -118,14 +120,24 @@ function presetOf(url) {
   return found ? found[0] : 'custom';
 }
 
-function usePreset(id, keyOptions) {
+function usePreset(id, keyOptions, inPageOptions) {
   el.preset.value = id;
   if (PRESETS[id]) el.baseUrl.value = PRESETS[id];
   const demo = id === 'demo';
-  el.server.hidden = demo;
+  const inPage = id === 'inpage';
+  el.server.hidden = demo || inPage;
+  el.sampling.hidden = demo;
   el.demoNote.hidden = !demo;
+  showInPage(inPage, inPageOptions);
   el.result.replaceChildren();
-  if (!demo) followKey(keyOptions);
+  if (!demo && !inPage) followKey(keyOptions);
+}
+
+/** The in-page engine is chosen (by a link's model-src: no model is loaded from the cache meanwhile). */
+export function useInPage({ auto = true } = {}) {
+  touched = true;
+  settle(false);
+  usePreset('inpage', undefined, { auto });
 }
 
 /**
@@ -192,6 +204,9 @@ export const keepChoice = () => { touched = true; };
 /** The connection part of the Agent settings. */
 export function connectSettings() {
   const number = (input) => (input.value === '' ? undefined : Number(input.value));
+  if (el.preset.value === 'inpage') {
+    return { ...inPageSettings(), temperature: number(el.temperature), maxTokens: number(el.maxTokens), constrained: el.constrained.value };
+  }
   return {
     demo: el.preset.value === 'demo',
     baseUrl: el.baseUrl.value.trim(),

@@ -382,6 +382,11 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot));
 }
 
+/** More strings from a module of its own (e.g. the in-page engine's): {en: {…}, zh: {…}}. */
+export function addStrings(more) {
+  for (const [name, table] of Object.entries(more)) if (tables[name]) Object.assign(tables[name], table);
+}
+
 export function applyI18n(root) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);

@@ -57,6 +57,9 @@ pub enum ServerKind {
     LmStudio,
     Vllm,
     OpenAi,
+    /// llama.cpp compiled to wasm and run in the page's own Worker (`@wllama/wllama`, whose
+    /// core is llama.cpp's server context): no server, no `GET /models`; the driver knows it.
+    InPage,
     Unknown,
 }
 
@@ -98,7 +101,9 @@ impl ServerKind {
     /// The strongest constraint this server is known to honour.
     pub fn constrained(self) -> Constrained {
         match self {
-            ServerKind::LlamaCpp | ServerKind::LlamaCppPython => Constrained::Grammar,
+            ServerKind::LlamaCpp | ServerKind::LlamaCppPython | ServerKind::InPage => {
+                Constrained::Grammar
+            }
             ServerKind::Ollama | ServerKind::LmStudio | ServerKind::Vllm | ServerKind::OpenAi => {
                 Constrained::JsonSchema
             }
@@ -114,6 +119,7 @@ impl ServerKind {
             ServerKind::LmStudio => "LM Studio",
             ServerKind::Vllm => "vLLM",
             ServerKind::OpenAi => "OpenAI",
+            ServerKind::InPage => "the in-page engine (llama.cpp in wasm)",
             ServerKind::Unknown => "an unknown server",
         }
     }
@@ -412,6 +418,16 @@ mod tests {
         );
         assert_eq!(ServerKind::Ollama.constrained(), Constrained::JsonSchema);
         assert_eq!(ServerKind::Unknown.constrained(), Constrained::Off);
+    }
+
+    #[test]
+    fn the_in_page_engine_gets_the_grammar() {
+        // It is llama.cpp (its server context, in wasm): the strongest constraint it offers.
+        assert_eq!(ServerKind::InPage.constrained(), Constrained::Grammar);
+        assert_eq!(
+            serde_json::to_value(ServerKind::InPage).unwrap(),
+            json!("in_page")
+        );
     }
 
     #[test]

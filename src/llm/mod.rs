@@ -7,6 +7,7 @@
 
 mod constrain;
 mod error;
+mod inpage;
 mod sse;
 
 use serde::{Deserialize, Serialize};
@@ -17,8 +18,9 @@ use crate::tools::ToolSpec;
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{
     after_http_error, check_mixed_content, classify_http, retry_delay_ms, AfterHttpError, LlmError,
-    MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
+    Oversized, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
+pub use inpage::in_page_body;
 pub use sse::{SseDecoder, StreamEvent};
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;

@@ -3,6 +3,7 @@
 //! cross to JS in one helper, [`js_error`].
 
 mod client;
+mod js_model;
 mod js_tools;
 mod timer;
 
@@ -167,6 +168,8 @@ struct Inner {
     demo_delay_ms: u32,
     registry: RefCell<Registry>,
     tools: RefCell<Vec<Rc<JsTool>>>,
+    /// The page's model function (`useModel`); when set, it answers instead of a server.
+    model: RefCell<Option<Function>>,
     run: RefCell<Option<Run>>,
     /// The controller of the fetch in flight; replaced for every request.
     fetch: RefCell<AbortController>,
@@ -220,6 +223,7 @@ impl JsAgent {
                 demo_delay_ms: c.demo_delay_ms,
                 registry: RefCell::new(c.registry),
                 tools: RefCell::new(Vec::new()),
+                model: RefCell::new(None),
                 run: RefCell::new(None),
                 fetch: RefCell::new(controller()?),
                 aborted: RefCell::new(abort_promise()),
@@ -259,6 +263,16 @@ impl JsAgent {
             timeout_ms: def.timeout_ms.unwrap_or(js_tools::DEFAULT_TIMEOUT_MS),
         }));
         Ok(())
+    }
+
+    /// Answers with a JavaScript function instead of a server: `fn(body, {signal, onDelta})`
+    /// resolves to `{text, usage}` (see `js_model`). `null` goes back to the settings' server.
+    #[wasm_bindgen(js_name = useModel)]
+    pub fn use_model(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ModelFunction | null")] model: Option<Function>,
+    ) {
+        *self.inner.model.borrow_mut() = model;
     }
 
     #[wasm_bindgen(js_name = setToolEnabled)]
@@ -566,6 +580,7 @@ async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
         return Ok(());
     }
     let kind = match &inner.client {
+        _ if inner.model.borrow().is_some() => ServerKind::InPage,
         Some(cfg) => {
             // Stop aborts the model-list request too, as it does a model call.
             let abort = controller()?;
@@ -626,7 +641,21 @@ async fn ask_model(
         .into_iter()
         .cloned()
         .collect();
-    let completion = client::complete(cfg, request, &tools, &abort, &on_delta).await?;
+    let model = inner.model.borrow().clone();
+    let completion = match model {
+        Some(model) => {
+            let body = crate::llm::in_page_body(cfg, request, &tools);
+            let stopped = inner.aborted.borrow().0.clone();
+            js_model::complete(&model, &body, &abort, &stopped, &on_delta).await?
+        }
+        // `inPage` without `useModel`: there is no server to call.
+        None if cfg.base_url.is_empty() => {
+            return Err(LlmError::Server {
+                message: "no model is loaded in the page yet: pick a GGUF file first".into(),
+            })
+        }
+        None => client::complete(cfg, request, &tools, &abort, &on_delta).await?,
+    };
     if completion.unfinished {
         emit(on_event, &Event::unfinished_stream(step));
     }

@@ -5,6 +5,8 @@ export interface Settings {
   demo?: boolean;
   /** Milliseconds between the demo model's streamed pieces (0: at once). */
   demoDelayMs?: number;
+  /** The model is the function given to `useModel` (the in-page engine): no baseUrl. */
+  inPage?: boolean;
   baseUrl?: string;
   apiKey?: string;
   model?: string;
@@ -174,3 +176,14 @@ export type OnEvent = (event: AgentEvent) => void;
 
 /** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
 export interface Limits { replyBytes: number; streamLineBytes: number; traceBytes: number; traceSteps: number }
+
+/**
+ * A model the page supplies (`agent.useModel(fn)`), e.g. the in-page engine of www/inpage.js.
+ * `body` is an OpenAI-compatible chat request as the core built it (messages, stop, max_tokens,
+ * seed, and `grammar` under the grammar constraint); call `onDelta` with each streamed piece
+ * and stop when `signal` aborts.
+ */
+export type ModelFunction = (
+  body: { messages: Message[]; stop?: string[]; max_tokens?: number; grammar?: string; [key: string]: unknown },
+  options: { signal: AbortSignal; onDelta: (text: string) => void },
+) => Promise<{ text?: string; usage?: Partial<Usage> }>;

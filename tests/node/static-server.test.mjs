@@ -71,3 +71,34 @@ test('the policy allows wasm and any model server, and no inline script', () => 
   assert.deepEqual(directives['object-src'], ["'none'"]);
   assert.ok(!CONTENT_SECURITY_POLICY.includes("'unsafe-inline'"));
 });
+
+test('isolation headers on request, mounted model folders, lengths, HEAD and the request hook', async () => {
+  const models = join(dir, 'models');
+  await mkdir(models, { recursive: true });
+  await writeFile(join(models, 'm.gguf'), 'GGUF....');
+  const seen = [];
+  const isolated = await startStatic({ root: join(dir, 'www'), port: 0, isolate: true, mounts: { '/models/': models }, onRequest: (p) => seen.push(p) });
+  try {
+    const base = isolated.url.replace(/\/$/, '');
+    const page = await fetch(`${base}/`);
+    assert.equal(page.headers.get('cross-origin-opener-policy'), 'same-origin');
+    assert.equal(page.headers.get('cross-origin-embedder-policy'), 'require-corp');
+    const model = await fetch(`${base}/models/m.gguf`);
+    assert.equal(model.status, 200);
+    assert.equal(model.headers.get('content-length'), '8');
+    assert.equal(await model.text(), 'GGUF....');
+    const head = await fetch(`${base}/models/m.gguf`, { method: 'HEAD' });
+    assert.equal(head.headers.get('content-length'), '8');
+    assert.equal(await head.text(), '');
+    // The mount is a root of its own: nothing beside it, and not the page's root through it.
+    for (const path of ['/models/..%2fwww/index.html', '/models/..%2foutside.txt']) {
+      const res = await fetch(`${base}${path}`);
+      assert.ok([403, 404].includes(res.status), `${path}: HTTP ${res.status}`);
+    }
+    assert.ok(seen.includes('/models/m.gguf'));
+  } finally {
+    await isolated.close();
+  }
+  // Off by default (the tests' own server): no isolation headers.
+  assert.equal((await get('/')).headers.get('cross-origin-opener-policy'), null);
+});

@@ -32,6 +32,13 @@ const STRINGS = {
     hintMixed: 'To run it live, open this page over http or serve the model over https: an https page may not call an http server.',
     hintPrivate: 'To run it live, open this page from http://localhost: Chrome keeps https pages from calling your own machine or network (Private Network Access).',
     hintNetwork: 'To run it live, start one that allows this page: OLLAMA_ORIGINS={origin} ollama serve',
+    inPageOffer: 'Run it live in this page ({name}, {size})',
+    inPageWhy: 'The model runs inside this tab, with no server; nothing is downloaded until you click.',
+    inPageLoading: 'Loading {name}: {loaded} of {total}',
+    inPageStarting: 'Starting the model in this page …',
+    inPageLive: 'Live in this page: {model}. Ask anything.',
+    inPageFailed: 'The model could not run in this page: {message}',
+    cancel: 'Cancel',
   },
   zh: {
     recording: '录制回放', live: '实时', play: '▶ 播放', pause: '❚❚ 暂停', step: '单步 ›', restart: '↺ 重新开始',
@@ -50,6 +57,13 @@ const STRINGS = {
     hintMixed: '要实时运行，请通过 http 打开本页，或用 https 提供模型服务：https 页面不能调用 http 服务。',
     hintPrivate: '要实时运行，请从 http://localhost 打开本页：Chrome 不允许 https 页面访问你自己的电脑或局域网（Private Network Access）。',
     hintNetwork: '要实时运行，请启动允许本页访问的模型服务：OLLAMA_ORIGINS={origin} ollama serve',
+    inPageOffer: '在本页实时运行（{name}，{size}）',
+    inPageWhy: '模型在这个标签页里运行，无需服务器；点击之前不会下载任何内容。',
+    inPageLoading: '正在加载 {name}：{loaded} / {total}',
+    inPageStarting: '正在本页启动模型……',
+    inPageLive: '在本页实时运行：{model}。可以随意提问。',
+    inPageFailed: '模型无法在本页运行：{message}',
+    cancel: '取消',
   },
 };
 
@@ -168,6 +182,9 @@ class ReactLoop extends HTMLElement {
   #tools = [];
   #documents = null;
   #playWhenReady = false;
+  #offer = null; // model-src: {url, name, bytes} once its size is known
+  #loading = null; // the in-page model loading: {controller, text, loaded, total}
+  #inPage = null; // the in-page engine once its model is loaded
 
   constructor() {
     super();
@@ -299,7 +316,8 @@ class ReactLoop extends HTMLElement {
     this.#started = true;
     const endpoint = this.#endpoint();
     const src = this.getAttribute('trace-src')?.trim();
-    if (!endpoint && !src) return this.#fail(say(this.lang, 'nothing'));
+    const modelSrc = this.#modelSrc();
+    if (!endpoint && !src && !modelSrc) return this.#fail(say(this.lang, 'nothing'));
     this.#setMode('loading');
     // The recording downloads while the wasm compiles.
     const text = src ? fetchText(new URL(src, document.baseURI).href, this.lang) : null;
@@ -321,7 +339,71 @@ class ReactLoop extends HTMLElement {
         this.#traceError = error;
       }
     }
+    if (modelSrc) return this.#offerInPage(src);
     return endpoint ? this.#tryLive() : this.#startReplay('replay');
+  }
+
+  // ------------------------------------------------------------ the in-page engine
+
+  #modelSrc() {
+    const src = this.getAttribute('model-src')?.trim();
+    return src ? new URL(src, document.baseURI).href : '';
+  }
+
+  /**
+   * model-src: the recording plays as usual (if there is one), and a button offers to run live
+   * in the page, saying the model's size first (model-size, else a HEAD request). Nothing is
+   * downloaded, and the engine does not start, before the reader clicks.
+   */
+  async #offerInPage(src) {
+    if (src && this.#trace) this.#startReplay('replay');
+    else this.#setMode('offer');
+    const url = this.#modelSrc();
+    const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || url);
+    let bytes = Number(this.getAttribute('model-size'));
+    if (!bytes) {
+      try {
+        const head = await fetch(url, { method: 'HEAD' });
+        bytes = head.ok ? Number(head.headers.get('content-length')) : NaN;
+      } catch {
+        bytes = NaN;
+      }
+    }
+    this.#offer = { url, name, bytes };
+    this.#refresh();
+  }
+
+  async #loadInPage() {
+    const { url, name } = this.#offer;
+    const { engine, size } = await import('../inpage.js');
+    const controller = new AbortController();
+    this.#loading = { controller, text: say(this.lang, 'inPageStarting'), loaded: 0, total: 0 };
+    this.#replay?.pause();
+    this.#refresh();
+    try {
+      const info = await engine().load({ url }, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          Object.assign(this.#loading, {
+            loaded: p.loaded, total: p.total,
+            text: p.phase === 'load' ? say(this.lang, 'inPageStarting') : say(this.lang, 'inPageLoading', { name, loaded: size(p.loaded), total: size(p.total) }),
+          });
+          this.#refresh();
+        },
+      });
+      this.#loading = null;
+      this.#inPage = engine();
+      this.#startLive(info.modelName || info.name);
+    } catch (error) {
+      this.#loading = null;
+      if (error.code === 'cancelled') return this.#refresh();
+      this.#liveError = error;
+      if (this.#trace) {
+        this.#startReplay('replay');
+        return this.#setNote(say(this.lang, 'inPageFailed', { message: error.message }));
+      }
+      return this.#fail(say(this.lang, 'inPageFailed', { message: error.message }));
+    }
   }
 
   #endpoint() {
@@ -387,9 +469,11 @@ class ReactLoop extends HTMLElement {
 
   #buildAgent() {
     const documents = this.documents;
+    const server = this.#inPage ? { inPage: true } : { baseUrl: this.#endpoint(), stream: true };
     const agent = new this.#core.pkg.Agent({
-      baseUrl: this.#endpoint(), model: this.#model, stream: true, lang: this.lang, ...(documents ? { documents } : {}),
+      ...server, model: this.#model, lang: this.lang, ...(documents ? { documents } : {}),
     });
+    if (this.#inPage) agent.useModel(this.#inPage.model);
     const wanted = this.getAttribute('tools');
     if (wanted != null) {
       const keep = wanted.split(',').map((name) => name.trim());
@@ -501,14 +585,33 @@ class ReactLoop extends HTMLElement {
     ui.note.replaceChildren(...this.#noteContent(mode, lang));
   }
 
+  #offerButton(lang) {
+    const { name, bytes } = this.#offer;
+    const button = el('button', { type: 'button', className: 'primary inpage' }, say(lang, 'inPageOffer', { name, size: megabytes(bytes) }));
+    button.setAttribute('data-testid', 'inpage-offer');
+    button.title = say(lang, 'inPageWhy');
+    button.addEventListener('click', () => this.#loadInPage());
+    return [' ', button, ' ', el('span', { className: 'muted' }, say(lang, 'inPageWhy'))];
+  }
+
   #noteContent(mode, lang) {
     const endpoint = this.#endpoint();
-    if (this.#note) return [textOf(this.#note)];
+    if (this.#loading) {
+      const bar = el('progress', { className: 'load' });
+      if (this.#loading.total) Object.assign(bar, { max: this.#loading.total, value: this.#loading.loaded });
+      bar.setAttribute('aria-label', this.#loading.text);
+      const cancel = el('button', { type: 'button', className: 'link' }, say(lang, 'cancel'));
+      cancel.addEventListener('click', () => this.#loading?.controller.abort());
+      return [bar, ' ', textOf(this.#loading.text), ' ', cancel];
+    }
+    const offer = this.#offer && !this.#inPage ? this.#offerButton(lang) : [];
+    if (this.#note) return [textOf(this.#note), ...offer];
     switch (mode) {
       case 'idle': return [textOf(say(lang, 'idle'))];
       case 'loading': return [textOf(say(lang, 'loading'))];
-      case 'replay': return [textOf(say(lang, 'replaying'))];
-      case 'live': return [textOf(say(lang, 'connected', { model: this.#model, endpoint }))];
+      case 'replay': return [textOf(say(lang, 'replaying')), ...offer];
+      case 'offer': return offer;
+      case 'live': return [textOf(say(lang, this.#inPage ? 'inPageLive' : 'connected', { model: this.#model, endpoint }))];
       case 'fallback': {
         const error = this.#liveError;
         const again = el('button', { type: 'button', className: 'link' }, say(lang, 'tryLive'));
@@ -525,6 +628,12 @@ class ReactLoop extends HTMLElement {
       default: return [];
     }
   }
+}
+
+/** "98 MB": the in-page model's size before it is downloaded. */
+function megabytes(bytes) {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '? MB';
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`;
 }
 
 /** A hint's shell command (the part from OLLAMA_ORIGINS=) set as code. */

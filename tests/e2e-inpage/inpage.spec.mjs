@@ -1,0 +1,177 @@
+// The in-page engine (llama.cpp in wasm, in a Worker) in the playground, with SmolLM2-135M
+// served by the suite's static server (global-setup.mjs). No model server runs: every
+// reply comes from the tab itself.
+import { readFile } from 'node:fs/promises';
+import { test as base, expect } from '@playwright/test';
+
+const LOCAL_SERVERS = /^http:\/\/localhost:(11434|8080|1234)\//;
+const MODEL = () => process.env.SMOLLM_PATH;
+
+const test = base.extend({
+  page: async ({ page }, use) => {
+    // The page probes the usual local ports on load; nothing on this machine may answer.
+    await page.route(LOCAL_SERVERS, (route) => route.abort('connectionrefused'));
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && !/Failed to load resource|net::ERR_|CORS policy/.test(msg.text())) errors.push(msg.text());
+    });
+    await use(page);
+    expect(errors, 'errors in the page').toEqual([]);
+  },
+});
+
+const counts = async () => (await fetch(process.env.COUNTS_URL)).json();
+
+async function open(page, base = process.env.PAGE_URL, params = {}) {
+  await page.goto(`${base}?${new URLSearchParams({ lang: 'en', ...params })}`);
+  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+}
+
+/** Chooses the in-page engine and loads SmolLM2 from the local static server by its URL. */
+async function loadSmollm(page) {
+  await page.locator('#preset').selectOption('inpage');
+  await page.locator('#model-url').fill(MODEL());
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-status')).toContainText('is loaded');
+}
+
+/**
+ * Short, bounded runs: three steps. Under the grammar the last step the limit allows may only
+ * be the answer, and a Thought that ran on to the token limit is given back closed, so the
+ * 135M model reaches a final answer (not necessarily a right one) within the limit.
+ */
+async function shortRuns(page, { maxTokens = 200 } = {}) {
+  await page.locator('#connect-panel details.sub > summary').click();
+  await page.locator('#max-steps').fill('3');
+  await page.locator('#max-tokens').fill(String(maxTokens));
+}
+
+test('a live run in the page: grammar, streamed tokens, a responsive page, a final answer', async ({ page }) => {
+  await open(page);
+  await loadSmollm(page);
+  await expect(page.getByTestId('inpage-status')).toContainText("Chat template: the model's own");
+  await expect(page.getByTestId('inpage-status')).toContainText(/of \d+ cores/); // cross-origin isolated
+  await shortRuns(page);
+  await page.getByTestId('question').fill('What time is it?');
+  // How long a click waits for its handler, measured by the page (event.timeStamp is when the
+  // browser created the event).
+  await page.evaluate(() => {
+    window.clickDelays = [];
+    document.querySelector('#tools-panel > summary').addEventListener('click', (event) => {
+      window.clickDelays.push(performance.now() - event.timeStamp);
+    });
+  });
+  await page.getByTestId('run').click();
+  // Tokens stream into the card while the model writes.
+  await expect(page.locator('pre.live').first()).toContainText('Thought:');
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#tools-panel > summary').click();
+  await expect(page.getByTestId('final-answer')).toBeVisible();
+  const delays = await page.evaluate(() => window.clickDelays);
+  expect(delays.length).toBe(2);
+  for (const delay of delays) expect(delay).toBeLessThan(200);
+  // The same trace as with a server: the grammar went out, the engine is named, the model's
+  // raw text is in the X-ray.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
+  expect(trace.server).toEqual({ kind: 'in_page', constrained: 'grammar' });
+  expect(trace.steps[0].request.constrained).toBe('grammar');
+  expect(trace.steps[0].reply.text).toMatch(/^Thought: /);
+  expect(trace.steps[0].reply.usage.completion_tokens).toBeGreaterThan(0);
+  expect(trace.outcome.type).toBe('answer');
+  // The second request reused the prompt cache: only the new tokens were evaluated.
+  await expect(page.getByTestId('inpage-speed')).toContainText(/\(([1-9]\d*) reused from the cache\)/);
+});
+
+test('Stop aborts the generation at once, and the next run works', async ({ page }) => {
+  await open(page, process.env.PLAIN_PAGE_URL);
+  await loadSmollm(page);
+  await expect(page.getByTestId('inpage-status')).toContainText('One thread'); // no isolation headers
+  await shortRuns(page, { maxTokens: 400 });
+  await page.getByTestId('question').fill('What is 23 * 17 + 4?');
+  await page.getByTestId('run').click();
+  await expect(page.locator('pre.live').first()).toContainText('Thought: ');
+  const stopped = Date.now();
+  await page.locator('#stop').click();
+  await expect(page.locator('.outcome')).toContainText('Stopped by the user.', { timeout: 1000 });
+  expect(Date.now() - stopped).toBeLessThan(1000);
+  await expect(page.locator('.row.cut-off pre')).toContainText('Thought: ');
+  // The engine finishes the aborted token and takes the next request.
+  await page.locator('#max-tokens').fill('200');
+  await page.getByTestId('run').click();
+  await expect(page.locator('.outcome')).toBeVisible();
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
+test('after a reload the model comes from the cache, and a link runs it with autorun', async ({ page }) => {
+  await open(page);
+  const before = (await counts())[MODEL()] ?? 0;
+  await loadSmollm(page);
+  expect((await counts())[MODEL()]).toBe(before + 1);
+  await expect(page.getByTestId('cached-model')).toContainText('SmolLM2-135M-Instruct.Q4_1.gguf (98 MB)');
+  // A same-origin model-src loads without asking, and autorun starts once it is loaded.
+  await open(page, process.env.PAGE_URL, { 'model-src': MODEL(), question: 'What is 2 + 3?', autorun: '1' });
+  await expect(page.locator('#preset')).toHaveValue('inpage');
+  await expect(page.getByTestId('inpage-status')).toContainText('from the cache');
+  await expect(page.getByTestId('step-card').first()).toBeVisible();
+  await page.locator('#stop').click();
+  // Choosing the engine again after a reload loads the cached model by itself.
+  await page.reload();
+  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+  await page.locator('#preset').selectOption('inpage');
+  await expect(page.getByTestId('inpage-status')).toContainText('from the cache');
+  expect((await counts())[MODEL()]).toBe(before + 1); // never read again
+  // Forget removes it from the cache.
+  await page.getByTestId('forget-model').click();
+  await expect(page.getByTestId('cached-model')).toHaveCount(0);
+});
+
+test('a file that is not a GGUF, a missing one and a foreign model-src each say what is wrong', async ({ page }) => {
+  await open(page, process.env.PLAIN_PAGE_URL);
+  await page.locator('#preset').selectOption('inpage');
+  await page.getByTestId('model-file').setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('just some notes, not a model\n') });
+  await expect(page.getByTestId('inpage-problem')).toContainText('notes.gguf is not a GGUF model file');
+  await page.locator('#model-url').fill('/fixtures/not-a-model.gguf');
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-problem')).toContainText('not-a-model.gguf is not a GGUF model file');
+  await expect(page.getByTestId('inpage-problem')).toContainText('<!doctype');
+  await page.locator('#model-url').fill('/models/missing.gguf');
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-problem')).toContainText('HTTP 404');
+  // A host on another origin that does not allow this page (no CORS headers).
+  await page.locator('#model-url').fill(`${process.env.PAGE_URL}models/missing-too.gguf`);
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-problem')).toContainText('does not allow this page (CORS');
+  // Nothing was kept, and a run says to load a model first.
+  await expect(page.getByTestId('cached-model')).toHaveCount(0);
+  await page.getByTestId('question').fill('What is 2 + 3?');
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('error')).toContainText('Load a model first');
+  // A model on another origin is not downloaded before the person agrees.
+  await open(page, process.env.PLAIN_PAGE_URL, { 'model-src': `${process.env.PAGE_URL}models/elsewhere.gguf`, autorun: '1', question: 'q' });
+  await expect(page.locator('#inpage-confirm')).toContainText('wants to load a model from');
+  await expect(page.getByTestId('confirm-model-src')).toBeVisible();
+  expect((await counts())['/models/elsewhere.gguf'] ?? 0).toBeLessThanOrEqual(1); // the HEAD for its size only
+});
+
+test('<react-loop model-src> says the size, downloads nothing before the click, then runs live in the page', async ({ page }) => {
+  await page.route(LOCAL_SERVERS, (route) => route.abort('connectionrefused'));
+  const before = (await counts())[MODEL()] ?? 0;
+  await page.goto(`${process.env.PAGE_URL}fixtures/docs.html`);
+  const loop = page.locator('react-loop');
+  const offer = loop.getByTestId('inpage-offer');
+  await expect(offer).toHaveText('Run it live in this page (SmolLM2-135M-Instruct.Q4_1.gguf, 98 MB)');
+  await expect(loop.locator('.mode')).toHaveText('Recording'); // the recording plays meanwhile
+  await page.waitForTimeout(500);
+  // Only the HEAD request for the size reached the server.
+  expect((await counts())[MODEL()] ?? 0).toBeLessThanOrEqual(before + 1);
+  await offer.click();
+  await expect(loop.locator('.mode')).toHaveText('Live');
+  await expect(loop.locator('.note')).toContainText('Live in this page');
+  await loop.locator('input[name="question"]').fill('What time is it?');
+  await loop.locator('button[type="submit"]').click();
+  await expect(loop.locator('pre.live').first()).toContainText('Thought:');
+  await loop.getByRole('button', { name: 'Stop' }).click();
+  await expect(loop.locator('.outcome')).toContainText('Stopped by the user.');
+});

@@ -1,0 +1,287 @@
+// The Connect panel's "In this page (no server)" choice: pick a .gguf file or give a URL, see
+// the progress (bytes, an estimate, Cancel), keep models in the cache (and forget them), and
+// the state of the engine. The engine itself is www/inpage.js.
+import { $, h } from './dom.js';
+import { t, addStrings } from './i18n.js';
+import { engine, sameOrigin, size, estimate } from './inpage.js';
+
+addStrings({
+  en: {
+    'preset.inpage': 'In this page (no server)',
+    'inpage.note': 'llama.cpp runs inside this tab (WebAssembly, in a Worker): pick a GGUF model file and the loop runs offline. Nothing leaves this computer.',
+    'inpage.file': 'A GGUF file from this computer',
+    'inpage.url': 'Or the URL of a GGUF file',
+    'inpage.load': 'Load',
+    'inpage.cancel': 'Cancel',
+    'inpage.forget': 'Forget',
+    'inpage.use': 'Use',
+    'inpage.cached': 'Kept in this browser:',
+    'inpage.none': 'No model loaded yet.',
+    'inpage.read': 'Reading {name} into the cache: {loaded} of {total}',
+    'inpage.download': 'Downloading {name}: {loaded} of {total}',
+    'inpage.starting': 'Starting llama.cpp with {name} ({total}) …',
+    'inpage.eta': ', about {seconds} s left',
+    'inpage.loaded': '{name} is loaded ({size}, {how} in {seconds} s). {threads}',
+    'inpage.fromCache': 'from the cache',
+    'inpage.fresh': 'now kept in this browser',
+    'inpage.oneThread': 'One thread: this page is not cross-origin isolated (see README, "A model inside the page").',
+    'inpage.threads': '{count} thread(s) of {cores} cores (cross-origin isolated).',
+    'inpage.noTemplate': 'This GGUF carries no chat template; llama.cpp uses its default (ChatML).',
+    'inpage.template': 'Chat template: the model\'s own, from the GGUF.',
+    'inpage.speed': 'Last reply: {prompt} new prompt tokens at {pps} tokens/s ({cached} reused from the cache), {gen} generated at {gps} tokens/s.',
+    'inpage.failed': 'The model could not be loaded',
+    'inpage.cancelled': 'Loading was cancelled.',
+    'inpage.notLoaded': 'Load a model first: pick a GGUF file under Connect, "In this page".',
+    'inpage.confirm': 'This link wants to load a model from {host} ({size}) into this page. Download it?',
+    'inpage.why': 'Nothing is downloaded until you agree. The model runs here; your questions are not sent anywhere.',
+    'inpage.agree': 'Download and load',
+    'inpage.decline': 'Use the demo model',
+    'inpage.unsupported': 'This browser cannot run the in-page engine',
+  },
+  zh: {
+    'preset.inpage': '在本页运行（无需服务器）',
+    'inpage.note': 'llama.cpp 在这个标签页里运行（WebAssembly，在 Worker 中）：选择一个 GGUF 模型文件，循环即可离线运行。任何内容都不会离开这台电脑。',
+    'inpage.file': '本机上的 GGUF 文件',
+    'inpage.url': '或 GGUF 文件的地址',
+    'inpage.load': '加载',
+    'inpage.cancel': '取消',
+    'inpage.forget': '删除',
+    'inpage.use': '使用',
+    'inpage.cached': '保存在本浏览器中：',
+    'inpage.none': '尚未加载模型。',
+    'inpage.read': '正在把 {name} 读入缓存：{loaded} / {total}',
+    'inpage.download': '正在下载 {name}：{loaded} / {total}',
+    'inpage.starting': '正在用 {name}（{total}）启动 llama.cpp……',
+    'inpage.eta': '，大约还需 {seconds} 秒',
+    'inpage.loaded': '{name} 已加载（{size}，{how}，用时 {seconds} 秒）。{threads}',
+    'inpage.fromCache': '来自缓存',
+    'inpage.fresh': '已保存在本浏览器中',
+    'inpage.oneThread': '单线程：本页没有跨源隔离（见 README“A model inside the page”）。',
+    'inpage.threads': '{count} 个线程，共 {cores} 个核心（已跨源隔离）。',
+    'inpage.noTemplate': '这个 GGUF 没有聊天模板；llama.cpp 使用默认模板（ChatML）。',
+    'inpage.template': '聊天模板：模型自带的，来自 GGUF。',
+    'inpage.speed': '上一次回复：{prompt} 个新提示词元，每秒 {pps} 个（{cached} 个来自缓存），生成 {gen} 个，每秒 {gps} 个。',
+    'inpage.failed': '无法加载模型',
+    'inpage.cancelled': '已取消加载。',
+    'inpage.notLoaded': '请先加载模型：在“连接”中选择“在本页运行”，然后选择 GGUF 文件。',
+    'inpage.confirm': '这个链接想从 {host} 把一个模型（{size}）加载到本页。要下载吗？',
+    'inpage.why': '在你同意之前不会下载任何内容。模型在这里运行；你的问题不会发送到任何地方。',
+    'inpage.agree': '下载并加载',
+    'inpage.decline': '使用演示模型',
+    'inpage.unsupported': '这个浏览器无法运行页内引擎',
+  },
+});
+
+const el = {
+  fields: $('#inpage-fields'), file: $('#model-file'), url: $('#model-url'), loadUrl: $('#model-url-load'),
+  confirm: $('#inpage-confirm'), progress: $('#inpage-progress'), bar: $('#inpage-bar'), progressText: $('#inpage-progress-text'),
+  cancel: $('#inpage-cancel'), status: $('#inpage-status'), problem: $('#inpage-problem'), cached: $('#inpage-cached'),
+  speed: $('#inpage-speed'),
+};
+
+let loading = null; // the AbortController of the load in progress
+let shownOnce = false;
+let onDecline = () => {};
+
+export function initInPage({ decline } = {}) {
+  onDecline = decline ?? onDecline;
+  el.file.addEventListener('change', () => {
+    const [file] = el.file.files;
+    if (file) load({ file });
+    el.file.value = '';
+  });
+  el.loadUrl.addEventListener('click', () => {
+    const url = el.url.value.trim();
+    if (url) load({ url });
+  });
+  el.url.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      el.loadUrl.click();
+    }
+  });
+  el.cancel.addEventListener('click', () => loading?.abort());
+}
+
+/**
+ * The choice was made: show the fields and what the cache holds (the worker starts now, not at
+ * page load). With `auto`, the model kept last is loaded from the cache, so after a reload the
+ * next run needs no file.
+ */
+export function showInPage(on, { auto = true } = {}) {
+  el.fields.hidden = !on;
+  if (on && !shownOnce) {
+    shownOnce = true;
+    renderCached().then((models) => {
+      if (auto && models.length && !engine().loaded && !loading) load({ key: models[0].key });
+    });
+    engine().features().then((f) => {
+      if (!f.jspi || !f.memory64) {
+        const missing = [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean).join(', ');
+        problem(t('inpage.unsupported'), `${missing}: Chrome or Edge 137 or newer is needed. Choose a server, or the demo model.`);
+      }
+    }, () => {});
+  }
+  if (on) renderStatus();
+}
+
+/** Whether a model is loaded and ready to answer. */
+export const inPageLoaded = () => Boolean(engine().loaded);
+
+/** The Agent settings for the in-page engine. */
+export function inPageSettings() {
+  return { inPage: true, model: engine().loaded?.modelName || engine().loaded?.name || 'in-page model' };
+}
+
+/** A reply came in: show its speed (prompt tokens, the ones reused from the prompt cache, generation). */
+export function showSpeed() {
+  const timings = engine().last?.timings;
+  if (!timings) return;
+  const fixed = (n) => (Number.isFinite(n) ? n.toFixed(1) : '?');
+  el.speed.textContent = t('inpage.speed', {
+    prompt: timings.prompt_n ?? '?', pps: fixed(timings.prompt_per_second), cached: timings.cache_n ?? 0,
+    gen: timings.predicted_n ?? '?', gps: fixed(timings.predicted_per_second),
+  });
+}
+
+/**
+ * A link's `model-src`: a same-origin file loads at once (nothing leaves the machine); one on
+ * another origin is shown with its host and size and loads only once the person agrees.
+ * Resolves to true once the model is loaded, false otherwise.
+ */
+export async function loadFromLink(src) {
+  if (sameOrigin(src)) return load({ url: src });
+  let host;
+  try {
+    host = new URL(src).host;
+  } catch {
+    problem(t('inpage.failed'), `${src} is not a URL.`);
+    return false;
+  }
+  const bytes = await headSize(src);
+  const agreed = await new Promise((resolve) => {
+    const yes = h('button', { type: 'button', 'data-testid': 'confirm-model-src', onclick: () => resolve(true) }, t('inpage.agree'));
+    const no = h('button', { type: 'button', onclick: () => resolve(false) }, t('inpage.decline'));
+    el.confirm.replaceChildren(h('p', {}, t('inpage.confirm', { host, size: size(bytes) })), h('p', { class: 'muted' }, t('inpage.why')), h('p', { class: 'actions' }, yes, ' ', no));
+    el.confirm.hidden = false;
+    yes.focus();
+  });
+  el.confirm.hidden = true;
+  el.confirm.replaceChildren();
+  if (!agreed) {
+    onDecline();
+    return false;
+  }
+  return load({ url: src });
+}
+
+/** The size of a file from a HEAD request (no download), or NaN. */
+export async function headSize(url) {
+  try {
+    const response = await fetch(url, { method: 'HEAD' });
+    return response.ok ? Number(response.headers.get('content-length')) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Loads a model ({file}, {url} or {key}); resolves to true when it is ready. */
+export async function load(source) {
+  loading?.abort();
+  const controller = new AbortController();
+  loading = controller;
+  el.problem.replaceChildren();
+  el.progress.hidden = false;
+  el.bar.removeAttribute('value');
+  const name = source.file?.name ?? source.url ?? '';
+  el.progressText.textContent = t('inpage.starting', { name, total: size(source.file?.size) });
+  el.status.textContent = '';
+  let phaseStarted = performance.now();
+  let phase = null;
+  try {
+    await engine().load(source, {
+      signal: controller.signal,
+      // ?threads=N (at most the cores; more than 1 only when cross-origin isolated), for measuring.
+      threads: Number(new URLSearchParams(location.search).get('threads')) || undefined,
+      onProgress: (p) => {
+        if (p.phase !== phase) {
+          phase = p.phase;
+          phaseStarted = performance.now();
+        }
+        if (p.phase === 'load') {
+          el.bar.removeAttribute('value'); // llama.cpp says nothing while it starts
+          el.progressText.textContent = t('inpage.starting', { name, total: size(p.total) });
+          return;
+        }
+        if (p.total) {
+          el.bar.max = p.total;
+          el.bar.value = p.loaded;
+        }
+        const left = estimate(p.loaded, p.total, performance.now() - phaseStarted);
+        el.progressText.textContent = t(`inpage.${p.phase}`, { name, loaded: size(p.loaded), total: size(p.total) })
+          + (left == null ? '' : t('inpage.eta', { seconds: left }));
+      },
+    });
+    renderStatus();
+    renderCached();
+    return true;
+  } catch (error) {
+    if (error.code === 'cancelled') el.status.textContent = t('inpage.cancelled');
+    else problem(error.code === 'unsupported' ? t('inpage.unsupported') : t('inpage.failed'), error.message);
+    renderStatus();
+    return false;
+  } finally {
+    if (loading === controller) {
+      loading = null;
+      el.progress.hidden = true;
+    }
+  }
+}
+
+function problem(title, message) {
+  el.problem.replaceChildren(h('div', { class: 'doctor', role: 'alert', 'data-testid': 'inpage-problem' },
+    h('p', { class: 'doctor-title' }, h('strong', {}, title)), h('p', { class: 'doctor-message' }, message)));
+}
+
+function renderStatus() {
+  const info = engine().loaded;
+  if (!info) {
+    if (!el.status.textContent) el.status.textContent = t('inpage.none');
+    return;
+  }
+  el.status.textContent = t('inpage.loaded', {
+    name: info.name, size: size(info.size), how: t(info.fromCache ? 'inpage.fromCache' : 'inpage.fresh'),
+    seconds: (info.loadMs / 1000).toFixed(1),
+    threads: `${info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : t('inpage.oneThread')} ${t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')}`,
+  });
+}
+
+async function renderCached() {
+  let models;
+  try {
+    models = await engine().cached();
+  } catch {
+    models = [];
+  }
+  const loadedKey = engine().loaded?.key;
+  el.cached.replaceChildren(...(models.length ? [h('li', { class: 'muted' }, t('inpage.cached'))] : []), ...models.map((m) => h('li', { 'data-testid': 'cached-model' },
+    h('span', {}, `${m.name} (${size(m.size)})`),
+    h('span', {},
+      m.key === loadedKey ? null : h('button', { type: 'button', onclick: () => load({ key: m.key }) }, t('inpage.use')), ' ',
+      h('button', { type: 'button', 'data-testid': 'forget-model', onclick: async () => {
+        await engine().forget(m.key).catch(() => {});
+        if (m.key === loadedKey) el.status.textContent = '';
+        renderStatus();
+        renderCached();
+      } }, t('inpage.forget'))))));
+  return models;
+}
+
+/** The language changed: re-render what was written from code. */
+export function rerenderInPage() {
+  if (!el.fields.hidden) {
+    renderStatus();
+    renderCached();
+    showSpeed();
+  }
+}

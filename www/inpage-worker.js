@@ -1,0 +1,348 @@
+// The in-page engine's Worker: llama.cpp compiled to wasm (@wllama/wllama, vendored into
+// www/vendor/wllama/ by scripts/vendor-wllama), the model cache in the origin private file
+// system (OPFS), and the download or copy that fills it. The page talks to it through
+// www/inpage.js; nothing here touches the DOM, so the page stays responsive while the model
+// loads and generates.
+//
+// Messages in:  {type: 'features'} · {type: 'list'} · {type: 'forget', key}
+//               {type: 'load', id, source: {file} | {url} | {key}, threads, nCtx} · {type: 'cancel', id}
+//               {type: 'complete', id, body} · {type: 'abort', id}
+// Messages out: {type: 'reply', id, value} · {type: 'progress', id, phase, loaded, total}
+//               {type: 'delta', id, text} · {type: 'error', id, code, message, detail}
+//
+// wllama runs llama.cpp's own server context in a second Worker (a blob: module worker, and
+// more for threads); this one creates it, so the page's CSP keeps `worker-src 'self'`.
+import { Wllama } from './vendor/wllama/index.js';
+
+const DIR = 'reactloop-models';
+const WASM = new URL('./vendor/wllama/wllama.wasm', import.meta.url).href;
+const PROGRESS_EVERY_MS = 100;
+const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46]; // "GGUF"
+
+let engine = null; // the Wllama instance with a model loaded
+let current = null; // {key, name, size} of that model
+let loading = null; // {id, controller}
+const generations = new Map(); // id -> AbortController
+let queue = Promise.resolve(); // one generation at a time, also after an abort
+
+class Failure extends Error {
+  constructor(code, message, detail) {
+    super(message);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+// ---------------------------------------------------------------- what this browser can do
+
+function features() {
+  let memory64 = false;
+  try {
+    new WebAssembly.Memory({ address: 'i64', initial: 1n });
+    memory64 = true;
+  } catch {
+    memory64 = false;
+  }
+  return {
+    jspi: typeof WebAssembly.Suspending === 'function',
+    memory64,
+    threads: Boolean(self.crossOriginIsolated),
+    cores: navigator.hardwareConcurrency || 1,
+    opfs: Boolean(navigator.storage?.getDirectory),
+  };
+}
+
+/** The build served needs JSPI and Memory64 (Chrome and Edge 137+); no CDN fallback is used. */
+function checkFeatures() {
+  const f = features();
+  const missing = [!f.jspi && 'JSPI (WebAssembly JavaScript Promise Integration)', !f.memory64 && 'Memory64'].filter(Boolean);
+  if (missing.length) {
+    throw new Failure('unsupported', `This browser lacks ${missing.join(' and ')}, which the in-page engine needs (Chrome or Edge 137 or newer). Choose a server instead.`);
+  }
+  return f;
+}
+
+// ---------------------------------------------------------------- the cache (OPFS)
+
+async function cacheDir() {
+  if (!navigator.storage?.getDirectory) throw new Failure('no_cache', 'This browser gives the page no private file system (OPFS) to keep the model in.');
+  const root = await navigator.storage.getDirectory();
+  return root.getDirectoryHandle(DIR, { create: true });
+}
+
+async function keyOf(text) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The cached models: [{key, name, size, source, savedAt}], newest first. */
+async function list() {
+  const dir = await cacheDir();
+  const models = [];
+  for await (const [name, handle] of dir.entries()) {
+    if (!name.endsWith('.json') || handle.kind !== 'file') continue;
+    try {
+      const meta = JSON.parse(await (await handle.getFile()).text());
+      const file = await (await dir.getFileHandle(`${meta.key}.gguf`)).getFile();
+      if (file.size === meta.size) models.push(meta);
+    } catch {
+      // a half-written entry: its .json is written last, so this is a damaged one; skip it
+    }
+  }
+  return models.sort((a, b) => b.savedAt - a.savedAt);
+}
+
+async function forget(key) {
+  if (!/^[0-9a-f]{24}$/.test(String(key))) throw new Failure('bad_key', 'No such cached model.');
+  if (current?.key === key) await unload();
+  const dir = await cacheDir();
+  for (const name of [`${key}.json`, `${key}.gguf`]) {
+    await dir.removeEntry(name).catch(() => {});
+  }
+  return list();
+}
+
+async function findCached(key) {
+  const dir = await cacheDir();
+  try {
+    const meta = JSON.parse(await (await (await dir.getFileHandle(`${key}.json`)).getFile()).text());
+    const file = await (await dir.getFileHandle(`${key}.gguf`)).getFile();
+    return file.size === meta.size ? { meta, file } : null;
+  } catch {
+    return null;
+  }
+}
+
+const isGguf = (bytes) => GGUF_MAGIC.every((b, i) => bytes[i] === b);
+
+function notGguf(name, bytes) {
+  const start = [...bytes.slice(0, 16)].map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
+  return new Failure('not_gguf', `${name} is not a GGUF model file: a GGUF file begins with the bytes "GGUF", this one with "${start}". Pick a .gguf file (llama.cpp's format).`);
+}
+
+/**
+ * Copies a stream into the cache as `${key}.gguf`, checking the first bytes, reporting
+ * progress, and writing `${key}.json` only once the whole file is in (so a cancelled or
+ * failed copy never looks cached).
+ */
+async function save(reader, { key, name, total, source, signal, progress }) {
+  const dir = await cacheDir();
+  const handle = await dir.getFileHandle(`${key}.gguf`, { create: true });
+  const access = await handle.createSyncAccessHandle();
+  let loaded = 0;
+  let last = 0;
+  let head = new Uint8Array(0);
+  try {
+    access.truncate(0);
+    for (;;) {
+      if (signal.aborted) throw new Failure('cancelled', 'Loading was cancelled.');
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (head.length < 4) {
+        head = new Uint8Array([...head, ...value.subarray(0, 16)]);
+        if (head.length >= 4 && !isGguf(head)) throw notGguf(name, head);
+      }
+      access.write(value, { at: loaded });
+      loaded += value.byteLength;
+      const now = performance.now();
+      if (now - last > PROGRESS_EVERY_MS) {
+        last = now;
+        progress(loaded, total);
+      }
+    }
+    if (head.length < 4) throw notGguf(name, head);
+    access.flush();
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    access.close();
+    await dir.removeEntry(`${key}.gguf`).catch(() => {});
+    if (error?.name === 'QuotaExceededError') {
+      throw new Failure('quota', `There is not enough storage for the model (${(loaded / 1e6).toFixed(0)} MB written before the browser refused more). Free some disk space or forget other cached models.`);
+    }
+    throw error;
+  }
+  access.close();
+  progress(loaded, loaded);
+  const meta = { key, name, size: loaded, source, savedAt: Date.now() };
+  const json = await dir.getFileHandle(`${key}.json`, { create: true });
+  const writer = await json.createSyncAccessHandle();
+  const bytes = new TextEncoder().encode(JSON.stringify(meta));
+  writer.truncate(0);
+  writer.write(bytes, { at: 0 });
+  writer.flush();
+  writer.close();
+  return meta;
+}
+
+/** The model as a File in the cache: from the cache, or read (a picked file) or downloaded (a URL) into it. */
+async function fetchIntoCache(source, signal, progress) {
+  if (source.key) {
+    const hit = await findCached(source.key);
+    if (!hit) throw new Failure('not_cached', 'That model is no longer in the cache; pick the file again.');
+    return { ...hit, fromCache: true };
+  }
+  if (source.file) {
+    const file = source.file;
+    const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+    if (!isGguf(head)) throw notGguf(file.name, head);
+    const key = await keyOf(`file:${file.name}:${file.size}:${file.lastModified}`);
+    const hit = await findCached(key);
+    if (hit) return { ...hit, fromCache: true };
+    progress(0, file.size, 'read');
+    const meta = await save(file.stream().getReader(), { key, name: file.name, total: file.size, source: 'file', signal, progress: (l, t) => progress(l, t, 'read') });
+    return { meta, file: await (await (await cacheDir()).getFileHandle(`${key}.gguf`)).getFile(), fromCache: false };
+  }
+  const url = new URL(source.url, self.location.href).href;
+  const key = await keyOf(`url:${url}`);
+  const hit = await findCached(key);
+  if (hit) return { ...hit, fromCache: true };
+  const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || url);
+  let response;
+  try {
+    response = await fetch(url, { signal, credentials: 'same-origin' });
+  } catch (error) {
+    if (signal.aborted) throw new Failure('cancelled', 'Loading was cancelled.');
+    throw new Failure('network', `Could not download ${url}: the server could not be reached, or it is on another origin and does not allow this page (CORS: it must send Access-Control-Allow-Origin).`, String(error?.message ?? error));
+  }
+  if (!response.ok) throw new Failure('http', `Could not download ${url}: the server answered HTTP ${response.status} ${response.statusText}.`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  progress(0, total, 'download');
+  const meta = await save(response.body.getReader(), { key, name, total, source: url, signal, progress: (l, t) => progress(l, t, 'download') });
+  return { meta, file: await (await (await cacheDir()).getFileHandle(`${key}.gguf`)).getFile(), fromCache: false };
+}
+
+// ---------------------------------------------------------------- the engine
+
+async function unload() {
+  const old = engine;
+  engine = null;
+  current = null;
+  await old?.exit().catch(() => {});
+}
+
+async function load(id, { source, threads, nCtx }, post) {
+  const f = checkFeatures();
+  loading?.controller.abort();
+  const controller = new AbortController();
+  loading = { id, controller };
+  const started = performance.now();
+  try {
+    const progress = (loaded, total, phase) => post({ type: 'progress', id, phase, loaded, total });
+    const { meta, file, fromCache } = await fetchIntoCache(source, controller.signal, progress);
+    const cachedMs = performance.now() - started;
+    if (controller.signal.aborted) throw new Failure('cancelled', 'Loading was cancelled.');
+    await unload();
+    await queue; // a generation still winding down after Stop
+    progress(0, meta.size, 'load');
+    // Threads need cross-origin isolation (SharedArrayBuffer); without it one thread. By
+    // default half the cores (wllama's own choice), so the page and the rest of the machine
+    // keep some: two llama.cpp threads on two busy cores run several times slower than one.
+    const wanted = Math.max(1, Math.floor(Number(threads) || f.cores / 2));
+    const nThreads = f.threads ? wanted : 1;
+    // Quiet: llama.cpp's own log and wllama's debug lines stay out of the page's console.
+    const logger = { debug() {}, log() {}, warn: console.warn, error: console.error };
+    const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
+    const engineStarted = performance.now();
+    try {
+      await wllama.loadModel([file], { n_ctx: nCtx || 4096, n_threads: nThreads, n_gpu_layers: 0, n_parallel: 1, jinja: true });
+    } catch (error) {
+      await wllama.exit().catch(() => {});
+      const text = String(error?.message ?? error);
+      if (/memory|OOM|allocat/i.test(text)) throw new Failure('memory', `The model did not fit in this tab's memory (${(meta.size / 1e6).toFixed(0)} MB file): pick a smaller model or quantisation.`, text);
+      throw new Failure('load', `llama.cpp could not load ${meta.name}: ${text}`, text);
+    }
+    if (controller.signal.aborted) {
+      await wllama.exit().catch(() => {});
+      throw new Failure('cancelled', 'Loading was cancelled.');
+    }
+    engine = wllama;
+    current = { key: meta.key, name: meta.name, size: meta.size };
+    progress(meta.size, meta.size, 'load');
+    const info = wllama.getLoadedContextInfo();
+    return {
+      ...current,
+      fromCache,
+      source: meta.source,
+      threads: wllama.getNumThreads(),
+      isolated: f.threads,
+      cores: f.cores,
+      multithread: wllama.isMultithread(),
+      chatTemplate: Boolean(wllama.getChatTemplate()),
+      nCtx: info.n_ctx,
+      architecture: info.metadata?.['general.architecture'] ?? null,
+      modelName: info.metadata?.['general.name'] ?? null,
+      cacheMs: Math.round(cachedMs),
+      engineMs: Math.round(performance.now() - engineStarted),
+      loadMs: Math.round(performance.now() - started),
+      version: Wllama.getLibllamaVersion?.() ?? null,
+    };
+  } finally {
+    if (loading?.id === id) loading = null;
+  }
+}
+
+/** One chat completion, streamed as `delta` messages; one at a time. */
+function complete(id, body, post) {
+  const controller = new AbortController();
+  generations.set(id, controller);
+  const run = queue.then(async () => {
+    if (!engine) throw new Failure('not_loaded', 'No model is loaded in the page: pick a GGUF file first.');
+    if (controller.signal.aborted) throw new Failure('aborted', 'Stopped.');
+    let text = '';
+    let usage = null;
+    let timings = null;
+    const started = performance.now();
+    try {
+      await engine.createChatCompletion({
+        ...body,
+        stream: true,
+        abortSignal: controller.signal,
+        onData: (chunk) => {
+          const piece = chunk?.choices?.[0]?.delta?.content;
+          if (piece) {
+            text += piece;
+            post({ type: 'delta', id, text: piece });
+          }
+          if (chunk?.usage) usage = chunk.usage;
+          if (chunk?.timings) timings = chunk.timings;
+        },
+      });
+    } catch (error) {
+      if (controller.signal.aborted || error?.name === 'AbortError') throw new Failure('aborted', 'Stopped.');
+      const message = String(error?.message ?? error);
+      if (error?.type === 'kv_cache_full' || /context|kv cache/i.test(message)) {
+        throw new Failure('context', `The conversation no longer fits the model's context (${message}); lower History rounds or Max tokens.`, message);
+      }
+      throw new Failure('engine', message, message);
+    }
+    return { text, usage, timings, elapsedMs: performance.now() - started };
+  });
+  queue = run.catch(() => {});
+  return run.finally(() => generations.delete(id));
+}
+
+// ---------------------------------------------------------------- messages
+
+self.onmessage = async ({ data }) => {
+  const { type, id } = data ?? {};
+  const post = (message) => self.postMessage(message);
+  const answer = (work) => Promise.resolve()
+    .then(work)
+    .then((value) => post({ type: 'reply', id, value }), (error) => post({
+      type: 'error', id,
+      code: error?.code ?? 'engine',
+      message: String(error?.message ?? error),
+      detail: error?.detail ?? null,
+    }));
+  switch (type) {
+    case 'features': return answer(() => features());
+    case 'list': return answer(() => list());
+    case 'forget': return answer(() => forget(data.key));
+    case 'load': return answer(() => load(id, data, post));
+    case 'cancel': if (loading?.id === data.target) loading.controller.abort(); return undefined;
+    case 'complete': return answer(() => complete(id, data.body, post));
+    case 'abort': generations.get(data.target)?.abort(); return undefined;
+    case 'unload': return answer(() => unload());
+    default: return answer(() => { throw new Failure('bad_message', `Unknown message ${type}`); });
+  }
+};

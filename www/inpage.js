@@ -1,0 +1,172 @@
+// The in-page engine from the page's side: a model that runs in this tab with no server.
+// `engine()` talks to www/inpage-worker.js (llama.cpp in wasm, the model cache in OPFS);
+// `engine().model` is the function an Agent takes with `useModel`, so the run is the same loop
+// with the same trace as with a server. Used by the playground (initInPage, the Connect panel)
+// and by <react-loop model-src="…">.
+
+let shared = null;
+
+/** The one engine of this page (one Worker, one model loaded at a time). */
+export function engine() {
+  shared ??= new InPageEngine();
+  return shared;
+}
+
+export class InPageEngine {
+  constructor() {
+    this.worker = null;
+    this.next = 1;
+    this.calls = new Map(); // id -> {resolve, reject, onProgress, onDelta}
+    this.loaded = null; // what the worker said about the model it loaded
+  }
+
+  start() {
+    if (this.worker) return this.worker;
+    const url = new URL('./inpage-worker.js', import.meta.url);
+    // A worker must come from the page's origin; <react-loop> on another site's page starts it
+    // through a one-line module that imports it (the page's CSP must then allow worker-src blob:).
+    const script = url.origin === location.origin ? url
+      : URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' }));
+    this.worker = new Worker(script, { type: 'module', name: 'reactloop-inpage' });
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (event) => {
+      // The worker failed to start (e.g. a module that did not load): every call fails with it.
+      event.preventDefault?.();
+      const error = failure('worker', `The in-page engine could not start: ${event.message || 'its worker failed to load'}.`);
+      for (const call of this.calls.values()) call.reject(error);
+      this.calls.clear();
+      this.worker = null;
+    };
+    return this.worker;
+  }
+
+  receive(data) {
+    const call = this.calls.get(data.id);
+    if (!call) return; // a late message of a call given up on (Stop)
+    if (data.type === 'progress') return call.onProgress?.(data);
+    if (data.type === 'delta') return call.onDelta?.(data.text);
+    this.calls.delete(data.id);
+    if (data.type === 'reply') call.resolve(data.value);
+    else call.reject(failure(data.code, data.message, data.detail));
+  }
+
+  call(type, payload = {}, handlers = {}) {
+    const id = this.next++;
+    const worker = this.start();
+    const done = new Promise((resolve, reject) => this.calls.set(id, { resolve, reject, ...handlers }));
+    worker.postMessage({ type, id, ...payload });
+    return { id, done };
+  }
+
+  /** What this browser offers: {jspi, memory64, threads, cores, opfs}. */
+  features() {
+    return this.call('features').done;
+  }
+
+  /** The models in the cache, newest first: [{key, name, size, source, savedAt}]. */
+  cached() {
+    return this.call('list').done;
+  }
+
+  /** Removes a model from the cache (and unloads it if it is the one loaded); resolves to the new list. */
+  async forget(key) {
+    if (this.loaded?.key === key) this.loaded = null;
+    return this.call('forget', { key }).done;
+  }
+
+  /**
+   * Loads a model: `source` is {file} (a File), {url} or {key} (a cached one). Progress comes as
+   * onProgress({phase: 'read'|'download'|'load', loaded, total}); `signal` cancels.
+   */
+  async load(source, { onProgress, signal, threads, nCtx } = {}) {
+    const { id, done } = this.call('load', { source, threads, nCtx }, { onProgress });
+    const cancel = () => {
+      this.worker?.postMessage({ type: 'cancel', target: id });
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      this.loaded = await done;
+      return this.loaded;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /**
+   * The Agent's model (`agent.useModel(engine().model)`): `body` is the core's request (the
+   * messages, which the engine renders with the model's own chat template, stop sequences,
+   * token limit and grammar). Stop settles the call at once; the engine stops at its next
+   * token and the next request waits for it.
+   */
+  model = (body, { signal, onDelta } = {}) => {
+    if (!this.loaded) return Promise.reject(failure('not_loaded', 'No model is loaded in the page: pick a GGUF file first.'));
+    const emit = (text) => {
+      if (signal?.aborted) return;
+      try {
+        onDelta?.(text);
+      } catch {
+        // the run has moved on; the piece is not wanted any more
+      }
+    };
+    const { id, done } = this.call('complete', { body }, { onDelta: emit });
+    const stopped = new Promise((_, reject) => {
+      const abort = () => {
+        this.worker?.postMessage({ type: 'abort', target: id });
+        reject(failure('aborted', 'Stopped.'));
+      };
+      if (signal?.aborted) abort();
+      signal?.addEventListener('abort', abort, { once: true });
+    });
+    return Promise.race([done, stopped]).then((reply) => {
+      this.last = reply; // timings of the last reply, for the status line and the bench
+      // The stream's last chunk has llama.cpp's timings: prompt tokens evaluated now (prompt_n)
+      // and reused from the prompt cache (cache_n), tokens generated (predicted_n).
+      const timings = reply.timings ?? {};
+      const prompt = timings.prompt_n == null ? null : timings.prompt_n + (timings.cache_n ?? 0);
+      return {
+        text: reply.text,
+        usage: {
+          prompt_tokens: reply.usage?.prompt_tokens ?? prompt,
+          completion_tokens: reply.usage?.completion_tokens ?? timings.predicted_n ?? null,
+        },
+      };
+    });
+  };
+
+  /** Stops the worker and frees its memory; the cache stays. */
+  terminate() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.loaded = null;
+    for (const call of this.calls.values()) call.reject(failure('aborted', 'The engine was stopped.'));
+    this.calls.clear();
+  }
+}
+
+function failure(code, message, detail) {
+  const error = new Error(message);
+  error.code = code;
+  if (detail) error.detail = detail;
+  return error;
+}
+
+/** Whether a model URL is on this page's origin (nothing leaves the machine for it). */
+export function sameOrigin(url, base = location.href) {
+  try {
+    return new URL(url, base).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** "98 MB", "1.1 GB". */
+export function size(bytes) {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '?';
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`;
+}
+
+/** Seconds left, from the bytes so far and the time taken, or null early on. */
+export function estimate(loaded, total, elapsedMs) {
+  if (!total || loaded <= 0 || elapsedMs < 300) return null;
+  return Math.max(0, Math.round(((total - loaded) * elapsedMs) / loaded / 1000));
+}
