@@ -19,6 +19,11 @@ use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, To
 /// The version of the trace format; bump it when a saved trace would no longer load.
 pub const TRACE_VERSION: u32 = 1;
 
+/// A tool result this short (a number, a date) is quoted at the start of the next Thought
+/// under the grammar, "The Observation shows 375": the 0.5B model otherwise went on from its
+/// own earlier guess (a remainder of 6 after the calculator said 4).
+const SHORT_RESULT: usize = 40;
+
 /// Limits and layout of a run. Every field has the default a user would expect.
 // Read back by hand in `crate::deser`: a new field goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -445,6 +450,8 @@ struct LastStep {
     thought_only: Option<String>,
     /// A call repeated with the same arguments: its tool, and whether it had succeeded.
     repeated: Option<(String, bool)>,
+    /// A tool's result short enough to quote (a number, a date).
+    short_result: Option<String>,
 }
 
 impl Agent {
@@ -755,6 +762,13 @@ impl Agent {
         let (tool, args) = (call.tool.clone(), call.args.clone());
         let reply = self.pending_reply();
         let succeeded = result.output.is_ok();
+        self.last.short_result = result
+            .output
+            .as_ref()
+            .ok()
+            .map(|text| text.trim())
+            .filter(|text| text.chars().count() <= SHORT_RESULT && !text.contains('\n'))
+            .map(str::to_string);
         let (text, source) = match result.output {
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
@@ -1001,7 +1015,13 @@ impl Agent {
                 Some(prompt::opening(Opening::ChooseTool, lang).to_string())
             }
             (false, None) => None,
-            (true, None) => Some(prompt::opening(Opening::ReadObservation, lang).to_string()),
+            (true, None) => {
+                let opening = prompt::opening(Opening::ReadObservation, lang);
+                Some(match &last.short_result {
+                    Some(result) => format!("{opening} {result}"),
+                    None => opening.to_string(),
+                })
+            }
         }
         .filter(|_| grammar);
         let answer_prefix = grammar.then(|| prompt::opening(Opening::Answer, lang).to_string());

@@ -288,10 +288,11 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
         panic!("no request")
     };
     assert_eq!(request.avoid_action, None);
-    // After a tool's Observation the grammar opens the Thought by reading it.
+    // After a tool's Observation the grammar opens the Thought by reading it, quoting a
+    // short result.
     assert_eq!(
         request.thought_prefix.as_deref(),
-        Some("The Observation shows")
+        Some("The Observation shows 42")
     );
     assert_eq!(request.answer_prefix.as_deref(), Some("The answer is"));
     // The first one opened by choosing a tool.
@@ -1115,4 +1116,27 @@ fn feedback_speaks_the_runs_language() {
         .expect("observation")
         .text;
     assert!(text.starts_with("Error: unknown name 'month'"), "{text}");
+}
+
+/// Under the grammar a short result is quoted where the next Thought opens; a passage is not.
+#[test]
+fn a_short_result_opens_the_next_thought_and_a_passage_does_not() {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let search = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"RAG\"}";
+    let (_, trace) = run("q", config.clone(), &[CALC, search, FINAL]);
+    let prefixes: Vec<Option<&str>> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.thought_prefix.as_deref())
+        .collect();
+    assert_eq!(
+        prefixes[1..],
+        [
+            Some("The Observation shows 42"),
+            Some("The Observation shows")
+        ]
+    );
 }
