@@ -15,7 +15,7 @@
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
-//          Writes bench/results/<date>-inpage-<model>-defaults[-some]/summary.json.
+//          Writes bench/results/<date>-inpage-<model>-defaults[-subsetN]/summary.json.
 //
 // Needs scripts/build (www/pkg, www/vendor/wllama) and scripts/local-llm install. Measure on a
 // quiet machine: `pgrep -af 'bench/run.mjs|llama_cpp.server'` should show nothing else.
@@ -278,7 +278,7 @@ if (only.includes('tasks')) {
   const ids = list(args.tasks);
   const { records, wallMs, tasks } = await measureTasks(name, ids);
   const date = new Date().toISOString().slice(0, 10);
-  const dir = join(ROOT, 'bench/results', `${date}-inpage-${name}-defaults${ids.length ? '-some' : ''}`);
+  const dir = join(ROOT, 'bench/results', `${date}-inpage-${name}-defaults${ids.length ? `-subset${tasks.length}` : ''}`);
   await mkdir(dir, { recursive: true });
   for (const { record, exported } of records) if (!record.ok) await writeFile(join(dir, `${record.id}.json`), exported);
   const compared = await compareWithNative(records);
