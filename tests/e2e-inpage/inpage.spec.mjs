@@ -2,24 +2,9 @@
 // served by the suite's static server (global-setup.mjs). No model server runs: every
 // reply comes from the tab itself.
 import { readFile } from 'node:fs/promises';
-import { test as base, expect } from '@playwright/test';
+import { test, expect, LOCAL_SERVERS } from '../e2e/fixtures.mjs';
 
-const LOCAL_SERVERS = /^http:\/\/localhost:(11434|8080|1234)\//;
 const MODEL = () => process.env.SMOLLM_PATH;
-
-const test = base.extend({
-  page: async ({ page }, use) => {
-    // The page probes the usual local ports on load; nothing on this machine may answer.
-    await page.route(LOCAL_SERVERS, (route) => route.abort('connectionrefused'));
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && !/Failed to load resource|net::ERR_|CORS policy/.test(msg.text())) errors.push(msg.text());
-    });
-    await use(page);
-    expect(errors, 'errors in the page').toEqual([]);
-  },
-});
 
 const counts = async () => (await fetch(process.env.COUNTS_URL)).json();
 
