@@ -32,7 +32,7 @@ addStrings({
     'inpage.failed': 'The model could not be loaded',
     'inpage.cancelled': 'Loading was cancelled.',
     'inpage.notLoaded': 'Load a model first: pick a GGUF file under Connect, "In this page".',
-    'inpage.confirm': 'This link wants to load a model from {host} ({size}) into this page. Download it?',
+    'inpage.confirm': 'This link wants to load a model from {host} into this page. Download it?',
     'inpage.why': 'Nothing is downloaded until you agree. The model runs here; your questions are not sent anywhere.',
     'inpage.agree': 'Download and load',
     'inpage.decline': 'Use the demo model',
@@ -64,7 +64,7 @@ addStrings({
     'inpage.failed': '无法加载模型',
     'inpage.cancelled': '已取消加载。',
     'inpage.notLoaded': '请先加载模型：在“连接”中选择“在本页运行”，然后选择 GGUF 文件。',
-    'inpage.confirm': '这个链接想从 {host} 把一个模型（{size}）加载到本页。要下载吗？',
+    'inpage.confirm': '这个链接想从 {host} 把一个模型加载到本页。要下载吗？',
     'inpage.why': '在你同意之前不会下载任何内容。模型在这里运行；你的问题不会发送到任何地方。',
     'inpage.agree': '下载并加载',
     'inpage.decline': '使用演示模型',
@@ -158,11 +158,12 @@ export async function loadFromLink(src) {
     problem(t('inpage.failed'), `${src} is not a URL.`);
     return false;
   }
-  const bytes = await headSize(src);
+  // Not even a HEAD for the size before the person agrees: a link must not make the page
+  // contact a host it names (the size shows in the progress once the download starts).
   const agreed = await new Promise((resolve) => {
     const yes = h('button', { type: 'button', 'data-testid': 'confirm-model-src', onclick: () => resolve(true) }, t('inpage.agree'));
     const no = h('button', { type: 'button', onclick: () => resolve(false) }, t('inpage.decline'));
-    el.confirm.replaceChildren(h('p', {}, t('inpage.confirm', { host, size: size(bytes) })), h('p', { class: 'muted' }, t('inpage.why')), h('p', { class: 'actions' }, yes, ' ', no));
+    el.confirm.replaceChildren(h('p', {}, t('inpage.confirm', { host })), h('p', { class: 'muted' }, t('inpage.why')), h('p', { class: 'actions' }, yes, ' ', no));
     el.confirm.hidden = false;
     yes.focus();
   });
@@ -173,16 +174,6 @@ export async function loadFromLink(src) {
     return false;
   }
   return load({ url: src });
-}
-
-/** The size of a file from a HEAD request (no download), or NaN. */
-export async function headSize(url) {
-  try {
-    const response = await fetch(url, { method: 'HEAD' });
-    return response.ok ? Number(response.headers.get('content-length')) : NaN;
-  } catch {
-    return NaN;
-  }
 }
 
 /** Loads a model ({file}, {url} or {key}); resolves to true when it is ready. */
