@@ -352,11 +352,7 @@ async fn abort_mid_stream_stops_at_once_and_keeps_the_trace() {
     let running = agent.run("q".into(), Some(events.function.clone()));
     sleep(700).await;
     assert!(!events.of("delta").is_empty(), "streaming had started");
-    let started = js_sys::Date::now();
-    agent.abort();
-    let trace = await_js(running).await.unwrap();
-    assert!(js_sys::Date::now() - started < 1000.0, "stopped at once");
-    assert_eq!(outcome(&trace)["type"], "aborted");
+    let trace = abort_now(&agent, running).await;
     assert_eq!(trace["steps"].as_array().unwrap().len(), 1);
     assert_eq!(events.of("done").len(), 1);
 }
@@ -367,12 +363,18 @@ async fn stop_while_auto_asks_the_server_what_it_is_ends_at_once() {
     let agent = agent("hang", json!({"timeoutMs": 60000}));
     let running = agent.run("q".into(), None);
     sleep(300).await;
+    let trace = abort_now(&agent, running).await;
+    assert!(trace.get("server").is_none(), "no kind was learnt");
+}
+
+/// Stops `running` and checks that the run ended as aborted within a second; its trace.
+async fn abort_now(agent: &JsAgent, running: Promise) -> Value {
     let started = js_sys::Date::now();
     agent.abort();
     let trace = await_js(running).await.unwrap();
     assert!(js_sys::Date::now() - started < 1000.0, "stopped at once");
     assert_eq!(outcome(&trace)["type"], "aborted");
-    assert!(trace.get("server").is_none(), "no kind was learnt");
+    trace
 }
 
 fn js_tool(agent: &JsAgent, body: &str, timeout_ms: u32) {
@@ -762,11 +764,7 @@ async fn stop_abandons_a_model_function_at_once_and_keeps_its_text() {
     let events = Events::new();
     let running = agent.run("q".into(), Some(events.function.clone()));
     sleep(300).await;
-    let started = js_sys::Date::now();
-    agent.abort();
-    let trace = await_js(running).await.unwrap();
-    assert!(js_sys::Date::now() - started < 1000.0, "stopped at once");
-    assert_eq!(outcome(&trace)["type"], "aborted");
+    let trace = abort_now(&agent, running).await;
     assert_eq!(trace["steps"][0]["reply"]["text"], "Thought: I will");
     // The function was told to stop.
     let signal = js_sys::Reflect::get(&js_sys::global(), &"__signal".into()).unwrap();
