@@ -452,6 +452,10 @@ struct LastStep {
     repeated: Option<(String, bool)>,
     /// A tool's result short enough to quote (a number, a date).
     short_result: Option<String>,
+    /// A tool that said its input was not its kind (the calculator given words).
+    wrong_tool: Option<String>,
+    /// A tool whose argument ran on until the token limit cut it off.
+    runaway: Option<String>,
 }
 
 impl Agent {
@@ -569,9 +573,11 @@ impl Agent {
     /// Runs the pending tool when it is a built-in one; `None` when the driver must run it.
     pub fn run_builtin(&self, host: &HostContext) -> Option<Result<String, ToolError>> {
         match &self.state {
-            State::NeedTool(call) if call.builtin.is_some() => {
-                Some(self.registry.run_builtin(call, host))
-            }
+            State::NeedTool(call) if call.builtin.is_some() => Some(self.registry.run_builtin(
+                call,
+                host,
+                self.trace.config.prompt.lang,
+            )),
             _ => None,
         }
     }
@@ -615,6 +621,13 @@ impl Agent {
                 let consecutive = self.format_errors;
                 if error == FormatError::ThoughtOnly {
                     self.last.thought_only = parsed.thought.clone();
+                }
+                if error.cut_off() {
+                    self.last.runaway = parsed
+                        .spans
+                        .action
+                        .and_then(|span| reply_text_at(&self.current().reply, span))
+                        .filter(|action| self.registry.specs().iter().any(|t| t.name == *action));
                 }
                 self.last.format_error = Some(error.clone());
                 let lang = self.trace.config.prompt.lang;
@@ -772,6 +785,9 @@ impl Agent {
         let (text, source) = match result.output {
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
+                if error.wrong_tool() {
+                    self.last.wrong_tool = Some(tool.clone());
+                }
                 let lang = self.trace.config.prompt.lang;
                 let text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
                 self.current_mut().guards.push(Guard::ToolFailed { error });
@@ -822,7 +838,8 @@ impl Agent {
             return;
         };
         past.repeats += 1;
-        let (earlier, repeat) = (past.observation.clone(), past.repeats);
+        let (earlier, repeat, past_succeeded) =
+            (past.observation.clone(), past.repeats, past.succeeded);
         self.last.repeated = Some((call.tool.clone(), past.succeeded));
         let max = self.trace.config.max_repeats;
         if repeat >= max {
@@ -838,13 +855,22 @@ impl Agent {
             repeat,
         });
         let tool = &call.tool;
-        let text = match self.trace.config.prompt.lang {
-            prompt::Lang::En => format!(
+        // A failed call is not something to answer with: that invitation got error messages
+        // sent as answers.
+        let text = match (self.trace.config.prompt.lang, past_succeeded) {
+            (prompt::Lang::En, false) => format!(
+                "{earlier}\n(You already called {tool} with these arguments, and it failed the \
+                 same way. Change the arguments, or use another tool.)"
+            ),
+            (prompt::Lang::Zh, false) => format!(
+                "{earlier}\n（你已经用相同的参数调用过 {tool}，它同样失败了。请修改参数，或者换用别的工具。）"
+            ),
+            (prompt::Lang::En, true) => format!(
                 "{earlier}\n(You already called {tool} with these arguments; this is the same \
                  result. Use it to give the final answer with Action: final_answer, or try \
                  something different.)"
             ),
-            prompt::Lang::Zh => format!(
+            (prompt::Lang::Zh, true) => format!(
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，这是同样的结果。请用它通过 \
                  Action: final_answer 给出最终答案，或者换一种做法。）"
             ),
@@ -974,10 +1000,15 @@ impl Agent {
         let last = &self.last;
         // The last reply's misused action, which constrained modes then leave out; no final
         // answer before a tool has run (act first), also after a format error.
-        let avoid_action = if config.act_first && self.calls.is_empty() {
-            Some(FINAL_ANSWER.to_string())
-        } else if let Some((tool, _)) = &last.repeated {
+        let avoid_action = if let Some((tool, _)) = &last.repeated {
             Some(tool.clone())
+        } else if let Some(tool) = last.wrong_tool.as_ref().or(last.runaway.as_ref()) {
+            // The 1.5B model wrote the same endless expression again after being told it was
+            // cut off; without that tool it answers or takes another. Before act-first: the
+            // model did try to act.
+            Some(tool.clone())
+        } else if config.act_first && self.calls.is_empty() {
+            Some(FINAL_ANSWER.to_string())
         } else if let Some(FormatError::ArgumentsAsAnswer { .. }) = last.format_error {
             Some(FINAL_ANSWER.to_string())
         } else {
@@ -1015,6 +1046,12 @@ impl Agent {
                 Some(prompt::opening(Opening::ChooseTool, lang).to_string())
             }
             (false, None) => None,
+            // The tool left out of the choices is named as the reason, so the Thought goes
+            // on to another tool or the answer instead of copying the error.
+            (true, None) if last.wrong_tool.is_some() => last
+                .wrong_tool
+                .as_deref()
+                .map(|tool| prompt::wrong_tool_opening(tool, lang)),
             (true, None) => {
                 let opening = prompt::opening(Opening::ReadObservation, lang);
                 Some(match &last.short_result {
@@ -1144,4 +1181,10 @@ pub fn truncate_chars(text: &str, limit: usize, total: usize) -> String {
         "{}\n…[truncated: showing {limit} of {total} characters]",
         &text[..end]
     )
+}
+
+/// The text of a span of the reply, trimmed (e.g. the tool an Action names).
+fn reply_text_at(reply: &Option<ModelReply>, span: Span) -> Option<String> {
+    let text = reply.as_ref()?.text.get(span.start..span.end)?;
+    Some(text.trim().to_string())
 }

@@ -84,6 +84,15 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
     }
 }
 
+/// The opening of a Thought after `tool` said its input was not its kind; `tool` is then
+/// left out of the Action's choices.
+pub fn wrong_tool_opening(tool: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The Observation shows that {tool} cannot do this, so I will use"),
+        Lang::Zh => format!("Observation 显示 {tool} 做不了这件事，所以我改用"),
+    }
+}
+
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
     match lang {

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
+use crate::prompt::Lang;
 use crate::tools::{HostContext, Registry};
 
 /// A call made earlier in the run and what came back.
@@ -116,7 +117,7 @@ fn arguments_as_answer(
     let runs = call.builtin.is_none()
         || run
             .registry
-            .run_builtin(&call, &HostContext::default())
+            .run_builtin(&call, &HostContext::default(), Lang::En)
             .is_ok();
     if !runs {
         return not_runnable();

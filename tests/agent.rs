@@ -1140,3 +1140,80 @@ fn a_short_result_opens_the_next_thought_and_a_passage_does_not() {
         ]
     );
 }
+
+/// A tool that says its input is not its kind (the calculator given words) is left out of
+/// the next constrained reply, whose Thought opens by saying so; a mistake the tool can fix
+/// (a misspelt function) keeps it, and a repeated failed call is not invited as the answer.
+#[test]
+fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let calc = |expr: &str| {
+        format!("Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"{expr}\"}}")
+    };
+    let time = "Thought: t\nAction: current_time\nAction Input: {}";
+    for words in ["year()", "H2O", "MCP的全称"] {
+        let (outcome, trace) = run("q", config.clone(), &[&calc(words), time, FINAL]);
+        assert!(outcome.finished(), "{words}: {outcome:?}");
+        let next = &trace.steps[1].request;
+        assert_eq!(next.avoid_action.as_deref(), Some("calculator"), "{words}");
+        assert_eq!(
+            next.thought_prefix.as_deref(),
+            Some("The Observation shows that calculator cannot do this, so I will use")
+        );
+        // One step only: after the clock the calculator is offered again.
+        assert_eq!(trace.steps[2].request.avoid_action, None, "{words}");
+    }
+    let zh = AgentConfig {
+        prompt: reactloop::prompt::PromptConfig {
+            lang: Lang::Zh,
+            ..Default::default()
+        },
+        ..config.clone()
+    };
+    let (_, trace) = run("q", zh, &[&calc("month()"), time, FINAL]);
+    assert_eq!(
+        trace.steps[1].request.thought_prefix.as_deref(),
+        Some("Observation 显示 calculator 做不了这件事，所以我改用")
+    );
+    // The clock answers a Chinese run in Chinese.
+    let clock = &trace.steps[1].observation.as_ref().expect("clock").text;
+    assert_eq!(
+        clock,
+        "2026年11月30日 星期一 14:58:07（UTC+08:00）；日期 2026-11-30"
+    );
+    // A misspelt function and a syntax slip are the calculator's to fix.
+    for fixable in ["sqr(16)", "2 +* 3"] {
+        let (_, trace) = run("q", config.clone(), &[&calc(fixable), CALC, FINAL]);
+        assert_eq!(trace.steps[1].request.avoid_action, None, "{fixable}");
+        assert_eq!(
+            trace.steps[1].request.thought_prefix.as_deref(),
+            Some("The Observation shows"),
+            "{fixable}"
+        );
+    }
+    // An argument cut off at the token limit leaves its tool out of the next reply, even at
+    // the first step (the model did try to act); a short broken JSON does not.
+    let endless = format!(
+        "Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"{}",
+        "8 * 4 - ".repeat(20)
+    );
+    let (_, trace) = run("q", config.clone(), &[&endless, FINAL]);
+    assert_eq!(
+        trace.steps[1].request.avoid_action.as_deref(),
+        Some("calculator")
+    );
+    let short = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"2";
+    let (_, trace) = run("q", config.clone(), &[short, FINAL]);
+    assert_eq!(
+        trace.steps[1].request.avoid_action.as_deref(),
+        Some("final_answer")
+    );
+    // The same failed call again: the note asks for a change, not for an answer.
+    let (_, trace) = run("q", config, &[&calc("sqr(16)"), &calc("sqr(16)"), FINAL]);
+    let note = &trace.steps[1].observation.as_ref().expect("note").text;
+    assert!(note.contains("failed the same way"), "{note}");
+    assert!(!note.contains("final_answer"), "{note}");
+}

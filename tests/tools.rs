@@ -16,7 +16,7 @@ fn registry() -> Registry {
 fn run(tool: &str, input: Value) -> String {
     let reg = registry();
     match reg.dispatch(tool, &input) {
-        Ok(call) => match reg.run_builtin(&call, &HostContext::default()) {
+        Ok(call) => match reg.run_builtin(&call, &HostContext::default(), Lang::En) {
             Ok(out) => out,
             Err(e) => e.observation(Lang::En),
         },
@@ -248,6 +248,37 @@ fn calculator_errors() {
                 pos: 7,
             },
             format!("unknown name 'X' at position 7; {known}"),
+        ),
+        // A syntax error after a word is reported as the word (the wrong tool), unless the
+        // word is one letter (`2 x 3`) or a known or misspelt function.
+        (
+            "current_time['year'] - 1969".into(),
+            CalcError::UnknownName {
+                name: "current_time".into(),
+                pos: 1,
+            },
+            format!("unknown name 'current_time' at position 1; {known}"),
+        ),
+        (
+            "sky_color = (1 + 2)".into(),
+            CalcError::UnknownName {
+                name: "sky_color".into(),
+                pos: 1,
+            },
+            format!("unknown name 'sky_color' at position 1; {known}"),
+        ),
+        (
+            "2 x 3".into(),
+            CalcError::UnexpectedToken {
+                token: "x".into(),
+                pos: 3,
+            },
+            "unexpected 'x' at position 3".into(),
+        ),
+        (
+            "sqr 2 $".into(),
+            CalcError::UnexpectedChar { ch: '$', pos: 7 },
+            "unexpected character '$' at position 7".into(),
         ),
         (
             "π(3)^2".into(),
@@ -555,7 +586,7 @@ fn no_panics_on_arbitrary_input() {
         let tool = tools[rng.below(tools.len())];
         let observation = match reg.dispatch(tool, &input) {
             Ok(call) => reg
-                .run_builtin(&call, &host)
+                .run_builtin(&call, &host, Lang::En)
                 .unwrap_or_else(|e| e.observation(Lang::En)),
             Err(e) => e.observation(Lang::En),
         };
@@ -675,12 +706,12 @@ fn search_failures() {
     let host = HostContext::default();
     for empty in ["", "   ", "???", "what is the"] {
         assert_eq!(
-            reg.run_builtin(&call(empty), &host),
+            reg.run_builtin(&call(empty), &host, Lang::En),
             Err(ToolError::EmptyQuery)
         );
     }
     let err = reg
-        .run_builtin(&call("xylophone zebra"), &host)
+        .run_builtin(&call("xylophone zebra"), &host, Lang::En)
         .unwrap_err();
     assert!(
         matches!(&err, ToolError::NoMatch { query, topics } if query == "xylophone zebra" && topics.len() == 10)
@@ -694,7 +725,7 @@ fn search_failures() {
     );
     let empty = Registry::with_builtins(vec![]);
     assert_eq!(
-        empty.run_builtin(&call("RAG"), &host),
+        empty.run_builtin(&call("RAG"), &host, Lang::En),
         Err(ToolError::NoDocuments)
     );
 
@@ -705,7 +736,7 @@ fn search_failures() {
         text: "检索".repeat(300),
     }]);
     assert_eq!(reg.documents().len(), 1);
-    let out = reg.run_builtin(&call("检索"), &host).unwrap();
+    let out = reg.run_builtin(&call("检索"), &host, Lang::En).unwrap();
     assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 161);
 }
 
@@ -727,7 +758,7 @@ fn search_is_fast_on_long_runs_of_blank_lines() {
         }]);
         let call = reg.dispatch("search_docs", &json!("needle")).unwrap();
         let started = Instant::now();
-        let out = reg.run_builtin(&call, &HostContext::default());
+        let out = reg.run_builtin(&call, &HostContext::default(), Lang::En);
         let elapsed = started.elapsed();
         // Debug build: under 50 ms when linear, minutes when quadratic.
         assert!(elapsed < Duration::from_secs(1), "{name}: took {elapsed:?}");
@@ -802,7 +833,7 @@ fn current_time_formatting() {
             now_unix_ms,
             utc_offset_minutes,
         };
-        assert_eq!(reg.run_builtin(&call, &host).as_deref(), Ok(want));
+        assert_eq!(reg.run_builtin(&call, &host, Lang::En).as_deref(), Ok(want));
     }
     for (now_unix_ms, utc_offset_minutes) in
         [(f64::NAN, 0), (f64::INFINITY, 0), (1e17, 0), (0.0, 2000)]
@@ -811,7 +842,7 @@ fn current_time_formatting() {
             now_unix_ms,
             utc_offset_minutes,
         };
-        let err = reg.run_builtin(&call, &host).unwrap_err();
+        let err = reg.run_builtin(&call, &host, Lang::En).unwrap_err();
         assert!(matches!(err, ToolError::InvalidClock { .. }), "{err}");
     }
 }
@@ -1378,7 +1409,7 @@ fn registry_management() {
     let call = reg.dispatch("getWeather", &json!("Paris")).unwrap();
     assert_eq!(call.builtin, None);
     assert_eq!(
-        reg.run_builtin(&call, &HostContext::default()),
+        reg.run_builtin(&call, &HostContext::default(), Lang::En),
         Err(ToolError::NotBuiltin {
             tool: "getWeather".into()
         })
@@ -1487,5 +1518,27 @@ fn a_note_is_kept_as_its_sentence_and_read_back_from_it() {
         let back: Note = serde_json::from_value(saved.clone()).unwrap();
         assert_eq!(back.to_string(), saved.as_str().unwrap());
         assert_eq!(back, note);
+    }
+}
+
+/// Words where arithmetic belongs mean the calculator was the wrong tool; a slip the model
+/// can fix in the expression does not.
+#[test]
+fn the_calculator_tells_words_from_slips() {
+    for (expr, words) in [
+        ("year() - 1969", true),
+        ("H2O", true),
+        ("MCP的全称是什么", true),
+        ("检索", true),
+        ("current_time['year']", true),
+        ("sqr(16)", false),
+        ("2 $ 3", false),
+        ("2 x 3", false),
+        ("(2 + 3", false),
+        ("pi(3)", false),
+    ] {
+        let error = evaluate(expr).expect_err(expr);
+        assert_eq!(error.is_words(), words, "{expr}: {error}");
+        assert_eq!(ToolError::Calculator(error).wrong_tool(), words, "{expr}");
     }
 }

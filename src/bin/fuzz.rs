@@ -24,6 +24,7 @@ use reactloop::llm::{SseDecoder, StreamEvent};
 use reactloop::parse::{
     cut_observation, parse_json_lenient, parse_reply, parse_reply_after_final_answer,
 };
+use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry};
 use serde_json::{json, Map, Value};
 
@@ -870,7 +871,9 @@ fn run(target: &str, input: &Input, call: Option<&(String, Value)>, seeds: &Seed
             let _ = reactloop::tools::evaluate(expr).map(reactloop::tools::format_number);
             if let Some((tool, input)) = call {
                 if let Ok(call) = seeds.registry.dispatch(tool, input) {
-                    let _ = seeds.registry.run_builtin(&call, &HostContext::default());
+                    let _ = seeds
+                        .registry
+                        .run_builtin(&call, &HostContext::default(), Lang::En);
                 }
             }
         }

@@ -152,7 +152,7 @@ impl FormatError {
     /// serde_json's words for a text that ends inside a value, after many columns: a long
     /// argument that ran into the token limit, which the model repeats unless told it was
     /// too long.
-    fn cut_off(&self) -> bool {
+    pub fn cut_off(&self) -> bool {
         matches!(self, FormatError::InvalidJson { column, message, .. }
             if message.starts_with("EOF while parsing") && *column > 80)
     }

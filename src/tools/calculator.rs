@@ -234,6 +234,16 @@ impl CalcError {
         })
     }
 
+    /// The input was words, not arithmetic (`year()`, `H2O`, a Chinese sentence): no fix of
+    /// the expression helps, another tool or the answer does. A misspelt function is not.
+    pub fn is_words(&self) -> bool {
+        match self {
+            CalcError::UnknownName { .. } => self.near_name().is_none(),
+            CalcError::UnexpectedChar { ch, .. } => ch.is_alphabetic(),
+            _ => false,
+        }
+    }
+
     /// What the model should do about it.
     pub fn hint(&self) -> &'static str {
         match self {
@@ -297,12 +307,49 @@ pub fn evaluate(expr: &str) -> Result<f64, CalcError> {
         return Err(CalcError::TooLong { len, max: MAX_LEN });
     }
     let chars: Vec<char> = trimmed.chars().collect();
-    let tokens = tokenize(&chars)?;
+    parse_and_evaluate(&chars).map_err(|error| match error {
+        // A syntax error after a word (`current_time['year']`, `sky_color = …`) is about the
+        // word: the calculator was the wrong tool, which the name's message says.
+        CalcError::UnexpectedChar { .. } | CalcError::UnexpectedToken { .. } => {
+            unknown_word(&chars).unwrap_or(error)
+        }
+        error => error,
+    })
+}
+
+/// The first name of two letters or more that is not a function or constant, nor a
+/// misspelling of one (a single letter is often a variable or a written `x` for times).
+fn unknown_word(chars: &[char]) -> Option<CalcError> {
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_name = (chars[i].is_ascii_alphabetic() || chars[i] == '_')
+            && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '.'));
+        if !starts_name {
+            i += 1;
+            continue;
+        }
+        let end = name_end(chars, i);
+        let name: String = chars[i..end].iter().collect();
+        let lower = name.to_lowercase();
+        let bare = lower.strip_prefix("math.").unwrap_or(&lower);
+        let known =
+            FUNCTIONS.iter().any(|g| g.name == bare) || CONSTANTS.iter().any(|c| c.0 == bare);
+        let error = CalcError::UnknownName { name, pos: i + 1 };
+        if end - i >= 2 && !known && error.near_name().is_none() {
+            return Some(error);
+        }
+        i = end;
+    }
+    None
+}
+
+fn parse_and_evaluate(chars: &[char]) -> Result<f64, CalcError> {
+    let tokens = tokenize(chars)?;
     if tokens.is_empty() {
         return Err(CalcError::Empty);
     }
     let mut parser = Parser {
-        chars: &chars,
+        chars,
         tokens: &tokens,
         next: 0,
         depth: 0,

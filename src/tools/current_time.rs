@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::{HostContext, ToolError, ToolSpec};
+use crate::prompt::Lang;
 
 const MS_PER_DAY: i64 = 86_400_000;
 /// JavaScript's Date range, ±100,000,000 days around 1970.
@@ -18,6 +19,16 @@ const WEEKDAYS: [&str; 7] = [
     "Thursday",
     "Friday",
     "Saturday",
+];
+
+const WEEKDAYS_ZH: [&str; 7] = [
+    "星期日",
+    "星期一",
+    "星期二",
+    "星期三",
+    "星期四",
+    "星期五",
+    "星期六",
 ];
 
 const MONTHS: [&str; 12] = [
@@ -44,8 +55,10 @@ pub(crate) fn spec() -> ToolSpec {
 }
 
 /// Formats the host's time as `Monday, 30 November 2026, 14:05:09 (UTC+08:00); date
-/// 2026-11-30`: the names spelled out, since small models misread `11` as a month name.
-pub fn format_time(host: &HostContext) -> Result<String, ToolError> {
+/// 2026-11-30`: the names spelled out, since small models misread `11` as a month name. A
+/// Chinese run gets `2026年11月30日 星期一 14:05:09（UTC+08:00）；日期 2026-11-30`, so the
+/// answer can be copied in the question's language.
+pub fn format_time(host: &HostContext, lang: Lang) -> Result<String, ToolError> {
     let HostContext {
         now_unix_ms,
         utc_offset_minutes: offset,
@@ -64,18 +77,28 @@ pub fn format_time(host: &HostContext) -> Result<String, ToolError> {
     let secs_of_day = local_ms.rem_euclid(MS_PER_DAY) / 1000;
     let (year, month, day) = civil_from_days(days);
     // 1970-01-01 was a Thursday.
-    let weekday = WEEKDAYS[(days + 4).rem_euclid(7) as usize];
+    let weekday = (days + 4).rem_euclid(7) as usize;
     let sign = if offset < 0 { '-' } else { '+' };
-    // `month` is 1..=12 by construction.
-    let month_name = MONTHS[(month - 1) as usize];
-    Ok(format!(
-        "{weekday}, {day} {month_name} {year}, {:02}:{:02}:{:02} (UTC{sign}{:02}:{:02}); date {year:04}-{month:02}-{day:02}",
+    let clock = format!(
+        "{:02}:{:02}:{:02}",
         secs_of_day / 3600,
         secs_of_day / 60 % 60,
-        secs_of_day % 60,
-        offset.abs() / 60,
-        offset.abs() % 60,
-    ))
+        secs_of_day % 60
+    );
+    let zone = format!("UTC{sign}{:02}:{:02}", offset.abs() / 60, offset.abs() % 60);
+    let date = format!("{year:04}-{month:02}-{day:02}");
+    Ok(match lang {
+        // `month` is 1..=12 by construction.
+        Lang::En => format!(
+            "{}, {day} {} {year}, {clock} ({zone}); date {date}",
+            WEEKDAYS[weekday],
+            MONTHS[(month - 1) as usize]
+        ),
+        Lang::Zh => format!(
+            "{year}年{month}月{day}日 {} {clock}（{zone}）；日期 {date}",
+            WEEKDAYS_ZH[weekday]
+        ),
+    })
 }
 
 /// Proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm,

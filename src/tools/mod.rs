@@ -392,6 +392,11 @@ impl fmt::Display for ToolError {
 impl std::error::Error for ToolError {}
 
 impl ToolError {
+    /// The tool said its input is not the kind it handles: calling it again cannot help.
+    pub fn wrong_tool(&self) -> bool {
+        matches!(self, ToolError::Calculator(e) if e.is_words())
+    }
+
     /// What the model is told, in the run's language, e.g. "Error: division by zero. Hint:
     /// the divisor is 0; …".
     pub fn observation(&self, lang: Lang) -> String {
@@ -711,8 +716,14 @@ impl Registry {
         self.enabled().find(|e| e.spec.name == name)
     }
 
-    /// Runs a built-in call from [`Registry::dispatch`]; returns the observation text.
-    pub fn run_builtin(&self, call: &ToolCall, host: &HostContext) -> Result<String, ToolError> {
+    /// Runs a built-in call from [`Registry::dispatch`]; returns the observation text, in
+    /// the run's language where a tool writes words (the clock).
+    pub fn run_builtin(
+        &self,
+        call: &ToolCall,
+        host: &HostContext,
+        lang: Lang,
+    ) -> Result<String, ToolError> {
         let invalid = |message: &str| ToolError::InvalidInput {
             tool: call.tool.clone(),
             message: message.into(),
@@ -741,7 +752,7 @@ impl Registry {
                 };
                 search_docs::search(&self.documents, query, top_k)
             }
-            Some(Builtin::CurrentTime) => current_time::format_time(host),
+            Some(Builtin::CurrentTime) => current_time::format_time(host, lang),
         }
     }
 }

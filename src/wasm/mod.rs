@@ -673,7 +673,13 @@ async fn run_tool(inner: &Rc<Inner>, call: &ToolCall) -> Result<String, crate::t
             now_unix_ms: timer::now_ms(),
             utc_offset_minutes: timer::utc_offset_minutes(),
         };
-        return inner.registry.borrow().run_builtin(call, &host);
+        // The run's own registry and language, as the native driver uses.
+        let ran = with_run(inner, |run| run.agent().run_builtin(&host));
+        return ran.ok().flatten().unwrap_or_else(|| {
+            Err(crate::tools::ToolError::NotBuiltin {
+                tool: call.tool.clone(),
+            })
+        });
     }
     let tool = inner
         .tools
