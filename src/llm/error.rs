@@ -132,6 +132,12 @@ impl LlmError {
         )
     }
 
+    /// A network failure that Chrome's Private Network Access may have caused: a public https
+    /// page calling this machine or the local network. The embed's one-line hint follows it.
+    pub fn private_network(&self, page_origin: &str) -> bool {
+        matches!(self, Self::Network { url, .. } if is_public_https(page_origin) && is_private_url(url))
+    }
+
     /// The concrete fix, phrased for this page (`page_origin` like `https://me.github.io`).
     pub fn hint(&self, page_origin: &str) -> Option<String> {
         let origin = command_origin(page_origin);
@@ -146,7 +152,7 @@ impl LlmError {
                      `lms server start --cors`; llama.cpp's server allows every origin by default.",
                     super::models_url(url)
                 );
-                if is_public_https(page_origin) && is_loopback_url(url) {
+                if self.private_network(page_origin) {
                     hint.push_str(
                         " Chrome may also block a public https page from calling localhost \
                          (Private Network Access); then open this page from http://localhost.",
@@ -599,8 +605,21 @@ fn is_public_https(page_origin: &str) -> bool {
     matches!(super::http_host(page_origin), Some((true, host)) if !is_loopback_host(&host))
 }
 
-fn is_loopback_url(url: &str) -> bool {
-    matches!(super::http_host(url), Some((_, host)) if is_loopback_host(&host))
+fn is_private_url(url: &str) -> bool {
+    matches!(super::http_host(url), Some((_, host)) if is_loopback_host(&host) || is_lan_host(&host))
+}
+
+/// Private IPv4 ranges (10/8, 172.16/12, 192.168/16, link-local 169.254/16) and mDNS names.
+fn is_lan_host(host: &str) -> bool {
+    let octets: Vec<u8> = host.split('.').filter_map(|p| p.parse().ok()).collect();
+    let ipv4 = octets.len() == 4 && host.split('.').count() == 4;
+    let private_ip = ipv4
+        && match octets[..] {
+            [10, ..] | [192, 168, ..] | [169, 254, ..] => true,
+            [172, b, ..] => (16..=31).contains(&b),
+            _ => false,
+        };
+    private_ip || host.ends_with(".local")
 }
 
 /// The hosts browsers treat as this machine (and so exempt from mixed-content blocking).
@@ -820,6 +839,25 @@ mod tests {
         );
         assert!(hint.contains("OLLAMA_ORIGINS=https://me.github.io ollama serve"));
         assert!(hint.contains("Private Network Access"), "{hint}");
+        // The same rule for the local network, and only for network failures.
+        let at = |url: &str| LlmError::Network {
+            url: url.into(),
+            detail: String::new(),
+        };
+        for (url, private) in [
+            ("http://localhost:11434/v1", true),
+            ("http://127.0.0.1:8080/v1", true),
+            ("http://192.168.1.20:8080/v1", true),
+            ("http://10.0.0.5/v1", true),
+            ("http://172.20.1.1/v1", true),
+            ("http://172.32.1.1/v1", false),
+            ("http://gpu.local:8080/v1", true),
+            ("https://api.example.com/v1", false),
+        ] {
+            assert_eq!(at(url).private_network(PAGE), private, "{url}");
+            assert!(!at(url).private_network("http://localhost:8000"), "{url}");
+        }
+        assert!(!LlmError::Timeout { ms: 1 }.private_network(PAGE));
         // A local page is not subject to Private Network Access; `file://` has origin "null".
         let local = err.hint("http://localhost:8000").unwrap();
         assert!(!local.contains("Private Network Access"));

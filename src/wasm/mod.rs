@@ -60,7 +60,12 @@ fn js_error(message: impl Display, hint: Option<String>, detail: Option<JsValue>
 }
 
 fn llm_error(error: &LlmError) -> JsValue {
-    js_error(error, error.hint(&timer::page_origin()), to_js(error).ok())
+    let origin = timer::page_origin();
+    let js = js_error(error, error.hint(&origin), to_js(error).ok());
+    if error.private_network(&origin) {
+        let _ = Reflect::set(&js, &"privateNetwork".into(), &true.into());
+    }
+    js
 }
 
 /// JS → Rust through `JSON.stringify` and serde_json's `Value`, so each type's `Deserialize`

@@ -127,25 +127,17 @@ function embedView(TraceView, useLang) {
 
 // ---------------------------------------------------------------- one-line hints
 
-const isLocalHost = (host) => /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|.*\.local)$/i.test(host);
-
 /**
  * One line that says how to run it live, from a listModels error: the mixed-content case,
- * Chrome's Private Network Access case (an https page calling localhost or a LAN address),
- * a server that is not running, hangs or refuses this origin, or else the core's own hint.
+ * Chrome's Private Network Access case (the core decides it: `error.privateNetwork`), a server
+ * that is not running, hangs or refuses this origin, or else the core's own hint.
  */
 export function liveHint(error, { endpoint, page = location.href, lang = 'en' }) {
-  const pageUrl = new URL(page);
-  let target = null;
-  try { target = new URL(endpoint, pageUrl); } catch { /* the core's message says why */ }
-  const vars = { endpoint, origin: pageUrl.origin };
+  const vars = { endpoint, origin: new URL(page).origin };
   const kind = error?.detail?.type;
   if (kind === 'mixed_content') return say(lang, 'hintMixed', vars);
-  if ((kind === 'network' || kind === 'timeout') && target) {
-    const https = pageUrl.protocol === 'https:' && !isLocalHost(pageUrl.hostname);
-    if (https && isLocalHost(target.hostname)) return say(lang, 'hintPrivate', vars);
-    return say(lang, 'hintNetwork', vars);
-  }
+  if (error?.privateNetwork) return say(lang, 'hintPrivate', vars);
+  if (kind === 'network' || kind === 'timeout') return say(lang, 'hintNetwork', vars);
   return error?.hint ?? error?.message ?? String(error);
 }
 
