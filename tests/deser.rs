@@ -1,0 +1,1021 @@
+//! Every variant of every enum a trace holds comes back from `Trace::from_json`.
+//!
+//! Serialising is derived, but reading is written by hand in `src/deser.rs`, one arm per
+//! variant: a new variant compiles without its arm and then fails to load. A scripted run only
+//! produces some kinds, so the samples here are written out, one of every variant (nested ones
+//! inside each variant that holds them), with fields away from their defaults so that a reader
+//! that drops or misnames a field is caught too. Each sample is put in a real trace alone, and
+//! then all of them together; a failure names the samples that did not come back.
+
+use std::fmt::Debug;
+
+use reactloop::agent::{
+    Agent, AgentConfig, Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice,
+    Step, Trace,
+};
+use reactloop::drive::run_to_end;
+use reactloop::history::MessageStyle;
+use reactloop::llm::{
+    Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized, Role, ServerKind, Usage,
+};
+use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
+use reactloop::prompt::{FewShot, Lang, PromptConfig};
+use reactloop::tools::{
+    default_documents, Builtin, CalcError, DispatchError, HostContext, Note, Registry, ToolCall,
+    ToolError,
+};
+use serde_json::json;
+
+const HOST: HostContext = HostContext {
+    now_unix_ms: 1_796_021_887_000.0,
+    utc_offset_minutes: 480,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Samples. Each list has one value of every variant; the `covered` functions below match each
+// sample without a `_` arm, so a new variant fails to compile there: add a sample above it.
+
+fn calc_errors() -> Vec<CalcError> {
+    vec![
+        CalcError::Empty,
+        CalcError::TooLong {
+            len: 1201,
+            max: 1000,
+        },
+        CalcError::TooDeep { max: 65 },
+        CalcError::UnexpectedChar { ch: '€', pos: 7 },
+        CalcError::UnexpectedToken {
+            token: ")".into(),
+            pos: 4,
+        },
+        CalcError::UnexpectedEnd,
+        CalcError::UnclosedParen { pos: 3 },
+        CalcError::UnexpectedCloseParen { pos: 9 },
+        CalcError::UnknownName {
+            name: "sqr".into(),
+            pos: 2,
+        },
+        CalcError::MissingParens {
+            name: "sqrt".into(),
+        },
+        CalcError::ConstantCalled {
+            name: "pi".into(),
+            pos: 5,
+        },
+        CalcError::WrongArgCount {
+            function: "max".into(),
+            expected: "at least 1".into(),
+            got: 3,
+        },
+        CalcError::DivisionByZero,
+        CalcError::Overflow,
+        CalcError::InvalidArgument {
+            function: "sqrt".into(),
+            reason: "a negative number".into(),
+        },
+    ]
+}
+
+fn tool_errors() -> Vec<ToolError> {
+    let mut out: Vec<ToolError> = calc_errors()
+        .into_iter()
+        .map(ToolError::Calculator)
+        .collect();
+    out.extend([
+        ToolError::NoDocuments,
+        ToolError::EmptyQuery,
+        ToolError::NoMatch {
+            query: "tallest tower".into(),
+            topics: vec!["ReAct".into(), "Tokenizers".into()],
+        },
+        // Finite, so that it is written as a number (a NaN would be written as null).
+        ToolError::InvalidClock {
+            now_unix_ms: 9.5e15,
+            utc_offset_minutes: -1500,
+        },
+        ToolError::InvalidInput {
+            tool: "calculator".into(),
+            message: "expression must be a string".into(),
+        },
+        ToolError::NotBuiltin {
+            tool: "weather".into(),
+        },
+        ToolError::External {
+            message: "weather service down".into(),
+        },
+    ]);
+    out
+}
+
+fn dispatch_errors() -> Vec<DispatchError> {
+    vec![
+        DispatchError::UnknownTool {
+            name: "calculater".into(),
+            available: vec!["calculator".into(), "search_docs".into()],
+            nearest: Some("calculator".into()),
+        },
+        DispatchError::UnknownTool {
+            name: "weather".into(),
+            available: Vec::new(),
+            nearest: None,
+        },
+        DispatchError::MissingArgument {
+            tool: "search_docs".into(),
+            missing: vec!["query".into()],
+            expected: json!({"query": "<query>"}),
+        },
+        DispatchError::BadArguments {
+            tool: "calculator".into(),
+            message: "expression must be a string".into(),
+            expected: json!({"expression": "2 * (3 + 4)"}),
+        },
+    ]
+}
+
+fn format_errors() -> Vec<FormatError> {
+    vec![
+        FormatError::Empty,
+        FormatError::NoAction,
+        FormatError::ThoughtOnly,
+        FormatError::NoTool,
+        FormatError::MissingToolName,
+        FormatError::InputWithoutAction,
+        FormatError::MixedActionAndAnswer,
+        FormatError::EmptyAnswer,
+        FormatError::XmlToolCall,
+        FormatError::InvalidJson {
+            line: 2,
+            column: 17,
+            message: "EOF while parsing a string".into(),
+        },
+        FormatError::ArgumentsAsAnswer {
+            tool: "search_docs".into(),
+        },
+    ]
+}
+
+fn llm_errors() -> Vec<LlmError> {
+    let mut out = vec![
+        LlmError::Network {
+            url: "http://localhost:8080/v1/chat/completions".into(),
+            detail: "connection refused".into(),
+        },
+        LlmError::MixedContent {
+            page_origin: "https://example.org".into(),
+            url: "http://192.168.1.5:8080/v1".into(),
+        },
+        LlmError::Http {
+            status: 404,
+            url: "http://localhost:11434/v1/chat/completions".into(),
+            body_excerpt: "{\"error\":\"model not found\"}".into(),
+            server_message: Some("model 'qwen' not found".into()),
+            models: Some(vec!["qwen2.5:0.5b".into(), "llama3".into()]),
+        },
+        LlmError::Http {
+            status: 503,
+            url: "http://localhost:8080/v1/chat/completions".into(),
+            body_excerpt: "busy".into(),
+            server_message: None,
+            models: None,
+        },
+        LlmError::Server {
+            message: "context length exceeded".into(),
+        },
+        LlmError::NotJson {
+            excerpt: "<html>".into(),
+        },
+        LlmError::UnexpectedReply {
+            expected: "choices[0].message.content".into(),
+            excerpt: "{\"ok\":true}".into(),
+        },
+        LlmError::Timeout { ms: 30_000 },
+        LlmError::Aborted,
+        LlmError::Stream {
+            message: "the stream broke off".into(),
+        },
+        LlmError::EmptyReply,
+    ];
+    out.extend(oversized().into_iter().map(|part| LlmError::TooLarge {
+        part,
+        limit_bytes: 123_456,
+    }));
+    out
+}
+
+fn oversized() -> Vec<Oversized> {
+    vec![
+        Oversized::Body,
+        Oversized::StreamLine,
+        Oversized::StreamEvent,
+        Oversized::StreamedText,
+    ]
+}
+
+fn constraints() -> Vec<Constrained> {
+    vec![
+        Constrained::Auto,
+        Constrained::Off,
+        Constrained::JsonObject,
+        Constrained::JsonSchema,
+        Constrained::Grammar,
+    ]
+}
+
+fn guards() -> Vec<Guard> {
+    let mut out = Vec::new();
+    out.extend(
+        format_errors()
+            .into_iter()
+            .map(|error| Guard::FormatFeedback {
+                error,
+                consecutive: 2,
+            }),
+    );
+    out.extend(
+        dispatch_errors()
+            .into_iter()
+            .map(|error| Guard::DispatchFailed { error }),
+    );
+    out.extend(
+        tool_errors()
+            .into_iter()
+            .map(|error| Guard::ToolFailed { error }),
+    );
+    out.extend([
+        Guard::RepeatedCall {
+            tool: "search_docs".into(),
+            repeat: 2,
+        },
+        Guard::SelfObservationCut { dropped_chars: 37 },
+        Guard::ObservationTruncated {
+            from_chars: 900,
+            to_chars: 450,
+        },
+        Guard::HistoryTrimmed {
+            dropped_rounds: 2,
+            kept_rounds: 5,
+        },
+        Guard::StepLimit { steps: 7 },
+        Guard::TooManyFormatErrors { count: 4 },
+        Guard::TooManyRepeats {
+            tool: "calculator".into(),
+            repeats: 3,
+        },
+        Guard::SecondMove { repeat: 2 },
+    ]);
+    // Every model error, with every constraint in turn.
+    let constraints = constraints();
+    out.extend(
+        llm_errors()
+            .into_iter()
+            .enumerate()
+            .map(|(i, error)| Guard::ConstraintDropped {
+                constrained: constraints[i % constraints.len()],
+                error,
+            }),
+    );
+    out
+}
+
+fn outcomes() -> Vec<Outcome> {
+    let mut out = vec![
+        Outcome::Answer {
+            answer: "42".into(),
+        },
+        Outcome::StepLimit {
+            steps: 7,
+            last_observation: Some("no document matches".into()),
+        },
+        Outcome::StepLimit {
+            steps: 7,
+            last_observation: None,
+        },
+        Outcome::FormatErrors { count: 4 },
+        Outcome::RepeatedCalls {
+            tool: "calculator".into(),
+        },
+    ];
+    out.extend(
+        llm_errors()
+            .into_iter()
+            .map(|error| Outcome::ModelError { error }),
+    );
+    out.push(Outcome::Aborted);
+    out
+}
+
+fn repairs() -> Vec<Repair> {
+    vec![
+        Repair::FullWidthColon,
+        Repair::MarkdownLabel,
+        Repair::NumberedLabel,
+        Repair::AnswerLabel,
+        Repair::InlineFinalAnswer,
+        Repair::CodeFenceRemoved,
+        Repair::JsonExtractedFromProse,
+        Repair::JsonObjectForm,
+        Repair::WrapperUnwrapped,
+        Repair::PaperForm,
+        Repair::CallForm,
+        Repair::InputWithoutLabel,
+        Repair::ToolNameUnquoted,
+        Repair::SingleQuotes,
+        Repair::TrailingComma,
+        Repair::CommentRemoved,
+        Repair::PythonLiterals,
+        Repair::RawControlInString,
+        Repair::InvalidEscape,
+        Repair::UnquotedKey,
+        Repair::StringJsonDecoded,
+        Repair::AnswerUnwrapped,
+        Repair::TrailingTextIgnored,
+        Repair::HallucinatedObservationDropped,
+        Repair::PartialObservationDropped,
+        Repair::FinalAnswerIgnored,
+        Repair::ExtraActionIgnored,
+        Repair::ActionAfterFinalIgnored,
+        Repair::NoToolActionIgnored,
+        Repair::AnswerFromEarlierCall,
+        Repair::ArgumentsRunAsCall,
+        Repair::InputCompletesFinalAnswer,
+        Repair::TranslatedLabel,
+        Repair::InlineLabel,
+        Repair::BareActionLine,
+        Repair::IncompleteActionSkipped,
+        Repair::ToolNameTrimmed,
+        Repair::FullWidthPunctuation,
+        Repair::UnclosedJson,
+        Repair::UnbalancedQuote,
+        Repair::UnclosedString,
+        Repair::ReasoningSkipped,
+    ]
+}
+
+/// Every kind of parse (`Parsed`, read by hand with the flattened `kind`), each with every
+/// repair, and one error parse per format error.
+fn parses() -> Vec<ParseResult> {
+    let span = |start, end| Some(Span { start, end });
+    let full = |parsed: Parsed, repairs: Vec<Repair>| ParseResult {
+        parsed,
+        thought: Some("I should compute it".into()),
+        spans: Spans {
+            thought: span(9, 28),
+            action: span(37, 47),
+            input: span(62, 85),
+            answer: span(90, 92),
+        },
+        repairs,
+    };
+    let mut out = vec![
+        full(
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "6*7", "precise": true, "digits": [1, 2]}),
+            },
+            repairs(),
+        ),
+        // No input, and an input that was not JSON.
+        full(
+            Parsed::Action {
+                tool: "current_time".into(),
+                input: serde_json::Value::Null,
+            },
+            vec![Repair::PaperForm],
+        ),
+        full(
+            Parsed::Action {
+                tool: "search_docs".into(),
+                input: json!("ReAct paper"),
+            },
+            vec![Repair::InputWithoutLabel],
+        ),
+        full(
+            Parsed::Final {
+                answer: "42".into(),
+            },
+            vec![Repair::AnswerLabel, Repair::InlineFinalAnswer],
+        ),
+    ];
+    out.extend(
+        format_errors()
+            .into_iter()
+            .map(|error| full(Parsed::Error { error }, vec![Repair::ReasoningSkipped])),
+    );
+    // A parse with no thought, no spans and no repairs.
+    out.push(ParseResult {
+        parsed: Parsed::Error {
+            error: FormatError::Empty,
+        },
+        thought: None,
+        spans: Spans::default(),
+        repairs: Vec::new(),
+    });
+    out
+}
+
+/// A note is written as its sentence and read back from it.
+fn notes() -> Vec<Note> {
+    vec![
+        Note::ToolRenamed {
+            written: "Calculator.".into(),
+            tool: "calculator".into(),
+        },
+        Note::KeyRenamed {
+            key: "expr".into(),
+            param: "expression".into(),
+        },
+        Note::ExtraKeyIgnored {
+            key: "precision".into(),
+        },
+        Note::InputIgnored {
+            tool: "current_time".into(),
+        },
+        Note::Other("the number 3 was written as a string".into()),
+    ]
+}
+
+/// Calls with every built-in (and none: an external tool), each note, and all notes at once.
+fn calls() -> Vec<ToolCall> {
+    let call = |tool: &str, builtin, notes| ToolCall {
+        tool: tool.into(),
+        args: json!({"expression": "6*7", "n": 3}),
+        builtin,
+        notes,
+    };
+    let mut out = vec![
+        call("calculator", Some(Builtin::Calculator), notes()),
+        call("search_docs", Some(Builtin::SearchDocs), Vec::new()),
+        call("current_time", Some(Builtin::CurrentTime), Vec::new()),
+        call("weather", None, Vec::new()),
+    ];
+    out.extend(
+        notes()
+            .into_iter()
+            .map(|note| call("calculator", Some(Builtin::Calculator), vec![note])),
+    );
+    out
+}
+
+fn sources() -> Vec<ObservationSource> {
+    vec![
+        ObservationSource::Tool,
+        ObservationSource::ToolError,
+        ObservationSource::Feedback,
+        ObservationSource::Cached,
+    ]
+}
+
+/// Requests with every reason to answer, and with none; and every constraint.
+fn requests() -> Vec<ModelRequest> {
+    let request = |must_answer, constrained| ModelRequest {
+        messages: vec![
+            Message {
+                role: Role::System,
+                content: "You are a ReAct agent.".into(),
+            },
+            Message {
+                role: Role::User,
+                content: "What is 6*7?".into(),
+            },
+            Message {
+                role: Role::Assistant,
+                content: "Thought: compute\nAction: calculator".into(),
+            },
+        ],
+        stop: vec!["Observation:".into(), "\nObservation".into()],
+        avoid_action: Some("final_answer".into()),
+        constrained,
+        must_answer,
+        thought_prefix: Some("The Observation shows".into()),
+        thought_closed: true,
+        answer_prefix: Some("The answer is".into()),
+    };
+    let mut out: Vec<ModelRequest> = [MustAnswer::RepeatedCall, MustAnswer::LastStep]
+        .into_iter()
+        .map(|m| request(Some(m), Constrained::Grammar))
+        .collect();
+    out.extend(constraints().into_iter().map(|c| request(None, c)));
+    out
+}
+
+fn server_kinds() -> Vec<ServerKind> {
+    vec![
+        ServerKind::LlamaCpp,
+        ServerKind::LlamaCppPython,
+        ServerKind::Ollama,
+        ServerKind::LmStudio,
+        ServerKind::Vllm,
+        ServerKind::OpenAi,
+        ServerKind::InPage,
+        ServerKind::Unknown,
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// A new variant fails to compile here: add a sample of it to the list above.
+
+fn covered_calc_error(e: &CalcError) {
+    match e {
+        CalcError::Empty
+        | CalcError::TooLong { .. }
+        | CalcError::TooDeep { .. }
+        | CalcError::UnexpectedChar { .. }
+        | CalcError::UnexpectedToken { .. }
+        | CalcError::UnexpectedEnd
+        | CalcError::UnclosedParen { .. }
+        | CalcError::UnexpectedCloseParen { .. }
+        | CalcError::UnknownName { .. }
+        | CalcError::MissingParens { .. }
+        | CalcError::ConstantCalled { .. }
+        | CalcError::WrongArgCount { .. }
+        | CalcError::DivisionByZero
+        | CalcError::Overflow
+        | CalcError::InvalidArgument { .. } => {}
+    }
+}
+
+fn covered_tool_error(e: &ToolError) {
+    match e {
+        ToolError::Calculator(e) => covered_calc_error(e),
+        ToolError::NoDocuments
+        | ToolError::EmptyQuery
+        | ToolError::NoMatch { .. }
+        | ToolError::InvalidClock { .. }
+        | ToolError::InvalidInput { .. }
+        | ToolError::NotBuiltin { .. }
+        | ToolError::External { .. } => {}
+    }
+}
+
+fn covered_dispatch_error(e: &DispatchError) {
+    match e {
+        DispatchError::UnknownTool { .. }
+        | DispatchError::MissingArgument { .. }
+        | DispatchError::BadArguments { .. } => {}
+    }
+}
+
+fn covered_format_error(e: &FormatError) {
+    match e {
+        FormatError::Empty
+        | FormatError::NoAction
+        | FormatError::ThoughtOnly
+        | FormatError::NoTool
+        | FormatError::MissingToolName
+        | FormatError::InputWithoutAction
+        | FormatError::MixedActionAndAnswer
+        | FormatError::EmptyAnswer
+        | FormatError::XmlToolCall
+        | FormatError::InvalidJson { .. }
+        | FormatError::ArgumentsAsAnswer { .. } => {}
+    }
+}
+
+fn covered_llm_error(e: &LlmError) {
+    match e {
+        LlmError::TooLarge { part, .. } => covered_oversized(part),
+        LlmError::Network { .. }
+        | LlmError::MixedContent { .. }
+        | LlmError::Http { .. }
+        | LlmError::Server { .. }
+        | LlmError::NotJson { .. }
+        | LlmError::UnexpectedReply { .. }
+        | LlmError::Timeout { .. }
+        | LlmError::Aborted
+        | LlmError::Stream { .. }
+        | LlmError::EmptyReply => {}
+    }
+}
+
+fn covered_oversized(o: &Oversized) {
+    match o {
+        Oversized::Body
+        | Oversized::StreamLine
+        | Oversized::StreamEvent
+        | Oversized::StreamedText => {}
+    }
+}
+
+fn covered_constrained(c: &Constrained) {
+    match c {
+        Constrained::Auto
+        | Constrained::Off
+        | Constrained::JsonObject
+        | Constrained::JsonSchema
+        | Constrained::Grammar => {}
+    }
+}
+
+fn covered_guard(g: &Guard) {
+    match g {
+        Guard::FormatFeedback { error, .. } => covered_format_error(error),
+        Guard::DispatchFailed { error } => covered_dispatch_error(error),
+        Guard::ToolFailed { error } => covered_tool_error(error),
+        Guard::ConstraintDropped { constrained, error } => {
+            covered_constrained(constrained);
+            covered_llm_error(error);
+        }
+        Guard::RepeatedCall { .. }
+        | Guard::SelfObservationCut { .. }
+        | Guard::ObservationTruncated { .. }
+        | Guard::HistoryTrimmed { .. }
+        | Guard::StepLimit { .. }
+        | Guard::TooManyFormatErrors { .. }
+        | Guard::TooManyRepeats { .. }
+        | Guard::SecondMove { .. } => {}
+    }
+}
+
+fn covered_outcome(o: &Outcome) {
+    match o {
+        Outcome::ModelError { error } => covered_llm_error(error),
+        Outcome::Answer { .. }
+        | Outcome::StepLimit { .. }
+        | Outcome::FormatErrors { .. }
+        | Outcome::RepeatedCalls { .. }
+        | Outcome::Aborted => {}
+    }
+}
+
+fn covered_repair(r: &Repair) {
+    match r {
+        Repair::FullWidthColon
+        | Repair::MarkdownLabel
+        | Repair::NumberedLabel
+        | Repair::AnswerLabel
+        | Repair::InlineFinalAnswer
+        | Repair::CodeFenceRemoved
+        | Repair::JsonExtractedFromProse
+        | Repair::JsonObjectForm
+        | Repair::WrapperUnwrapped
+        | Repair::PaperForm
+        | Repair::CallForm
+        | Repair::InputWithoutLabel
+        | Repair::ToolNameUnquoted
+        | Repair::SingleQuotes
+        | Repair::TrailingComma
+        | Repair::CommentRemoved
+        | Repair::PythonLiterals
+        | Repair::RawControlInString
+        | Repair::InvalidEscape
+        | Repair::UnquotedKey
+        | Repair::StringJsonDecoded
+        | Repair::AnswerUnwrapped
+        | Repair::TrailingTextIgnored
+        | Repair::HallucinatedObservationDropped
+        | Repair::PartialObservationDropped
+        | Repair::FinalAnswerIgnored
+        | Repair::ExtraActionIgnored
+        | Repair::ActionAfterFinalIgnored
+        | Repair::NoToolActionIgnored
+        | Repair::AnswerFromEarlierCall
+        | Repair::ArgumentsRunAsCall
+        | Repair::InputCompletesFinalAnswer
+        | Repair::TranslatedLabel
+        | Repair::InlineLabel
+        | Repair::BareActionLine
+        | Repair::IncompleteActionSkipped
+        | Repair::ToolNameTrimmed
+        | Repair::FullWidthPunctuation
+        | Repair::UnclosedJson
+        | Repair::UnbalancedQuote
+        | Repair::UnclosedString
+        | Repair::ReasoningSkipped => {}
+    }
+}
+
+fn covered_parse(p: &ParseResult) {
+    p.repairs.iter().for_each(covered_repair);
+    match &p.parsed {
+        Parsed::Error { error } => covered_format_error(error),
+        Parsed::Action { .. } | Parsed::Final { .. } => {}
+    }
+}
+
+fn covered_note(n: &Note) {
+    match n {
+        Note::ToolRenamed { .. }
+        | Note::KeyRenamed { .. }
+        | Note::ExtraKeyIgnored { .. }
+        | Note::InputIgnored { .. }
+        | Note::Other(_) => {}
+    }
+}
+
+fn covered_call(c: &ToolCall) {
+    c.notes.iter().for_each(covered_note);
+    match c.builtin {
+        Some(Builtin::Calculator | Builtin::SearchDocs | Builtin::CurrentTime) | None => {}
+    }
+}
+
+fn covered_source(s: &ObservationSource) {
+    match s {
+        ObservationSource::Tool
+        | ObservationSource::ToolError
+        | ObservationSource::Feedback
+        | ObservationSource::Cached => {}
+    }
+}
+
+fn covered_request(r: &ModelRequest) {
+    covered_constrained(&r.constrained);
+    match r.must_answer {
+        Some(MustAnswer::RepeatedCall | MustAnswer::LastStep) | None => {}
+    }
+    for m in &r.messages {
+        match m.role {
+            Role::System | Role::User | Role::Assistant => {}
+        }
+    }
+}
+
+fn covered_server(k: &ServerKind) {
+    match k {
+        ServerKind::LlamaCpp
+        | ServerKind::LlamaCppPython
+        | ServerKind::Ollama
+        | ServerKind::LmStudio
+        | ServerKind::Vllm
+        | ServerKind::OpenAi
+        | ServerKind::InPage
+        | ServerKind::Unknown => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The trace the samples go into.
+
+/// A real run (a tool call, then the answer) under a config with every field away from its
+/// default, its first step filled in where the run left defaults, and no outcome yet.
+fn base_trace() -> Trace {
+    let config = AgentConfig {
+        max_steps: 7,
+        max_format_errors: 4,
+        max_repeats: 2,
+        observation_limit: 450,
+        history_rounds: 5,
+        restate_question: true,
+        style: MessageStyle::Scratchpad,
+        stop: vec!["Observation:".into(), "\nObservation".into()],
+        prompt: PromptConfig {
+            lang: Lang::Zh,
+            template: Some("Tools:\n{tools}\nNames: {tool_names}".into()),
+            few_shot: vec![FewShot {
+                question: "What is 2+2?".into(),
+                transcript: "Thought: add\nAction: calculator".into(),
+            }],
+        },
+        system_prompt: Some("You answer with tools.".into()),
+        constrained: Constrained::JsonSchema,
+        act_first: false,
+    };
+    let replies = [
+        "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}",
+        "Thought: done\nAction: final_answer\nAction Input: 42",
+    ];
+    let mut agent = Agent::new(
+        "What is 6*7?",
+        Registry::with_builtins(default_documents()),
+        config,
+    );
+    let mut i = 0;
+    let outcome = run_to_end(&mut agent, &HOST, |_| {
+        let text = replies[i.min(replies.len() - 1)].to_string();
+        i += 1;
+        Ok(ModelReply {
+            text,
+            ..ModelReply::default()
+        })
+    });
+    assert!(outcome.finished(), "{outcome:?}");
+    let mut trace = agent.trace().clone();
+    assert_eq!(trace.steps.len(), 2, "{trace:#?}");
+    trace.model = Some("qwen2.5-0.5b-instruct".into());
+    trace.server = Some(ServerChoice {
+        kind: ServerKind::LlamaCpp,
+        constrained: Constrained::Grammar,
+    });
+    trace.outcome = None;
+    let first = &mut trace.steps[0];
+    let reply = first.reply.as_mut().expect("the first step has a reply");
+    reply.usage = Usage {
+        prompt_tokens: Some(321),
+        completion_tokens: Some(45),
+    };
+    reply.elapsed_ms = Some(812.25);
+    reply.edited = true;
+    let observation = first.observation.as_mut().expect("an observation");
+    observation.elapsed_ms = Some(3.5);
+    observation.edited = true;
+    first.request = requests().remove(0);
+    trace
+}
+
+/// Appends a copy of the first step, renumbered, changed by `edit`.
+fn push_step(trace: &mut Trace, edit: impl FnOnce(&mut Step)) {
+    let mut step = trace.steps[0].clone();
+    step.index = trace.steps.len() + 1;
+    step.guards.clear();
+    step.error = None;
+    edit(&mut step);
+    trace.steps.push(step);
+}
+
+/// `Ok` when the trace reads back from its JSON as it was; else the first part that differs.
+fn reread(trace: &Trace) -> Result<(), String> {
+    let json = serde_json::to_string(trace).map_err(|e| format!("not written: {e}"))?;
+    let back = Trace::from_json(&json).map_err(|e| format!("not read back: {e}"))?;
+    if back == *trace {
+        return Ok(());
+    }
+    for (i, (was, is)) in trace.steps.iter().zip(&back.steps).enumerate() {
+        // The field that differs, by name.
+        macro_rules! compare {
+            ($($field:ident),*) => {$(
+                if was.$field != is.$field {
+                    return Err(format!(
+                        "step {}'s {} was {:?}, read back as {:?}",
+                        i + 1,
+                        stringify!($field),
+                        was.$field,
+                        is.$field
+                    ));
+                }
+            )*};
+        }
+        compare!(
+            index,
+            request,
+            reply,
+            parse,
+            call,
+            observation,
+            guards,
+            error
+        );
+    }
+    if back.outcome != trace.outcome {
+        return Err(format!("the outcome read back as {:?}", back.outcome));
+    }
+    Err(format!("read back as {back:?}"))
+}
+
+/// Puts each sample alone into the base trace and reads it back, naming every sample that
+/// does not come back; then all of them into one trace.
+fn assert_round_trips<T: Debug>(what: &str, samples: &[T], put: impl Fn(&mut Trace, &T)) {
+    let base = base_trace();
+    assert_eq!(reread(&base), Ok(()), "the base trace");
+    let mut all = base.clone();
+    let mut failures = Vec::new();
+    for sample in samples {
+        let mut trace = base.clone();
+        put(&mut trace, sample);
+        if let Err(why) = reread(&trace) {
+            failures.push(format!("  {sample:?}: {why}"));
+        }
+        put(&mut all, sample);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} {what} samples did not round-trip:\n{}",
+        failures.len(),
+        samples.len(),
+        failures.join("\n")
+    );
+    assert_eq!(reread(&all), Ok(()), "all {what} samples in one trace");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn every_guard_round_trips_with_every_error_it_holds() {
+    let samples = guards();
+    samples.iter().for_each(covered_guard);
+    assert_round_trips("guard", &samples, |trace, guard| {
+        push_step(trace, |step| step.guards = vec![guard.clone()]);
+    });
+}
+
+#[test]
+fn every_model_error_round_trips_as_a_step_error() {
+    let samples = llm_errors();
+    samples.iter().for_each(covered_llm_error);
+    assert_round_trips("model error", &samples, |trace, error| {
+        push_step(trace, |step| {
+            step.reply = None;
+            step.parse = None;
+            step.call = None;
+            step.observation = None;
+            step.error = Some(error.clone());
+        });
+    });
+}
+
+#[test]
+fn every_outcome_round_trips() {
+    let samples: Vec<Option<Outcome>> = std::iter::once(None)
+        .chain(outcomes().into_iter().map(Some))
+        .collect();
+    samples.iter().flatten().for_each(covered_outcome);
+    assert_round_trips("outcome", &samples, |trace, outcome| {
+        trace.outcome = outcome.clone();
+    });
+}
+
+#[test]
+fn every_parse_round_trips_with_every_repair() {
+    let samples = parses();
+    samples.iter().for_each(covered_parse);
+    // Each repair alone too, so a failing one is named.
+    let repairs: Vec<ParseResult> = repairs()
+        .into_iter()
+        .map(|repair| ParseResult {
+            repairs: vec![repair],
+            ..samples[0].clone()
+        })
+        .collect();
+    let put = |trace: &mut Trace, parse: &ParseResult| {
+        push_step(trace, |step| step.parse = Some(parse.clone()));
+    };
+    assert_round_trips("parse", &samples, put);
+    assert_round_trips("repair", &repairs, put);
+}
+
+#[test]
+fn every_call_round_trips_with_every_note_and_builtin() {
+    let samples = calls();
+    samples.iter().for_each(covered_call);
+    assert_round_trips("call", &samples, |trace, call| {
+        push_step(trace, |step| step.call = Some(call.clone()));
+    });
+}
+
+#[test]
+fn every_observation_source_and_request_round_trips() {
+    let sources = sources();
+    sources.iter().for_each(covered_source);
+    assert_round_trips("observation source", &sources, |trace, source| {
+        push_step(trace, |step| {
+            step.observation = Some(Observation {
+                text: "42\n…[truncated: showing 450 of 900 characters]".into(),
+                source: *source,
+                full_chars: 900,
+                elapsed_ms: Some(7.75),
+                edited: true,
+            });
+        });
+    });
+    let requests = requests();
+    requests.iter().for_each(covered_request);
+    assert_round_trips("request", &requests, |trace, request| {
+        push_step(trace, |step| step.request = request.clone());
+    });
+}
+
+#[test]
+fn every_server_kind_round_trips() {
+    let samples: Vec<Option<ServerChoice>> = std::iter::once(None)
+        .chain(
+            server_kinds()
+                .into_iter()
+                .zip(constraints().into_iter().cycle())
+                .map(|(kind, constrained)| Some(ServerChoice { kind, constrained })),
+        )
+        .collect();
+    for choice in samples.iter().flatten() {
+        covered_server(&choice.kind);
+    }
+    assert_round_trips("server", &samples, |trace, server| {
+        trace.server = *server;
+    });
+}
+
+/// One trace that holds every sample at once, as a page would save it.
+#[test]
+fn a_trace_holding_every_sample_round_trips() {
+    let mut trace = base_trace();
+    for guard in guards() {
+        push_step(&mut trace, |step| step.guards.push(guard));
+    }
+    // Several guards in one step, in the order the loop would add them.
+    push_step(&mut trace, |step| step.guards = guards());
+    for error in llm_errors() {
+        push_step(&mut trace, |step| step.error = Some(error));
+    }
+    for parse in parses() {
+        push_step(&mut trace, |step| step.parse = Some(parse));
+    }
+    for call in calls() {
+        push_step(&mut trace, |step| step.call = Some(call));
+    }
+    for request in requests() {
+        push_step(&mut trace, |step| step.request = request);
+    }
+    for outcome in outcomes() {
+        trace.outcome = Some(outcome);
+        assert_eq!(reread(&trace), Ok(()), "{:?}", trace.outcome);
+    }
+    let json = serde_json::to_string(&trace).expect("written");
+    assert_eq!(Trace::from_json(&json).expect("read back"), trace);
+}
