@@ -488,7 +488,8 @@ fn tool_error(value: Value) -> Result<ToolError, Error> {
             topics: f.get("topics")?,
         },
         "invalid_clock" => ToolError::InvalidClock {
-            now_unix_ms: f.get("now_unix_ms")?,
+            // JSON has no NaN or infinity: serde_json writes them as null, read back as NaN.
+            now_unix_ms: f.get::<Option<f64>>("now_unix_ms")?.unwrap_or(f64::NAN),
             utc_offset_minutes: f.get("utc_offset_minutes")?,
         },
         "invalid_input" => ToolError::InvalidInput {

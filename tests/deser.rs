@@ -1019,3 +1019,26 @@ fn a_trace_holding_every_sample_round_trips() {
     let json = serde_json::to_string(&trace).expect("written");
     assert_eq!(Trace::from_json(&json).expect("read back"), trace);
 }
+
+/// A host clock that is not a number is written as null (JSON has no NaN) and read back as
+/// NaN, so the trace of that failure still loads.
+#[test]
+fn an_invalid_clock_that_is_not_a_number_still_loads() {
+    let mut trace = base_trace();
+    push_step(&mut trace, |step| {
+        step.guards.push(Guard::ToolFailed {
+            error: ToolError::InvalidClock {
+                now_unix_ms: f64::NAN,
+                utc_offset_minutes: 0,
+            },
+        })
+    });
+    let json = serde_json::to_string(&trace).unwrap();
+    assert!(json.contains(r#""now_unix_ms":null"#), "{json}");
+    let back = Trace::from_json(&json).expect("loads");
+    let last = back.steps.last().expect("the step");
+    assert!(matches!(
+        last.guards[..],
+        [Guard::ToolFailed { error: ToolError::InvalidClock { now_unix_ms, .. } }] if now_unix_ms.is_nan()
+    ));
+}
