@@ -1046,12 +1046,6 @@ impl Agent {
                 Some(prompt::opening(Opening::ChooseTool, lang).to_string())
             }
             (false, None) => None,
-            // The tool left out of the choices is named as the reason, so the Thought goes
-            // on to another tool or the answer instead of copying the error.
-            (true, None) if last.wrong_tool.is_some() => last
-                .wrong_tool
-                .as_deref()
-                .map(|tool| prompt::wrong_tool_opening(tool, lang)),
             (true, None) => {
                 let opening = prompt::opening(Opening::ReadObservation, lang);
                 Some(match &last.short_result {

@@ -75,21 +75,12 @@ pub enum Opening {
 
 pub fn opening(opening: Opening, lang: Lang) -> &'static str {
     match (opening, lang) {
-        (Opening::ChooseTool, Lang::En) => "To answer this, I will use",
-        (Opening::ChooseTool, Lang::Zh) => "要回答这个问题，我需要使用",
+        (Opening::ChooseTool, Lang::En) => "To answer this, I need",
+        (Opening::ChooseTool, Lang::Zh) => "要回答这个问题，我需要",
         (Opening::ReadObservation, Lang::En) => "The Observation shows",
         (Opening::ReadObservation, Lang::Zh) => "Observation 显示",
         (Opening::Answer, Lang::En) => "The answer is",
         (Opening::Answer, Lang::Zh) => "答案是",
-    }
-}
-
-/// The opening of a Thought after `tool` said its input was not its kind; `tool` is then
-/// left out of the Action's choices.
-pub fn wrong_tool_opening(tool: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("The Observation shows that {tool} cannot do this, so I will use"),
-        Lang::Zh => format!("Observation 显示 {tool} 做不了这件事，所以我改用"),
     }
 }
 

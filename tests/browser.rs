@@ -716,7 +716,7 @@ async fn a_model_function_gets_the_grammar_and_streams_like_a_server() {
         r#"
         (globalThis.__bodies ??= []).push(body);
         const text = globalThis.__bodies.length === 1
-          ? 'Thought: To answer this, I will use the calculator.\nAction: calculator\nAction Input: {"expression": "23 * 17 + 4"}'
+          ? 'Thought: To answer this, I need the calculator.\nAction: calculator\nAction Input: {"expression": "23 * 17 + 4"}'
           : 'Thought: The Observation shows 395.\nAction: final_answer\nAction Input: The answer is 395.';
         for (let i = 0; i < text.length; i += 7) options.onDelta(text.slice(i, i + 7));
         return Promise.resolve({ text, usage: { prompt_tokens: 100, completion_tokens: 20 } });

@@ -25,6 +25,7 @@ export const MODES = [
   { id: 'qwen-defaults-answer-first', model: 'qwen', fewShot: false, actFirst: false, extra: true, label: 'defaults, final_answer allowed at step 1' },
   { id: 'qwen-defaults-fewshot', model: 'qwen', fewShot: true, extra: true, label: 'defaults + few-shot (2 examples)' },
   { id: 'qwen-plain-scratchpad', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'scratchpad' }, extra: true, label: 'plain prompt, one scratchpad message' },
+  { id: 'qwen-defaults-en-prompt', model: 'qwen', fewShot: false, settings: { lang: 'en' }, extra: true, label: 'defaults, the English prompt and feedback for every question' },
   { id: 'qwen-plain-restate', model: 'qwen', constrained: 'off', fewShot: false, settings: { restateQuestion: true }, extra: true, label: 'plain prompt, the question restated after each Observation' },
 ];
 
@@ -55,7 +56,8 @@ function repeatsLastReply(trace) {
 
 /** Runs one task (with `Date.now` already the benchmark's fixed clock). */
 async function runTask(Agent, settings, task) {
-  const agent = new Agent({ ...settings, lang: task.lang });
+  // A mode's own `lang` (a variant) wins over the task's.
+  const agent = new Agent({ lang: task.lang, ...settings });
   const t0 = performance.now();
   let trace;
   let thrown = null;
@@ -184,7 +186,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
       server.stop();
     }
     const summary = summarise(mode, records, performance.now() - t0);
-    summary.settings = { ...settings, fewShot: mode.fewShot ? 'bench/few_shot.json' : [], lang: 'the task\'s lang' };
+    summary.settings = { ...settings, fewShot: mode.fewShot ? 'bench/few_shot.json' : [], lang: mode.settings?.lang ?? 'the task\'s lang' };
     summary.limit = limit;
     summary.serverThreads = Number(THREADS);
     summary.jobs = jobs;
