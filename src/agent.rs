@@ -1042,8 +1042,14 @@ impl Agent {
         let observed = !self.rounds.is_empty();
         let thought_prefix = match (observed, ran_on) {
             (_, Some(thought)) => Some(thought),
+            // The tool the question's words point to, named where the first Thought opens;
+            // the Action stays the model's choice.
             (false, None) if config.act_first => {
-                Some(prompt::opening(Opening::ChooseTool, lang).to_string())
+                let opening = prompt::opening(Opening::ChooseTool, lang);
+                Some(match self.registry.suggest(&self.trace.question, lang) {
+                    Some(tool) => format!("{opening} {tool}"),
+                    None => opening.to_string(),
+                })
             }
             (false, None) => None,
             (true, None) => {

@@ -179,6 +179,11 @@ pub fn estimate_tokens(text: &str) -> usize {
     tokens + run.div_ceil(4)
 }
 
+/// A Chinese character (not CJK punctuation or full-width forms).
+pub(crate) fn is_cjk_ideograph(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
 fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3000..=0x303F | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)

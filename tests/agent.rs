@@ -1209,3 +1209,40 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
     assert!(note.contains("failed the same way"), "{note}");
     assert!(!note.contains("final_answer"), "{note}");
 }
+
+/// Under the grammar the first Thought names the tool the question's words point to; the
+/// Action stays free, and a question that points nowhere gets the bare opening.
+#[test]
+fn the_first_thought_names_the_tool_the_question_points_to() {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let first = |question: &str, config: AgentConfig| {
+        let agent = Agent::new(question, registry(), config);
+        agent.trace().steps[0].request.clone()
+    };
+    let request = first("According to the documents, what is RAG?", config.clone());
+    assert_eq!(
+        request.thought_prefix.as_deref(),
+        Some("To answer this, I need search_docs")
+    );
+    assert_eq!(request.avoid_action.as_deref(), Some("final_answer"));
+    assert_eq!(
+        first("What is 6*7?", config.clone())
+            .thought_prefix
+            .as_deref(),
+        Some("To answer this, I need")
+    );
+    let zh = AgentConfig {
+        prompt: reactloop::prompt::PromptConfig {
+            lang: Lang::Zh,
+            ..Default::default()
+        },
+        ..config
+    };
+    assert_eq!(
+        first("今天星期几？", zh).thought_prefix.as_deref(),
+        Some("要回答这个问题，我需要 current_time")
+    );
+}

@@ -1542,3 +1542,47 @@ fn the_calculator_tells_words_from_slips() {
         assert_eq!(ToolError::Calculator(error).wrong_tool(), words, "{expr}");
     }
 }
+
+/// The tool a question's words point to: the one whose name and description share the most
+/// words with it, none on a tie or no shared word. Chinese is compared by character pairs.
+#[test]
+fn a_question_suggests_the_tool_whose_words_it_shares() {
+    let mut reg = Registry::with_builtins(default_documents());
+    reg.register_external(ToolSpec {
+        name: "get_weather".into(),
+        description: "Current weather and forecast for a city.".into(),
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+    })
+    .unwrap();
+    let cases = [
+        (
+            "Which year did the documents say ReAct appeared?",
+            Lang::En,
+            None,
+        ),
+        (
+            "Find in the documents who proposed ReAct",
+            Lang::En,
+            Some("search_docs"),
+        ),
+        ("What's the date today?", Lang::En, Some("current_time")),
+        (
+            "Is it going to rain in Oslo? Check the forecast",
+            Lang::En,
+            Some("get_weather"),
+        ),
+        ("What is 12 * 12?", Lang::En, None),
+        // "what", "with", "that" and other function words share nothing.
+        ("What is that thing with the most?", Lang::En, None),
+        ("请在参考文档里找 RAG 的定义", Lang::Zh, Some("search_docs")),
+        ("下个月份是几月？", Lang::Zh, Some("current_time")),
+        ("请计算 3 + 4", Lang::Zh, Some("calculator")),
+        ("法国的首都是哪里？", Lang::Zh, None),
+    ];
+    for (question, lang, want) in cases {
+        assert_eq!(reg.suggest(question, lang), want, "{question}");
+    }
+    // A disabled tool is not suggested.
+    reg.set_enabled("current_time", false);
+    assert_eq!(reg.suggest("What's the date today?", Lang::En), None);
+}

@@ -642,6 +642,35 @@ impl Registry {
         self.enabled().map(|e| &e.spec).collect()
     }
 
+    /// The one tool whose name and description share the most words with the question
+    /// ("year" with current_time's "… the month and the year", 文档 with search_docs'
+    /// 参考文档), or `None` when no tool shares a word or two tie. The 0.5B model otherwise
+    /// took the calculator, the first listed, for dates and documents.
+    pub fn suggest(&self, question: &str, lang: Lang) -> Option<&str> {
+        let asked = words(question);
+        let mut scores: Vec<(usize, &str)> = self
+            .specs()
+            .into_iter()
+            .map(|t| {
+                let about = words(&format!(
+                    "{} {}",
+                    t.name,
+                    crate::prompt::description(t, lang)
+                ));
+                (
+                    asked.iter().filter(|w| about.contains(w)).count(),
+                    t.name.as_str(),
+                )
+            })
+            .collect();
+        scores.sort_by_key(|s| std::cmp::Reverse(s.0));
+        match scores[..] {
+            [(best, name), (next, _), ..] if best > next => Some(name),
+            [(best, name)] if best > 0 => Some(name),
+            _ => None,
+        }
+    }
+
     fn enabled(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| e.enabled)
     }
@@ -828,6 +857,38 @@ fn partial_match(written: &str, name: &str) -> bool {
 /// The closest name by edit distance, for "did you mean" (the first registered wins ties);
 /// `None` when even the closest differs in more than half its letters, since a far-fetched
 /// suggestion would mislead the model more than none.
+/// The words of a text that can tell tools apart: Latin words of four letters or more (no
+/// plural `s`, no `'s`) that are not function words, and each pair of adjacent CJK characters.
+fn words(text: &str) -> Vec<String> {
+    const COMMON: [&str; 24] = [
+        "what", "which", "when", "with", "from", "that", "this", "have", "does", "many", "much",
+        "using", "give", "tell", "about", "into", "your", "then", "than", "will", "there", "they",
+        "some", "other",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    let lower = text.to_lowercase();
+    for word in lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')) {
+        let word = word.trim_end_matches("'s").trim_matches('\'');
+        let word = match word.strip_suffix('s') {
+            Some(stem) if stem.len() >= 4 && !stem.ends_with('s') => stem,
+            _ => word,
+        };
+        if word.len() >= 4 && !COMMON.contains(&word) && !out.iter().any(|w| w == word) {
+            out.push(word.to_string());
+        }
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for pair in chars.windows(2) {
+        if pair.iter().all(|&c| crate::prompt::is_cjk_ideograph(c)) {
+            let bigram: String = pair.iter().collect();
+            if !out.contains(&bigram) {
+                out.push(bigram);
+            }
+        }
+    }
+    out
+}
+
 fn nearest<'a>(written: &str, names: &[&'a str]) -> Option<&'a str> {
     let folded = fold(written);
     names
