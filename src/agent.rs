@@ -587,7 +587,16 @@ impl Agent {
             return Err(AgentError::NotWaitingForModel);
         }
         let grammar = self.current().request.constrained == Constrained::Grammar;
-        let parsed = match grammar.then(|| parse_grammar_reply(&reply.text)).flatten() {
+        let prefix = self
+            .current()
+            .request
+            .thought_prefix
+            .clone()
+            .unwrap_or_default();
+        let parsed = match grammar
+            .then(|| parse_grammar_reply(&reply.text, &prefix))
+            .flatten()
+        {
             Some(parsed) => parsed,
             None => parse::parse_reply(&reply.text),
         };
@@ -1106,29 +1115,42 @@ impl Agent {
 /// A reply the grammar shaped: its first line is the Thought, whatever it says, and the
 /// Action starts on the next line (a reply cut before that line is only a Thought). The tolerant parser would take an `Action:` written inside
 /// the Thought ("… so. Action: final_answer.") as the action.
-fn parse_grammar_reply(text: &str) -> Option<ParseResult> {
+fn parse_grammar_reply(text: &str, prefix: &str) -> Option<ParseResult> {
     let thought_line = text.strip_prefix("Thought: ")?;
-    let Some(line_end) = thought_line.find('\n') else {
-        // The Thought ran on to the token limit: whatever it quotes, it is only a Thought.
+    // The model's own words have no colon under the grammar, so the first "Action: " after
+    // the opening it was given (which may quote a time) is the Action, on its own line or
+    // right after the Thought. A reply with other colons was not made by the grammar (an
+    // edited reply): the general parser reads it.
+    let skip = if thought_line.starts_with(prefix) {
+        prefix.len()
+    } else {
+        0
+    };
+    let action_at = thought_line[skip..].find("Action: ").map(|at| at + skip);
+    let own_words = &thought_line[skip..action_at.unwrap_or(thought_line.len())];
+    if own_words.contains([':', '：']) {
+        return None;
+    }
+    let thought = thought_line[..action_at.unwrap_or(thought_line.len())].trim_end();
+    let rest_at = "Thought: ".len() + action_at.unwrap_or(thought_line.len());
+    let rest = text.get(rest_at..)?;
+    // Cut by the token limit before the Action Input: only a Thought, given back next time
+    // with the Action to follow.
+    if !rest.contains("\nAction Input: ") {
         return Some(ParseResult {
             parsed: Parsed::Error {
                 error: FormatError::ThoughtOnly,
             },
-            thought: Some(thought_line.trim().to_string()),
+            thought: Some(thought.trim().to_string()),
             spans: Spans {
                 thought: Some(Span {
                     start: "Thought: ".len(),
-                    end: text.len(),
+                    end: "Thought: ".len() + thought.len(),
                 }),
                 ..Spans::default()
             },
             repairs: Vec::new(),
         });
-    };
-    let rest_at = "Thought: ".len() + line_end + 1;
-    let rest = text.get(rest_at..)?;
-    if !rest.starts_with("Action: ") {
-        return None;
     }
     let mut parsed = parse::parse_reply(rest);
     let shift = |span: Option<Span>| {
@@ -1140,13 +1162,13 @@ fn parse_grammar_reply(text: &str) -> Option<ParseResult> {
     parsed.spans = Spans {
         thought: Some(Span {
             start: "Thought: ".len(),
-            end: rest_at - 1,
+            end: "Thought: ".len() + thought.len(),
         }),
         action: shift(parsed.spans.action),
         input: shift(parsed.spans.input),
         answer: shift(parsed.spans.answer),
     };
-    parsed.thought = Some(thought_line[..line_end].trim().to_string());
+    parsed.thought = Some(thought.trim().to_string());
     Some(parsed)
 }
 

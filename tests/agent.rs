@@ -1016,9 +1016,13 @@ fn a_reply_that_opens_by_echoing_the_observation_still_counts() {
     assert_eq!(parse.thought.as_deref(), Some("done"));
 }
 
+/// Under the grammar the model's Thought has no colon, so an `Action:` right after it, on
+/// the same line, is the Action; a reply cut before its Action Input is only a Thought; a
+/// reply with colons in its Thought (edited by hand) is read by the general parser.
 #[test]
-fn under_the_grammar_an_action_inside_the_thought_is_prose() {
-    let reply = "Thought: The result is near. Action: final_answer. Then stop\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+fn under_the_grammar_an_action_inside_the_thought_line_is_the_action() {
+    let reply =
+        "Thought: The result is near. Action: calculator\nAction Input: {\"expression\": \"6*7\"}";
     let (outcome, trace) = run("q", constrained(), &[reply, FINAL]);
     assert!(outcome.finished(), "{outcome:?}");
     let step = &trace.steps[0];
@@ -1027,25 +1031,39 @@ fn under_the_grammar_an_action_inside_the_thought_is_prose() {
         Some("calculator")
     );
     let parse = step.parse.as_ref().expect("parse");
-    assert_eq!(
-        parse.thought.as_deref(),
-        Some("The result is near. Action: final_answer. Then stop")
-    );
+    assert_eq!(parse.thought.as_deref(), Some("The result is near."));
     let text = |span: Option<Span>| span.map(|s| &reply[s.start..s.end]);
     assert_eq!(text(parse.spans.thought), parse.thought.as_deref());
     assert_eq!(text(parse.spans.action), Some("calculator"));
     assert_eq!(text(parse.spans.input), Some("{\"expression\": \"6*7\"}"));
-    // Cut off by the token limit inside the Thought: only a Thought, whatever it quotes.
-    let cut = "Thought: so. Action: final_answer. Observation: 3. Action: calc";
-    let (_, trace) = run("q", constrained(), &[cut, CALC, FINAL]);
-    assert!(matches!(
-        &trace.steps[0].guards[..],
-        [Guard::FormatFeedback {
-            error: FormatError::ThoughtOnly,
-            ..
-        }]
-    ));
-    assert!(trace.steps[1].request.thought_closed);
+    // Cut off by the token limit inside the Thought or the Action: only a Thought.
+    for cut in [
+        "Thought: so. Observation 3. Then",
+        "Thought: so. Action: calc",
+    ] {
+        let (_, trace) = run("q", constrained(), &[cut, CALC, FINAL]);
+        assert!(
+            matches!(
+                &trace.steps[0].guards[..],
+                [Guard::FormatFeedback {
+                    error: FormatError::ThoughtOnly,
+                    ..
+                }]
+            ),
+            "{cut}"
+        );
+        assert!(trace.steps[1].request.thought_closed);
+    }
+    // Colons in the model's words: not the grammar's making; the general parser reads it.
+    let edited =
+        "Thought: Note: compute it\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+    let (_, trace) = run("q", constrained(), &[edited, FINAL]);
+    let parse = trace.steps[0].parse.as_ref().expect("parse");
+    assert_eq!(parse.thought.as_deref(), Some("Note: compute it"));
+    assert_eq!(
+        trace.steps[0].call.as_ref().map(|c| c.tool.as_str()),
+        Some("calculator")
+    );
 }
 
 /// A Chinese run talks Chinese to the model: tool errors, format feedback, the note on a

@@ -187,7 +187,8 @@ pub fn react_schema(actions: &[Option<&ToolSpec>]) -> Value {
 }
 
 /// A GBNF grammar for llama.cpp forcing
-/// `Thought: <line>\nAction: <tool>\nAction Input: <that tool's arguments as JSON>`, or
+/// `Thought: <line without colons>\nAction: <tool>\nAction Input: <that tool's arguments as
+/// JSON>` (the Action may also follow the Thought on its line), or
 /// `Action: final_answer` with the answer as plain text on one line.
 ///
 /// Free text has no length bound: bounded repetitions (`{1,150}`) make llama.cpp very slow.
@@ -222,7 +223,7 @@ pub fn react_grammar(
         _ => "\"Thought: \" text".to_string(),
     };
     let mut grammar = format!(
-        "root ::= {opening} \"\\nAction: \" ( {} )\n",
+        "root ::= {opening} (\"\\n\" | \" \")? \"Action: \" ( {} )\n",
         choices.join(" | ")
     );
     for rule in rules {
@@ -230,13 +231,18 @@ pub fn react_grammar(
         grammar.push('\n');
     }
     // Text ends after a few sentences: small models otherwise repeat a sentence until the
-    // token limit and leave a reply with no action. An answer is text, not an argument object,
-    // a list or a placeholder: `{`, `[`, `<` and white space cannot open it.
+    // token limit and leave a reply with no action. A Thought has no colon, so the 0.5B
+    // model's `… Action: search_docs, query: …` inside it is the Action itself (it had then
+    // been made to write a second Action line, and took another tool). An answer may have
+    // colons (a time), and is text, not an argument object, a list or a placeholder: `{`,
+    // `[`, `<` and white space cannot open it.
     grammar.push_str(concat!(
         "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
-        "seg ::= [^\\r\\n.!?。！？]*\n",
+        "seg ::= [^\\r\\n.!?。！？:：]*\n",
         "end ::= [.!?。！？]\n",
-        "answer ::= [^{\\[<\\r\\n \\t] text\n",
+        "answer ::= [^{\\[<\\r\\n \\t] line\n",
+        "line ::= part (end part (end part (end part (end part)?)?)?)?\n",
+        "part ::= [^\\r\\n.!?。！？]*\n",
         "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
         "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
         "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -436,15 +442,17 @@ mod tests {
         assert_eq!(
             react_grammar(&actions(&tools, None), Thought::Free, None),
             concat!(
-                "root ::= \"Thought: \" text \"\\nAction: \" ( act0 | act1 | act2 | act3 )\n",
+                "root ::= \"Thought: \" text (\"\\n\" | \" \")? \"Action: \" ( act0 | act1 | act2 | act3 )\n",
                 "act0 ::= \"calculator\\nAction Input: \" \"{\\\"expression\\\": \" str \"}\"\n",
                 "act1 ::= \"search_docs\\nAction Input: \" \"{\\\"query\\\": \" str \"}\"\n",
                 "act2 ::= \"current_time\\nAction Input: \" \"{}\"\n",
                 "act3 ::= \"final_answer\\nAction Input: \" answer\n",
                 "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
-                "seg ::= [^\\r\\n.!?。！？]*\n",
+                "seg ::= [^\\r\\n.!?。！？:：]*\n",
                 "end ::= [.!?。！？]\n",
-                "answer ::= [^{\\[<\\r\\n \\t] text\n",
+                "answer ::= [^{\\[<\\r\\n \\t] line\n",
+                "line ::= part (end part (end part (end part (end part)?)?)?)?\n",
+                "part ::= [^\\r\\n.!?。！？]*\n",
                 "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
                 "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
                 "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -466,7 +474,7 @@ mod tests {
         let lines: Vec<&str> = grammar.lines().collect();
         assert_eq!(
             lines[0],
-            "root ::= \"Thought: The \\\"Observation\\\" shows\" text \"\\nAction: \" ( act0 )"
+            "root ::= \"Thought: The \\\"Observation\\\" shows\" text (\"\\n\" | \" \")? \"Action: \" ( act0 )"
         );
         assert_eq!(
             lines[1],
@@ -481,7 +489,7 @@ mod tests {
         let grammar = react_grammar(&finals, Thought::Exactly("It is 42.\nSo"), None);
         assert_eq!(
             grammar.lines().next().unwrap(),
-            "root ::= \"Thought: It is 42. So\" \"\\nAction: \" ( act0 )"
+            "root ::= \"Thought: It is 42. So\" (\"\\n\" | \" \")? \"Action: \" ( act0 )"
         );
     }
 
