@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
-use reactloop::wasm::{list_models, load_trace, JsAgent};
+use reactloop::wasm::{builtin_tools, check_tool, list_models, load_trace, JsAgent};
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -389,6 +389,39 @@ fn js_tool(agent: &JsAgent, body: &str, timeout_ms: u32) {
     set("run", Function::new_with_args("args, options", body).into());
     set("timeoutMs", timeout_ms.into());
     agent.register_tool(definition.into()).unwrap();
+}
+
+/// The Tools panel asks the core without an agent: the built-in specs, and whether a
+/// definition would register (the same messages as registerTool).
+#[wasm_bindgen_test]
+fn tools_are_listed_and_checked_without_an_agent() {
+    let names: Vec<String> = rust(builtin_tools().unwrap())
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["calculator", "search_docs", "current_time"]);
+    let definition = |name: &str, run: bool| {
+        let d = js_sys::Object::new();
+        let set = |k: &str, v: JsValue| js_sys::Reflect::set(&d, &k.into(), &v).unwrap();
+        set("name", name.into());
+        set("description", "d".into());
+        set(
+            "parameters",
+            js(&json!({"type": "object", "properties": {}})),
+        );
+        if run {
+            set("run", Function::new_no_args("return 1").into());
+        }
+        JsValue::from(d)
+    };
+    assert!(check_tool(definition("lookup", true)).is_ok());
+    let message = |e: JsValue| js_sys::Error::from(e).message().as_string().unwrap();
+    let taken = message(check_tool(definition("calculator", true)).unwrap_err());
+    assert!(taken.contains("calculator"), "{taken}");
+    let no_run = message(check_tool(definition("lookup", false)).unwrap_err());
+    assert!(no_run.contains("run(args)"), "{no_run}");
 }
 
 #[wasm_bindgen_test]

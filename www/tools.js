@@ -2,7 +2,7 @@
 // person writes in JavaScript. Only the person's own code is run, and only in a Worker
 // (worker-tool.js): the page compiles nothing, a hanging tool is stopped at its timeout, and
 // tool code cannot reach the DOM or localStorage. Nothing the model writes is ever run.
-import { Agent, defaultDocuments } from './pkg/reactloop.js';
+import { builtinTools, checkTool, defaultDocuments } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
 import { t } from './i18n.js';
 import { workerTool, checkToolSource } from './worker-tool.js';
@@ -17,7 +17,7 @@ let onChange = () => {};
 
 export function initTools(changed) {
   onChange = changed;
-  const specs = new Agent({ demo: true }).tools();
+  const specs = builtinTools();
   el.builtins.replaceChildren(...specs.map((spec) => h('label', { class: 'check tool' },
     h('input', { type: 'checkbox', name: 'builtin', value: spec.name, checked: true, onchange: onChange }),
     h('span', {}, h('code', {}, spec.name), h('small', { class: 'muted' }, spec.description)))));
@@ -104,8 +104,8 @@ async function addJsTool() {
     timeoutMs,
   };
   try {
-    // The core checks the name and schema; a throwaway agent gives its message now.
-    new Agent({ demo: true }).registerTool(definition);
+    // The core checks the name and schema, as registerTool will.
+    checkTool(definition);
   } catch (error) {
     return say(error.message, true);
   }

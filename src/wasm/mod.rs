@@ -245,28 +245,15 @@ impl JsAgent {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] definition: JsValue,
     ) -> Result<(), JsValue> {
-        let run = Reflect::get(&definition, &"run".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok())
-            .ok_or_else(|| js_error("A tool needs a run(args) function.", None, None))?;
-        let def: js_tools::Definition = from_js(definition, "tool definition")?;
-        let spec = ToolSpec {
-            name: def.name.trim().to_string(),
-            description: def.description,
-            parameters: def.parameters,
-        };
+        let tool = js_tool(definition)?;
         self.inner
             .registry
             .borrow_mut()
-            .register_external(spec.clone())
+            .register_external(tool.spec.clone())
             .map_err(|e| js_error(&e, None, None))?;
         let mut tools = self.inner.tools.borrow_mut();
-        tools.retain(|t| t.spec.name != spec.name);
-        tools.push(Rc::new(JsTool {
-            spec,
-            run,
-            timeout_ms: def.timeout_ms.unwrap_or(js_tools::DEFAULT_TIMEOUT_MS),
-        }));
+        tools.retain(|t| t.spec.name != tool.spec.name);
+        tools.push(Rc::new(tool));
         Ok(())
     }
 
@@ -702,6 +689,42 @@ async fn run_tool(inner: &Rc<Inner>, call: &ToolCall) -> Result<String, crate::t
 }
 
 /// Validates and loads a saved trace (the `exportTrace` format).
+/// A `{name, description, parameters, run, timeoutMs}` object as a tool, or the reason not.
+fn js_tool(definition: JsValue) -> Result<JsTool, JsValue> {
+    let run = Reflect::get(&definition, &"run".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| js_error("A tool needs a run(args) function.", None, None))?;
+    let def: js_tools::Definition = from_js(definition, "tool definition")?;
+    Ok(JsTool {
+        spec: ToolSpec {
+            name: def.name.trim().to_string(),
+            description: def.description,
+            parameters: def.parameters,
+        },
+        run,
+        timeout_ms: def.timeout_ms.unwrap_or(js_tools::DEFAULT_TIMEOUT_MS),
+    })
+}
+
+/// Checks a tool definition as `registerTool` would beside the built-in tools, without an
+/// agent: throws the same message.
+#[wasm_bindgen(js_name = checkTool)]
+pub fn check_tool(
+    #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] definition: JsValue,
+) -> Result<(), JsValue> {
+    let tool = js_tool(definition)?;
+    Registry::with_builtins(Vec::new())
+        .register_external(tool.spec)
+        .map_err(|e| js_error(&e, None, None))
+}
+
+/// The built-in tools' specs, as the model sees them.
+#[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "ToolSpec[]")]
+pub fn builtin_tools() -> Result<JsValue, JsValue> {
+    to_js(&Registry::with_builtins(Vec::new()).specs()).map_err(|e| js_error(e, None, None))
+}
+
 #[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
 pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
     let trace = Trace::from_json(json).map_err(|e| js_error(&e, None, to_js(&e).ok()))?;

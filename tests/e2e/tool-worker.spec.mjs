@@ -136,6 +136,17 @@ test('a body that does not compile is refused when it is added', async ({ page }
   await expect(page.locator('#js-tools li')).toHaveCount(0);
 });
 
+test('a tool named like a built-in is refused with the core\'s message, and the built-ins are listed', async ({ page }) => {
+  await openPage(page);
+  await page.locator('#tools-panel > summary').click();
+  await expect(page.locator('input[name=builtin]')).toHaveCount(3);
+  await page.locator('#js-name').fill('calculator');
+  await page.locator('#js-body').fill('return 1;');
+  await page.locator('#js-tool-form button[type=submit]').click();
+  await expect(page.locator('#js-tool-status')).toContainText('calculator');
+  await expect(page.locator('#js-tools li')).toHaveCount(0);
+});
+
 // The page's own policy (a header on the HTML only, as a <meta> tag would be): no eval on the
 // page. The worker file is fetched on its own and may compile tool code; that is its job.
 test.describe('under a Content-Security-Policy without unsafe-eval', () => {
