@@ -23,6 +23,8 @@ pub const TRACE_VERSION: u32 = 1;
 /// under the grammar, "The Observation shows 375": the 0.5B model otherwise went on from its
 /// own earlier guess (a remainder of 6 after the calculator said 4).
 const SHORT_RESULT: usize = 40;
+/// The most of a run-on Thought given back to be continued.
+const RAN_ON_CHARS: usize = 120;
 
 /// Limits and layout of a run. Every field has the default a user would expect.
 // Read back by hand in `crate::deser`: a new field goes there too.
@@ -1172,14 +1174,17 @@ fn parse_grammar_reply(text: &str, prefix: &str) -> Option<ParseResult> {
     Some(parsed)
 }
 
-/// The first sentences of a Thought that ran on: up to three sentence ends and 300
-/// characters.
+/// The first sentences of a Thought that ran on: up to three sentence ends and
+/// [`RAN_ON_CHARS`] characters, cut after a word. It is given back whole and the Action must
+/// fit after it within the token limit: 300 characters of a repeated date
+/// ("2026-12-01, 2026-12-01, …") once left SmolLM2 no tokens for its answer.
 fn leading_sentences(thought: &str) -> String {
     let mut ends = 0;
     let mut cut = thought.len();
-    for (i, c) in thought.char_indices() {
-        if i >= 300 {
-            cut = i;
+    for (n, (i, c)) in thought.char_indices().enumerate() {
+        if n >= RAN_ON_CHARS {
+            // After the last space, unless the text has none (Chinese).
+            cut = thought[..i].rfind(' ').filter(|&at| at > 0).unwrap_or(i);
             break;
         }
         if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
@@ -1190,7 +1195,7 @@ fn leading_sentences(thought: &str) -> String {
             }
         }
     }
-    thought[..cut].trim().to_string()
+    thought[..cut].trim().trim_end_matches(',').to_string()
 }
 
 /// Keeps the first `limit` characters and says how much was cut.

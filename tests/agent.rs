@@ -1264,3 +1264,27 @@ fn the_first_thought_names_the_tool_the_question_points_to() {
         Some("要回答这个问题，我需要 current_time")
     );
 }
+
+/// A Thought that ran on without a sentence end is given back short, cut after a word, so
+/// the Action fits in the token limit after it.
+#[test]
+fn a_run_on_thought_is_given_back_short() {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let run_on = format!(
+        "Thought: The Observation shows{}",
+        ", 2026-12-01".repeat(40)
+    );
+    let (_, trace) = run("q", config, &[&run_on, FINAL]);
+    let next = &trace.steps[1].request;
+    assert!(next.thought_closed);
+    let given = next.thought_prefix.as_deref().expect("the Thought");
+    assert!(given.chars().count() <= 120, "{given}");
+    assert!(given.ends_with("2026-12-01"), "{given}");
+    assert!(
+        given.starts_with("The Observation shows, 2026-12-01"),
+        "{given}"
+    );
+}

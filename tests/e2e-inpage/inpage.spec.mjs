@@ -33,6 +33,9 @@ async function shortRuns(page, { maxTokens = 200 } = {}) {
 }
 
 test('a live run in the page: grammar, streamed tokens, a responsive page, a final answer', async ({ page }) => {
+  // The clock's text is in the prompt: a fixed one makes the model's replies the same on
+  // every run (this time once made SmolLM2 repeat the date until the token limit).
+  await page.clock.setFixedTime(new Date('2026-12-01T06:19:40Z'));
   await open(page);
   await loadSmollm(page);
   await expect(page.getByTestId('inpage-status')).toContainText("Chat template: the model's own");
