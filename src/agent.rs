@@ -1114,9 +1114,10 @@ impl Agent {
     }
 }
 
-/// A reply the grammar shaped: its first line is the Thought, whatever it says, and the
-/// Action starts on the next line (a reply cut before that line is only a Thought). The tolerant parser would take an `Action:` written inside
-/// the Thought ("… so. Action: final_answer.") as the action.
+/// A reply the grammar shaped: the Thought (the given opening, then words without a colon),
+/// then `Action: ` on the next line or after a space, then the Action Input. A reply cut
+/// before its Action Input is only a Thought; `None` for a reply the grammar could not have
+/// made.
 fn parse_grammar_reply(text: &str, prefix: &str) -> Option<ParseResult> {
     let thought_line = text.strip_prefix("Thought: ")?;
     // The model's own words have no colon under the grammar, so the first "Action: " after
