@@ -168,6 +168,25 @@ fn a_good_reply_resets_the_format_error_count() {
 
 /// Grammar mode, without the first-step rule, so each request shows only what the last
 /// reply caused.
+/// The grammar with the defaults (act first).
+fn grammar() -> AgentConfig {
+    AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    }
+}
+
+/// The same settings with the Chinese prompt.
+fn in_chinese(config: AgentConfig) -> AgentConfig {
+    AgentConfig {
+        prompt: reactloop::prompt::PromptConfig {
+            lang: Lang::Zh,
+            ..Default::default()
+        },
+        ..config
+    }
+}
+
 fn constrained() -> AgentConfig {
     AgentConfig {
         constrained: Constrained::Grammar,
@@ -969,13 +988,7 @@ fn a_failed_tool_reminds_the_model_of_the_others() {
         others,
         "Other tools: search_docs (Searches the reference documents by keywords.); current_time (Returns today's date, the time, the weekday, the month and the year.)."
     );
-    let zh = AgentConfig {
-        prompt: reactloop::prompt::PromptConfig {
-            lang: Lang::Zh,
-            ..Default::default()
-        },
-        ..AgentConfig::default()
-    };
+    let zh = in_chinese(AgentConfig::default());
     let (_, trace) = run("现在几月？", zh, &[words, FINAL]);
     let text = &trace.steps[0]
         .observation
@@ -987,10 +1000,7 @@ fn a_failed_tool_reminds_the_model_of_the_others() {
 
 #[test]
 fn no_final_answer_before_a_tool_has_run_under_a_constraint() {
-    let config = AgentConfig {
-        constrained: Constrained::Grammar,
-        ..AgentConfig::default()
-    };
+    let config = grammar();
     let (outcome, trace) = run("q", config, &["prose", CALC, FINAL]);
     assert!(outcome.finished(), "{outcome:?}");
     let avoided: Vec<Option<&str>> = trace
@@ -1070,13 +1080,7 @@ fn under_the_grammar_an_action_inside_the_thought_line_is_the_action() {
 /// repeated call and the second move.
 #[test]
 fn feedback_speaks_the_runs_language() {
-    let zh = AgentConfig {
-        prompt: reactloop::prompt::PromptConfig {
-            lang: Lang::Zh,
-            ..Default::default()
-        },
-        ..AgentConfig::default()
-    };
+    let zh = in_chinese(AgentConfig::default());
     let month = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
     let (_, trace) = run(
         "现在几月？",
@@ -1139,10 +1143,7 @@ fn feedback_speaks_the_runs_language() {
 /// Under the grammar a short result is quoted where the next Thought opens; a passage is not.
 #[test]
 fn a_short_result_opens_the_next_thought_and_a_passage_does_not() {
-    let config = AgentConfig {
-        constrained: Constrained::Grammar,
-        ..AgentConfig::default()
-    };
+    let config = grammar();
     let search = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"RAG\"}";
     let (_, trace) = run("q", config.clone(), &[CALC, search, FINAL]);
     let prefixes: Vec<Option<&str>> = trace
@@ -1164,10 +1165,7 @@ fn a_short_result_opens_the_next_thought_and_a_passage_does_not() {
 /// a repeated failed call is not invited as the answer.
 #[test]
 fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
-    let config = AgentConfig {
-        constrained: Constrained::Grammar,
-        ..AgentConfig::default()
-    };
+    let config = grammar();
     let calc = |expr: &str| {
         format!("Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"{expr}\"}}")
     };
@@ -1180,13 +1178,7 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
         // One step only: after the clock the calculator is offered again.
         assert_eq!(trace.steps[2].request.avoid_action, None, "{words}");
     }
-    let zh = AgentConfig {
-        prompt: reactloop::prompt::PromptConfig {
-            lang: Lang::Zh,
-            ..Default::default()
-        },
-        ..config.clone()
-    };
+    let zh = in_chinese(config.clone());
     let (_, trace) = run("q", zh, &[&calc("month()"), time, FINAL]);
     // The clock answers a Chinese run in Chinese.
     let clock = &trace.steps[1].observation.as_ref().expect("clock").text;
@@ -1232,10 +1224,7 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
 /// Action stays free, and a question that points nowhere gets the bare opening.
 #[test]
 fn the_first_thought_names_the_tool_the_question_points_to() {
-    let config = AgentConfig {
-        constrained: Constrained::Grammar,
-        ..AgentConfig::default()
-    };
+    let config = grammar();
     let first = |question: &str, config: AgentConfig| {
         let agent = Agent::new(question, registry(), config);
         agent.trace().steps[0].request.clone()
@@ -1252,13 +1241,7 @@ fn the_first_thought_names_the_tool_the_question_points_to() {
             .as_deref(),
         Some("To answer this, I need")
     );
-    let zh = AgentConfig {
-        prompt: reactloop::prompt::PromptConfig {
-            lang: Lang::Zh,
-            ..Default::default()
-        },
-        ..config
-    };
+    let zh = in_chinese(config);
     assert_eq!(
         first("今天星期几？", zh).thought_prefix.as_deref(),
         Some("要回答这个问题，我需要 current_time")
@@ -1269,10 +1252,7 @@ fn the_first_thought_names_the_tool_the_question_points_to() {
 /// the Action fits in the token limit after it.
 #[test]
 fn a_run_on_thought_is_given_back_short() {
-    let config = AgentConfig {
-        constrained: Constrained::Grammar,
-        ..AgentConfig::default()
-    };
+    let config = grammar();
     let run_on = format!(
         "Thought: The Observation shows{}",
         ", 2026-12-01".repeat(40)

@@ -78,6 +78,15 @@ impl Events {
             .cloned()
             .collect()
     }
+
+    /// The text that streamed in as `delta` events for one step.
+    fn streamed(&self, step: u64) -> String {
+        self.of("delta")
+            .iter()
+            .filter(|e| e["step"] == step)
+            .map(|e| e["text"].as_str().unwrap().to_string())
+            .collect()
+    }
 }
 
 async fn await_js(promise: Promise) -> Result<Value, JsValue> {
@@ -173,13 +182,7 @@ async fn streaming_with_awkward_chunks_gives_the_same_text() {
         .to_string();
     assert_eq!(reply, plain["steps"][0]["reply"]["text"].as_str().unwrap());
     assert!(reply.contains("中文") && reply.contains("😀"), "{reply}");
-    let deltas: String = events
-        .of("delta")
-        .iter()
-        .filter(|e| e["step"] == 1)
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(deltas, reply);
+    assert_eq!(events.streamed(1), reply);
     assert!(events.of("delta").len() > 3, "deltas arrive as they stream");
 }
 
@@ -775,13 +778,7 @@ async fn a_model_function_gets_the_grammar_and_streams_like_a_server() {
     );
     assert_eq!(&b[..a.len()], &a[..]);
     // The pieces arrived as delta events and make up the reply.
-    let streamed: String = events
-        .of("delta")
-        .iter()
-        .filter(|e| e["step"] == 1)
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(streamed, trace["steps"][0]["reply"]["text"]);
+    assert_eq!(events.streamed(1), trace["steps"][0]["reply"]["text"]);
     assert_eq!(trace["steps"][0]["reply"]["usage"]["completion_tokens"], 20);
 }
 
