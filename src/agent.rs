@@ -53,6 +53,10 @@ pub struct AgentConfig {
     /// Under a constraint, the first reply must call a tool: the prompt says to use tools, and
     /// small models otherwise answer from their own knowledge at once.
     pub act_first: bool,
+    /// Without a constraint and with the built-in prompt (no template, system prompt or
+    /// few-shot examples of the user's), the question follows one worked example for each
+    /// enabled built-in tool that has one ([`prompt::worked_examples`]).
+    pub worked_examples: bool,
 }
 
 impl Default for AgentConfig {
@@ -70,6 +74,7 @@ impl Default for AgentConfig {
             system_prompt: None,
             constrained: Constrained::Auto,
             act_first: true,
+            worked_examples: true,
         }
     }
 }
@@ -202,7 +207,7 @@ impl Guard {
                 format!("The tool failed ({error}); the error went back to the model.")
             }
             Guard::RepeatedCall { tool, repeat } => format!(
-                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused, the model was nudged to answer, and constrained modes leave {tool} out of its next reply."
+                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer: constrained modes leave {tool} out of its next reply, and without a constraint the observation ends with a Thought that opens the answer."
             ),
             Guard::SelfObservationCut { dropped_chars } => format!(
                 "The model wrote its own Observation; {dropped_chars} characters from there on were cut."
@@ -867,24 +872,33 @@ impl Agent {
         });
         let tool = &call.tool;
         // A failed call is not something to answer with: that invitation got error messages
-        // sent as answers.
-        let text = match (self.trace.config.prompt.lang, past_succeeded) {
-            (prompt::Lang::En, false) => format!(
+        // sent as answers. Without a constraint nothing can make the model answer, and the
+        // 0.5B model went on copying its call after being asked to; the note then ends with
+        // the Thought that opens an answer, which the model continues from.
+        let cue = !self.constrained.is_on();
+        let text = match (self.trace.config.prompt.lang, past_succeeded, cue) {
+            (prompt::Lang::En, false, _) => format!(
                 "{earlier}\n(You already called {tool} with these arguments, and it failed the \
                  same way. Change the arguments, or use another tool.)"
             ),
-            (prompt::Lang::Zh, false) => format!(
+            (prompt::Lang::Zh, false, _) => format!(
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，它同样失败了。请修改参数，或者换用别的工具。）"
             ),
-            (prompt::Lang::En, true) => format!(
+            (prompt::Lang::En, true, false) => format!(
                 "{earlier}\n(You already called {tool} with these arguments; this is the same \
                  result. Use it to give the final answer with Action: final_answer, or try \
                  something different.)"
             ),
-            (prompt::Lang::Zh, true) => format!(
+            (prompt::Lang::Zh, true, false) => format!(
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，这是同样的结果。请用它通过 \
                  Action: final_answer 给出最终答案，或者换一种做法。）"
             ),
+            (prompt::Lang::En, true, true) => format!(
+                "{earlier}\n(The same call again, the same result.)\nThought: I now know the answer."
+            ),
+            (prompt::Lang::Zh, true, true) => {
+                format!("{earlier}\n（同样的调用，同样的结果。）\nThought: 我现在知道答案了。")
+            }
         };
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }
@@ -996,10 +1010,22 @@ impl Agent {
     /// step showed.
     fn request(&self, index: usize) -> ModelRequest {
         let config = &self.trace.config;
+        let on = self.constrained.is_on();
+        let built_in_prompt = config.system_prompt.is_none()
+            && config.prompt.template.is_none()
+            && config.prompt.few_shot.is_empty();
+        let examples = if config.worked_examples && built_in_prompt && !on {
+            let specs = self.registry.specs();
+            let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+            prompt::worked_examples(config.prompt.lang, &names)
+        } else {
+            Vec::new()
+        };
         let layout = Layout {
             style: config.style,
             restate_question: config.restate_question,
             lang: config.prompt.lang,
+            examples,
         };
         let messages = history::messages(
             &self.trace.system_prompt,
@@ -1025,7 +1051,6 @@ impl Agent {
         } else {
             None
         };
-        let on = self.constrained.is_on();
         // A successful call repeated with the same arguments: its result is in hand, and the
         // 0.5B model went on repeating it (or another tool) until the limit. Only the answer
         // is left to write.

@@ -42,8 +42,13 @@ pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
 
 /// The demo model's reply to a request, in the ReAct format.
 pub fn reply(request: &ModelRequest) -> String {
-    let conversation: String = request
+    // The run's own messages start at its question, after any worked examples.
+    let own = request
         .messages
+        .iter()
+        .rposition(|m| m.role == Role::User && m.content.starts_with("Question:"))
+        .unwrap_or(0);
+    let conversation: String = request.messages[own..]
         .iter()
         .filter(|m| m.role != Role::System)
         .map(|m| m.content.as_str())

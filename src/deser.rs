@@ -180,6 +180,8 @@ fn agent_config(value: Value) -> Result<AgentConfig, Error> {
         system_prompt: f.or("system_prompt", d.system_prompt)?,
         constrained: f.or("constrained", d.constrained)?,
         act_first: f.or("act_first", d.act_first)?,
+        // Traces from before worked examples ran without them.
+        worked_examples: f.or("worked_examples", false)?,
     })
 }
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::llm::{Message, Role};
-use crate::prompt::Lang;
+use crate::prompt::{FewShot, Lang};
 
 /// How the rounds are laid out as chat messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +19,9 @@ pub enum MessageStyle {
     /// One user message holds the question and the growing Thought/Action/Observation
     /// scratchpad, as in the original ReAct prompts.
     Scratchpad,
+    /// The question is a user message; the replies and their Observations grow one assistant
+    /// message, so the model reads each Observation as the next line of its own text.
+    Transcript,
 }
 
 /// One model reply and the observation that answered it.
@@ -38,6 +41,9 @@ pub struct Layout {
     /// once written, so requests remain append-only; the cost is tokens.
     pub restate_question: bool,
     pub lang: Lang,
+    /// Worked examples, each a question (user) and its whole run (assistant) before the
+    /// run's own question.
+    pub examples: Vec<FewShot>,
 }
 
 /// Where the kept window starts after `total` rounds, given the current start and the
@@ -74,6 +80,13 @@ pub fn messages(
         text
     };
     let mut out = vec![msg(Role::System, system)];
+    for example in &layout.examples {
+        out.push(msg(
+            Role::User,
+            &format!("Question: {}", example.question.trim()),
+        ));
+        out.push(msg(Role::Assistant, example.transcript.trim()));
+    }
     match layout.style {
         MessageStyle::Chat => {
             out.push(msg(Role::User, &opening));
@@ -84,16 +97,29 @@ pub fn messages(
         }
         MessageStyle::Scratchpad => {
             let mut pad = opening;
-            for r in rounds {
+            if !rounds.is_empty() {
                 pad.push('\n');
-                pad.push_str(r.reply.trim_end());
-                pad.push('\n');
-                pad.push_str(&observation(r));
+                pad.push_str(&transcript(rounds, observation));
             }
             out.push(msg(Role::User, &pad));
         }
+        MessageStyle::Transcript => {
+            out.push(msg(Role::User, &opening));
+            if !rounds.is_empty() {
+                out.push(msg(Role::Assistant, &transcript(rounds, observation)));
+            }
+        }
     }
     out
+}
+
+/// Each reply followed by its Observation, one per line.
+fn transcript(rounds: &[Round], observation: impl Fn(&Round) -> String) -> String {
+    let lines: Vec<String> = rounds
+        .iter()
+        .map(|r| format!("{}\n{}", r.reply.trim_end(), observation(r)))
+        .collect();
+    lines.join("\n")
 }
 
 fn msg(role: Role, content: &str) -> Message {
@@ -121,6 +147,7 @@ mod tests {
             style,
             restate_question: false,
             lang: Lang::En,
+            examples: Vec::new(),
         }
     }
 
@@ -166,6 +193,25 @@ mod tests {
         assert_eq!(b.len(), 2);
         assert!(b[1].content.starts_with(&a[1].content));
         assert!(b[1].content.contains("Observation: 1"));
+    }
+
+    #[test]
+    fn transcript_grows_one_assistant_message_by_appending() {
+        let l = layout(MessageStyle::Transcript);
+        let rounds: Vec<Round> = (0..3).map(round).collect();
+        assert_eq!(messages("S", "Q", &[], 0, &l).len(), 2);
+        let a = messages("S", "Q", &rounds[..1], 0, &l);
+        let b = messages("S", "Q", &rounds[..2], 0, &l);
+        assert_eq!(a.len(), 3);
+        assert_eq!(b.len(), 3);
+        assert_eq!(b[1].content, "Question: Q");
+        assert_eq!(b[2].role, Role::Assistant);
+        assert!(b[2].content.starts_with(&a[2].content));
+        assert_eq!(
+            b[2].content,
+            "Thought: t0\nAction: calculator\nAction Input: {\"expression\": \"0\"}\nObservation: 0\n\
+             Thought: t1\nAction: calculator\nAction Input: {\"expression\": \"1\"}\nObservation: 1"
+        );
     }
 
     #[test]

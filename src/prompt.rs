@@ -84,6 +84,47 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
     }
 }
 
+/// The worked examples a run without a constraint sees before its question, one for each of
+/// these built-in tools that is enabled: a whole run, the Observation read and then answered.
+/// Told the format only, the 0.5B model called the same tool again after every Observation.
+/// Neither example is about the built-in documents or a benchmark question.
+pub fn worked_examples(lang: Lang, enabled: &[&str]) -> Vec<FewShot> {
+    const EXAMPLES: [(&str, Lang, &str, &str); 4] = [
+        (
+            "calculator",
+            Lang::En,
+            "What is (7 + 5) * 3?",
+            "Thought: I need to compute (7 + 5) * 3.\nAction: calculator\nAction Input: {\"expression\": \"(7 + 5) * 3\"}\nObservation: 36\nThought: I now know the answer.\nAction: final_answer\nAction Input: (7 + 5) * 3 is 36.",
+        ),
+        (
+            "search_docs",
+            Lang::En,
+            "According to the documents, when was the library founded?",
+            "Thought: I need to search the documents.\nAction: search_docs\nAction Input: {\"query\": \"library founded\"}\nObservation: [1] History: The library was founded in 1901 by the town council.\nThought: I now know the answer.\nAction: final_answer\nAction Input: The library was founded in 1901.",
+        ),
+        (
+            "calculator",
+            Lang::Zh,
+            "(7 + 5) * 3 等于多少？",
+            "Thought: 我需要计算 (7 + 5) * 3。\nAction: calculator\nAction Input: {\"expression\": \"(7 + 5) * 3\"}\nObservation: 36\nThought: 我现在知道答案了。\nAction: final_answer\nAction Input: (7 + 5) * 3 等于 36。",
+        ),
+        (
+            "search_docs",
+            Lang::Zh,
+            "根据文档，这座图书馆是哪一年建立的？",
+            "Thought: 我需要查阅文档。\nAction: search_docs\nAction Input: {\"query\": \"图书馆 建立\"}\nObservation: [1] 历史: 这座图书馆由镇议会于 1901 年建立。\nThought: 我现在知道答案了。\nAction: final_answer\nAction Input: 这座图书馆建立于 1901 年。",
+        ),
+    ];
+    EXAMPLES
+        .iter()
+        .filter(|(tool, l, _, _)| *l == lang && enabled.contains(tool))
+        .map(|(_, _, question, transcript)| FewShot {
+            question: question.to_string(),
+            transcript: transcript.to_string(),
+        })
+        .collect()
+}
+
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
     match lang {

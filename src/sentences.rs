@@ -28,7 +28,7 @@ pub fn guard(guard: &Guard) -> Text {
             "工具执行出错，错误信息已作为 Observation 发回给模型。".to_string()
         }
         Guard::RepeatedCall { tool, repeat } => format!(
-            "{tool} 又以相同参数被调用（第 {repeat} 次重复）：复用了之前的结果，提示模型给出答案；受约束模式在下一次回复中去掉 {tool}。"
+            "{tool} 又以相同参数被调用（第 {repeat} 次重复）：复用了之前的结果，提示模型给出答案：受约束模式在下一次回复中去掉 {tool}，不受约束时 Observation 以引出答案的 Thought 结尾。"
         ),
         Guard::SelfObservationCut { dropped_chars } => {
             format!("模型自己写了 Observation；从那里起的 {dropped_chars} 个字符已被删去。")

@@ -112,6 +112,7 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
         system_prompt: text(f.opt("systemPrompt")?),
         constrained: f.or("constrained", Constrained::default())?,
         act_first: f.opt("actFirst")?.unwrap_or(defaults.act_first),
+        worked_examples: f.opt("workedExamples")?.unwrap_or(defaults.worked_examples),
     };
     // Every field is read, so a wrong one is refused whether it is used or not.
     let demo: bool = f.or("demo", false)?;

@@ -7,7 +7,7 @@ use reactloop::agent::{
 };
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
-use reactloop::llm::{Constrained, LlmError, ModelRequest, MustAnswer, Role, ServerKind};
+use reactloop::llm::{Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind};
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
@@ -47,6 +47,15 @@ fn run(question: &str, config: AgentConfig, replies: &[&str]) -> (Outcome, Trace
     (outcome, agent.trace().clone())
 }
 
+/// The run's own messages: from its question on, after any worked examples.
+fn own(messages: &[Message]) -> &[Message] {
+    let question = messages
+        .iter()
+        .rposition(|m| m.role == Role::User && m.content.starts_with("Question:"))
+        .expect("a question");
+    &messages[question..]
+}
+
 fn guards(trace: &Trace) -> Vec<&Guard> {
     trace.steps.iter().flat_map(|s| s.guards.iter()).collect()
 }
@@ -73,10 +82,10 @@ fn a_tool_call_then_a_final_answer() {
     assert_eq!(obs.text, "42");
     assert_eq!(obs.source, ObservationSource::Tool);
     // the second request carries the reply and the observation
-    let msgs = &trace.steps[1].request.messages;
-    assert_eq!(msgs.len(), 4);
-    assert_eq!(msgs[2].role, Role::Assistant);
-    assert_eq!(msgs[3].content, "Observation: 42");
+    let msgs = own(&trace.steps[1].request.messages);
+    assert_eq!(msgs.len(), 3);
+    assert_eq!(msgs[1].role, Role::Assistant);
+    assert_eq!(msgs[2].content, "Observation: 42");
     assert!(guards(&trace).is_empty());
 }
 
@@ -471,6 +480,36 @@ fn repeated_calls_reuse_the_result_then_stop() {
     assert_eq!(must, [None, None, Some(MustAnswer::LastStep)]);
 }
 
+/// Without a constraint nothing can make the model answer: the note on a repeated call that
+/// had succeeded ends with the Thought that opens an answer, and the model goes on from there.
+#[test]
+fn unconstrained_a_repeated_success_ends_with_the_thought_that_opens_an_answer() {
+    let answer = "Action: final_answer\nAction Input: 42";
+    let (outcome, trace) = run(
+        "What is 6*7?",
+        AgentConfig::default(),
+        &[CALC, CALC, answer],
+    );
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    let cached = trace.steps[1].observation.as_ref().expect("cached");
+    assert_eq!(
+        cached.text,
+        "42\n(The same call again, the same result.)\nThought: I now know the answer."
+    );
+    // A failed call is not invited as the answer, with or without a constraint.
+    let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
+    let (_, trace) = run("q", AgentConfig::default(), &[bad, bad, FINAL]);
+    let cached = trace.steps[1].observation.as_ref().expect("cached");
+    assert!(cached
+        .text
+        .ends_with("Change the arguments, or use another tool.)"));
+}
+
 #[test]
 fn the_same_arguments_in_another_key_order_are_a_repeat() {
     let reg = {
@@ -560,7 +599,7 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
     let sizes: Vec<usize> = trace
         .steps
         .iter()
-        .map(|s| s.request.messages.len())
+        .map(|s| own(&s.request.messages).len() + 1)
         .collect();
     // system + question + 2 per kept round; after 5 rounds keep 2, grow to 4, trim again
     assert_eq!(sizes, vec![2, 4, 6, 8, 10, 6, 8, 10, 6, 8]);
@@ -575,7 +614,7 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
         })
         .collect();
     assert_eq!(trims, vec![(3, 2), (3, 2)]);
-    let question = &trace.steps[5].request.messages[1].content;
+    let question = &own(&trace.steps[5].request.messages)[0].content;
     assert!(
         question.contains("first 3 steps were omitted"),
         "{question}"
@@ -597,9 +636,9 @@ fn a_self_written_observation_is_cut_from_the_history() {
         trace.steps[0].guards[0],
         Guard::SelfObservationCut { .. }
     ));
-    let sent = &trace.steps[1].request.messages;
-    assert!(!sent[2].content.contains("999"));
-    assert_eq!(sent[3].content, "Observation: 2");
+    let sent = own(&trace.steps[1].request.messages);
+    assert!(!sent[1].content.contains("999"));
+    assert_eq!(sent[2].content, "Observation: 2");
 }
 
 #[test]
@@ -692,12 +731,105 @@ fn the_scratchpad_style_keeps_one_growing_user_message() {
     };
     let (outcome, trace) = run("What is 6*7?", config, &[CALC, FINAL]);
     assert!(outcome.finished());
-    let msgs = &trace.steps[1].request.messages;
-    assert_eq!(msgs.len(), 2);
-    assert!(msgs[1]
+    let msgs = own(&trace.steps[1].request.messages);
+    assert_eq!(msgs.len(), 1);
+    assert!(msgs[0]
         .content
         .starts_with("Question: What is 6*7?\nThought: compute"));
-    assert!(msgs[1].content.ends_with("Observation: 42"));
+    assert!(msgs[0].content.ends_with("Observation: 42"));
+}
+
+#[test]
+fn the_transcript_style_keeps_one_growing_assistant_message() {
+    let config = AgentConfig {
+        style: MessageStyle::Transcript,
+        ..AgentConfig::default()
+    };
+    let other = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}";
+    let (outcome, trace) = run("What is 6*7?", config, &[CALC, other, FINAL]);
+    assert!(outcome.finished());
+    let second = own(&trace.steps[1].request.messages);
+    let third = own(&trace.steps[2].request.messages);
+    assert_eq!(second.len(), 2);
+    assert_eq!(third.len(), 2);
+    assert_eq!(third[1].role, Role::Assistant);
+    assert_eq!(second[1].content, format!("{CALC}\nObservation: 42"));
+    assert_eq!(
+        third[1].content,
+        format!("{CALC}\nObservation: 42\n{other}\nObservation: 2")
+    );
+    // Each request extends the one before it.
+    let before = &trace.steps[1].request.messages;
+    let after = &trace.steps[2].request.messages;
+    assert_eq!(before[..before.len() - 1], after[..before.len() - 1]);
+    assert!(after[before.len() - 1]
+        .content
+        .starts_with(&before[before.len() - 1].content));
+}
+
+/// Without a constraint, the question follows a worked example for each enabled built-in
+/// tool that has one, in the run's language; never under a constraint or with a prompt of
+/// the user's.
+#[test]
+fn unconstrained_runs_see_worked_examples_before_the_question() {
+    let first = |config: AgentConfig, registry: Registry| {
+        let agent = Agent::new("What is 6*7?", registry, config);
+        match agent.next() {
+            Next::CallModel { request } => request.messages,
+            other => panic!("{other:?}"),
+        }
+    };
+    let msgs = first(AgentConfig::default(), registry());
+    let roles: Vec<&Role> = msgs.iter().map(|m| &m.role).collect();
+    use Role::{Assistant, System, User};
+    assert_eq!(
+        roles,
+        [&System, &User, &Assistant, &User, &Assistant, &User]
+    );
+    assert_eq!(msgs[1].content, "Question: What is (7 + 5) * 3?");
+    assert!(msgs[2]
+        .content
+        .contains("Observation: 36\nThought: I now know the answer."));
+    assert!(msgs[4].content.contains("Action: search_docs"));
+    assert_eq!(msgs[5].content, "Question: What is 6*7?");
+    // The examples are the run's own operands: a real run of the calculator gives 36.
+    let zh = first(in_chinese(AgentConfig::default()), registry());
+    assert!(
+        zh[2].content.contains("我现在知道答案了"),
+        "{}",
+        zh[2].content
+    );
+    // Only the enabled tools'.
+    let mut no_calc = registry();
+    assert!(no_calc.set_enabled("calculator", false));
+    let msgs = first(AgentConfig::default(), no_calc);
+    assert_eq!(msgs.len(), 4);
+    assert!(msgs[2].content.contains("Action: search_docs"));
+    // None under a constraint, with the user's few-shot examples, or when turned off.
+    let with_shots = AgentConfig {
+        prompt: reactloop::prompt::PromptConfig {
+            few_shot: vec![reactloop::prompt::FewShot {
+                question: "2+2?".into(),
+                transcript: "Thought: t".into(),
+            }],
+            ..Default::default()
+        },
+        ..AgentConfig::default()
+    };
+    let off = AgentConfig {
+        worked_examples: false,
+        ..AgentConfig::default()
+    };
+    for config in [grammar(), with_shots, off] {
+        assert_eq!(first(config, registry()).len(), 2);
+    }
+    // Later requests extend the first one.
+    let (_, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);
+    let (a, b) = (
+        &trace.steps[0].request.messages,
+        &trace.steps[1].request.messages,
+    );
+    assert_eq!(b[..a.len()], a[..]);
 }
 
 #[test]
@@ -1126,7 +1258,7 @@ fn feedback_speaks_the_runs_language() {
         observations[3]
     );
     assert!(
-        observations[5].contains("你已经用相同的参数调用过 calculator"),
+        observations[5].ends_with("（同样的调用，同样的结果。）\nThought: 我现在知道答案了。"),
         "{}",
         observations[5]
     );

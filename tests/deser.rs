@@ -769,6 +769,7 @@ fn base_trace() -> Trace {
         system_prompt: Some("You answer with tools.".into()),
         constrained: Constrained::JsonSchema,
         act_first: false,
+        worked_examples: false,
     };
     let replies = [
         "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}",

@@ -26,6 +26,12 @@ export const MODES = [
   { id: 'qwen-defaults-fewshot', model: 'qwen', fewShot: true, extra: true, label: 'defaults + few-shot (2 examples)' },
   { id: 'qwen-plain-scratchpad', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'scratchpad' }, extra: true, label: 'plain prompt, one scratchpad message' },
   { id: 'qwen-defaults-en-prompt', model: 'qwen', fewShot: false, settings: { lang: 'en' }, extra: true, label: 'defaults, the English prompt and feedback for every question' },
+  { id: 'qwen-plain-transcript', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'plain prompt, replies and Observations in one assistant message' },
+  { id: 'qwen-fewshot-transcript', model: 'qwen', constrained: 'off', fewShot: true, settings: { style: 'transcript' }, extra: true, label: 'few-shot, replies and Observations in one assistant message' },
+  { id: 'qwen-plain-chat', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'chat', workedExamples: false }, extra: true, label: 'plain prompt, chat messages, no worked examples' },
+  { id: 'qwen-plain-examples-chat', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'chat' }, extra: true, label: 'plain prompt, chat messages, worked examples' },
+  { id: 'qwen-plain-examples-transcript', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'plain prompt, worked examples, replies and Observations in one assistant message' },
+  { id: 'qwen-defaults-transcript', model: 'qwen', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'defaults, replies and Observations in one assistant message' },
   { id: 'qwen-plain-restate', model: 'qwen', constrained: 'off', fewShot: false, settings: { restateQuestion: true }, extra: true, label: 'plain prompt, the question restated after each Observation' },
 ];
 

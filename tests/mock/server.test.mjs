@@ -87,6 +87,23 @@ test('scratchpad style: step = Observations in the last user message', async () 
   assert.doesNotMatch(await complete(base('format-error'), { messages: [Q] }), /Action:/);
 });
 
+test('transcript style: step = Observation lines in the trailing assistant message', async () => {
+  const said = { role: 'assistant', content: `Thought: hm\nObservation: bad format\n${CALC0}\nObservation: 395` };
+  assert.match(await complete(base('format-error'), { messages: [Q, said] }), /Action Input: The result is 395\.$/);
+  const once = { role: 'assistant', content: 'Thought: hm\nObservation: never write \'Observation:\' yourself' };
+  assert.equal(await complete(base('format-error'), { messages: [Q, once] }), CALC0);
+});
+
+test('worked examples before the question do not count as steps', async () => {
+  const example = [
+    { role: 'user', content: 'Question: What is (7 + 5) * 3?' },
+    { role: 'assistant', content: 'Thought: t\nAction: calculator\nAction Input: {}\nObservation: 36\nThought: done' },
+  ];
+  assert.equal(await complete(base('calc'), { messages: [...example, Q] }), CALC0);
+  const observed = [...example, Q, { role: 'assistant', content: CALC0 }, { role: 'user', content: 'Observation: 395' }];
+  assert.match(await complete(base('calc'), { messages: observed }), /Action Input: The result is 395\.$/);
+});
+
 test('calc: streaming reassembles to the same text, with usage and [DONE]', async () => {
   const res = await post(base('calc'), { messages: [Q], stream: true, stream_options: { include_usage: true } });
   assert.equal(res.status, 200);
