@@ -68,7 +68,7 @@ impl Default for AgentConfig {
             observation_limit: 500,
             history_rounds: 6,
             restate_question: false,
-            style: MessageStyle::Chat,
+            style: MessageStyle::Auto,
             stop: vec!["Observation:".to_string()],
             prompt: PromptConfig::default(),
             system_prompt: None,
@@ -1022,7 +1022,7 @@ impl Agent {
             Vec::new()
         };
         let layout = Layout {
-            style: config.style,
+            style: config.style.resolve(on),
             restate_question: config.restate_question,
             lang: config.prompt.lang,
             examples,

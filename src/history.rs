@@ -13,8 +13,10 @@ use crate::prompt::{FewShot, Lang};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MessageStyle {
-    /// Each reply is an assistant message, each observation a user message.
+    /// Chat under a constraint, transcript without ([`MessageStyle::resolve`]).
     #[default]
+    Auto,
+    /// Each reply is an assistant message, each observation a user message.
     Chat,
     /// One user message holds the question and the growing Thought/Action/Observation
     /// scratchpad, as in the original ReAct prompts.
@@ -22,6 +24,20 @@ pub enum MessageStyle {
     /// The question is a user message; the replies and their Observations grow one assistant
     /// message, so the model reads each Observation as the next line of its own text.
     Transcript,
+}
+
+impl MessageStyle {
+    /// The style a request is laid out in. Measured on the bench with the 0.5B model: without
+    /// a constraint the model echoed each Observation user message or sent its call again,
+    /// and read on from an Observation in its own message; under the grammar, chat did as
+    /// well or better.
+    pub fn resolve(self, constrained: bool) -> MessageStyle {
+        match self {
+            MessageStyle::Auto if constrained => MessageStyle::Chat,
+            MessageStyle::Auto => MessageStyle::Transcript,
+            style => style,
+        }
+    }
 }
 
 /// One model reply and the observation that answered it.
@@ -88,7 +104,8 @@ pub fn messages(
         out.push(msg(Role::Assistant, example.transcript.trim()));
     }
     match layout.style {
-        MessageStyle::Chat => {
+        // The agent resolves `Auto` before laying out a request.
+        MessageStyle::Chat | MessageStyle::Auto => {
             out.push(msg(Role::User, &opening));
             for r in rounds {
                 out.push(msg(Role::Assistant, &r.reply));

@@ -56,6 +56,15 @@ fn own(messages: &[Message]) -> &[Message] {
     &messages[question..]
 }
 
+/// The chat layout (a user message per Observation), which unconstrained runs leave for the
+/// transcript unless asked for.
+fn chat() -> AgentConfig {
+    AgentConfig {
+        style: MessageStyle::Chat,
+        ..AgentConfig::default()
+    }
+}
+
 fn guards(trace: &Trace) -> Vec<&Guard> {
     trace.steps.iter().flat_map(|s| s.guards.iter()).collect()
 }
@@ -83,9 +92,9 @@ fn a_tool_call_then_a_final_answer() {
     assert_eq!(obs.source, ObservationSource::Tool);
     // the second request carries the reply and the observation
     let msgs = own(&trace.steps[1].request.messages);
-    assert_eq!(msgs.len(), 3);
+    assert_eq!(msgs.len(), 2);
     assert_eq!(msgs[1].role, Role::Assistant);
-    assert_eq!(msgs[2].content, "Observation: 42");
+    assert_eq!(msgs[1].content, format!("{CALC}\nObservation: 42"));
     assert!(guards(&trace).is_empty());
 }
 
@@ -104,7 +113,7 @@ fn chat_requests_only_ever_append() {
         .collect();
     let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
     script.push(FINAL);
-    let (outcome, trace) = run("q", AgentConfig::default(), &script);
+    let (outcome, trace) = run("q", chat(), &script);
     assert!(outcome.finished());
     for pair in trace.steps.windows(2) {
         let (a, b) = (&pair[0].request.messages, &pair[1].request.messages);
@@ -160,9 +169,8 @@ fn format_errors_are_fed_back_and_three_in_a_row_stop_the_run() {
     assert_eq!(counts, vec![1, 2, 3]);
     // the feedback reaches the model as the next observation
     let next = &trace.steps[1].request.messages;
-    assert!(next
-        .last()
-        .is_some_and(|m| m.content.starts_with("Observation: ")));
+    let sent = format!("Observation: {}", feedback.text);
+    assert!(next.last().is_some_and(|m| m.content.ends_with(&sent)));
 }
 
 #[test]
@@ -592,7 +600,7 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
     let config = AgentConfig {
         max_steps: 20,
         history_rounds: 4,
-        ..AgentConfig::default()
+        ..chat()
     };
     let (outcome, trace) = run("q", config, &script);
     assert!(outcome.finished());
@@ -625,7 +633,7 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
 fn a_self_written_observation_is_cut_from_the_history() {
     let (outcome, trace) = run(
         "q",
-        AgentConfig::default(),
+        chat(),
         &[
             "Thought: x\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}\nObservation: 999\nFinal Answer: 999",
             FINAL,
@@ -758,6 +766,15 @@ fn the_transcript_style_keeps_one_growing_assistant_message() {
         third[1].content,
         format!("{CALC}\nObservation: 42\n{other}\nObservation: 2")
     );
+    // `auto`, the default: chat under a constraint, the transcript without.
+    let (_, constrained_run) = run("What is 6*7?", grammar(), &[CALC, FINAL]);
+    let roles: Vec<&Role> = own(&constrained_run.steps[1].request.messages)
+        .iter()
+        .map(|m| &m.role)
+        .collect();
+    assert_eq!(roles, [&Role::User, &Role::Assistant, &Role::User]);
+    let (_, unconstrained) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);
+    assert_eq!(own(&unconstrained.steps[1].request.messages), second);
     // Each request extends the one before it.
     let before = &trace.steps[1].request.messages;
     let after = &trace.steps[2].request.messages;
