@@ -54,8 +54,8 @@ pub struct AgentConfig {
     /// small models otherwise answer from their own knowledge at once.
     pub act_first: bool,
     /// Without a constraint and with the built-in prompt (no template, system prompt or
-    /// few-shot examples of the user's), the question follows one worked example for each
-    /// enabled built-in tool that has one ([`prompt::worked_examples`]).
+    /// few-shot examples of the user's), the system prompt ends with one worked example for
+    /// each enabled built-in tool that has one ([`prompt::worked_examples`]).
     pub worked_examples: bool,
 }
 
@@ -465,17 +465,34 @@ struct LastStep {
     runaway: Option<String>,
 }
 
+/// The system prompt a run starts with: the user's own, or the built-in one, which without a
+/// constraint ends with worked examples. Fixed once the first request has gone out (a
+/// constraint dropped later does not add them: the prompt cache would be lost).
+fn system_prompt(config: &AgentConfig, registry: &Registry, constrained: Constrained) -> String {
+    if let Some(own) = &config.system_prompt {
+        return own.clone();
+    }
+    let specs = registry.specs();
+    let built_in = config.prompt.template.is_none() && config.prompt.few_shot.is_empty();
+    if !(config.worked_examples && built_in && !constrained.is_on()) {
+        return prompt::system_prompt(&specs, &config.prompt);
+    }
+    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    let with_examples = PromptConfig {
+        few_shot: prompt::worked_examples(config.prompt.lang, &names),
+        ..config.prompt.clone()
+    };
+    prompt::system_prompt(&specs, &with_examples)
+}
+
 impl Agent {
     pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
-        let system_prompt = config
-            .system_prompt
-            .clone()
-            .unwrap_or_else(|| prompt::system_prompt(&registry.specs(), &config.prompt));
         let constrained = match config.constrained {
             Constrained::Auto => Constrained::Off,
             chosen => chosen,
         };
+        let system_prompt = system_prompt(&config, &registry, constrained);
         let mut agent = Agent {
             last_feedback: None,
             stuck: 0,
@@ -532,6 +549,8 @@ impl Agent {
             kind,
             constrained: self.constrained,
         });
+        self.trace.system_prompt =
+            system_prompt(&self.trace.config, &self.registry, self.constrained);
         self.current_mut().request = self.request(self.trace.steps.len());
     }
 
@@ -1011,21 +1030,10 @@ impl Agent {
     fn request(&self, index: usize) -> ModelRequest {
         let config = &self.trace.config;
         let on = self.constrained.is_on();
-        let built_in_prompt = config.system_prompt.is_none()
-            && config.prompt.template.is_none()
-            && config.prompt.few_shot.is_empty();
-        let examples = if config.worked_examples && built_in_prompt && !on {
-            let specs = self.registry.specs();
-            let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-            prompt::worked_examples(config.prompt.lang, &names)
-        } else {
-            Vec::new()
-        };
         let layout = Layout {
             style: config.style.resolve(on),
             restate_question: config.restate_question,
             lang: config.prompt.lang,
-            examples,
         };
         let messages = history::messages(
             &self.trace.system_prompt,

@@ -42,13 +42,8 @@ pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
 
 /// The demo model's reply to a request, in the ReAct format.
 pub fn reply(request: &ModelRequest) -> String {
-    // The run's own messages start at its question, after any worked examples.
-    let own = request
+    let conversation: String = request
         .messages
-        .iter()
-        .rposition(|m| m.role == Role::User && m.content.starts_with("Question:"))
-        .unwrap_or(0);
-    let conversation: String = request.messages[own..]
         .iter()
         .filter(|m| m.role != Role::System)
         .map(|m| m.content.as_str())

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::llm::{Message, Role};
-use crate::prompt::{FewShot, Lang};
+use crate::prompt::Lang;
 
 /// How the rounds are laid out as chat messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,9 +57,6 @@ pub struct Layout {
     /// once written, so requests remain append-only; the cost is tokens.
     pub restate_question: bool,
     pub lang: Lang,
-    /// Worked examples, each a question (user) and its whole run (assistant) before the
-    /// run's own question.
-    pub examples: Vec<FewShot>,
 }
 
 /// Where the kept window starts after `total` rounds, given the current start and the
@@ -96,13 +93,6 @@ pub fn messages(
         text
     };
     let mut out = vec![msg(Role::System, system)];
-    for example in &layout.examples {
-        out.push(msg(
-            Role::User,
-            &format!("Question: {}", example.question.trim()),
-        ));
-        out.push(msg(Role::Assistant, example.transcript.trim()));
-    }
     match layout.style {
         // The agent resolves `Auto` before laying out a request.
         MessageStyle::Chat | MessageStyle::Auto => {
@@ -164,7 +154,6 @@ mod tests {
             style,
             restate_question: false,
             lang: Lang::En,
-            examples: Vec::new(),
         }
     }
 

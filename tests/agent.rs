@@ -47,7 +47,7 @@ fn run(question: &str, config: AgentConfig, replies: &[&str]) -> (Outcome, Trace
     (outcome, agent.trace().clone())
 }
 
-/// The run's own messages: from its question on, after any worked examples.
+/// The run's own messages: from its question on (the system prompt left out).
 fn own(messages: &[Message]) -> &[Message] {
     let question = messages
         .iter()
@@ -784,45 +784,40 @@ fn the_transcript_style_keeps_one_growing_assistant_message() {
         .starts_with(&before[before.len() - 1].content));
 }
 
-/// Without a constraint, the question follows a worked example for each enabled built-in
-/// tool that has one, in the run's language; never under a constraint or with a prompt of
-/// the user's.
+/// Without a constraint, the built-in system prompt ends with a worked example for each
+/// enabled built-in tool that has one, in the run's language; never under a constraint or
+/// with a prompt of the user's.
 #[test]
-fn unconstrained_runs_see_worked_examples_before_the_question() {
-    let first = |config: AgentConfig, registry: Registry| {
-        let agent = Agent::new("What is 6*7?", registry, config);
-        match agent.next() {
-            Next::CallModel { request } => request.messages,
-            other => panic!("{other:?}"),
-        }
+fn unconstrained_runs_get_worked_examples_in_the_system_prompt() {
+    let prompt = |config: AgentConfig, registry: Registry| {
+        Agent::new("What is 6*7?", registry, config)
+            .trace()
+            .system_prompt
+            .clone()
     };
-    let msgs = first(AgentConfig::default(), registry());
-    let roles: Vec<&Role> = msgs.iter().map(|m| &m.role).collect();
-    use Role::{Assistant, System, User};
-    assert_eq!(
-        roles,
-        [&System, &User, &Assistant, &User, &Assistant, &User]
-    );
-    assert_eq!(msgs[1].content, "Question: What is (7 + 5) * 3?");
-    assert!(msgs[2]
-        .content
-        .contains("Observation: 36\nThought: I now know the answer."));
-    assert!(msgs[4].content.contains("Action: search_docs"));
-    assert_eq!(msgs[5].content, "Question: What is 6*7?");
-    // The examples are the run's own operands: a real run of the calculator gives 36.
-    let zh = first(in_chinese(AgentConfig::default()), registry());
+    let en = prompt(AgentConfig::default(), registry());
+    assert!(en.contains("\n\nExample 1:\nQuestion: What is (7 + 5) * 3?\nThought: I need to compute (7 + 5) * 3."), "{en}");
+    assert!(en.contains("Observation: 36\nThought: I now know the answer.\nAction: final_answer"));
+    assert!(en.contains("Example 2:\nQuestion: According to the documents"));
+    let zh = prompt(in_chinese(AgentConfig::default()), registry());
     assert!(
-        zh[2].content.contains("我现在知道答案了"),
-        "{}",
-        zh[2].content
+        zh.contains("示例 1:\nQuestion: (7 + 5) * 3 等于多少？"),
+        "{zh}"
     );
-    // Only the enabled tools'.
+    assert!(zh.contains("Thought: 我现在知道答案了。"));
+    // Only the enabled tools' examples.
     let mut no_calc = registry();
     assert!(no_calc.set_enabled("calculator", false));
-    let msgs = first(AgentConfig::default(), no_calc);
-    assert_eq!(msgs.len(), 4);
-    assert!(msgs[2].content.contains("Action: search_docs"));
+    let some = prompt(AgentConfig::default(), no_calc);
+    assert!(some.contains("Example 1:\nQuestion: According to the documents"));
+    assert!(!some.contains("Example 2"));
     // None under a constraint, with the user's few-shot examples, or when turned off.
+    let off = AgentConfig {
+        worked_examples: false,
+        ..AgentConfig::default()
+    };
+    let plain = prompt(off, registry());
+    assert!(!plain.contains("Example"));
     let with_shots = AgentConfig {
         prompt: reactloop::prompt::PromptConfig {
             few_shot: vec![reactloop::prompt::FewShot {
@@ -833,43 +828,17 @@ fn unconstrained_runs_see_worked_examples_before_the_question() {
         },
         ..AgentConfig::default()
     };
-    let off = AgentConfig {
-        worked_examples: false,
-        ..AgentConfig::default()
+    assert!(!prompt(with_shots, registry()).contains("(7 + 5)"));
+    assert_eq!(prompt(grammar(), registry()), plain);
+    // `auto` decides with the server: llama.cpp takes the grammar, so no examples.
+    let mut agent = Agent::new("What is 6*7?", registry(), AgentConfig::default());
+    assert_eq!(agent.trace().system_prompt, en);
+    agent.set_server(ServerKind::LlamaCpp);
+    assert_eq!(agent.trace().system_prompt, plain);
+    let Next::CallModel { request } = agent.next() else {
+        panic!("a model call")
     };
-    for config in [grammar(), with_shots, off] {
-        assert_eq!(first(config, registry()).len(), 2);
-    }
-    // Later requests extend the first one.
-    let (_, trace) = run("What is 6*7?", AgentConfig::default(), &[CALC, FINAL]);
-    let (a, b) = (
-        &trace.steps[0].request.messages,
-        &trace.steps[1].request.messages,
-    );
-    assert_eq!(b[..a.len()], a[..]);
-}
-
-#[test]
-fn the_demo_model_answers_its_questions_with_real_tools() {
-    let cases: [(&str, Lang, &str, usize); 5] = [
-        ("What is 23 * 17 + 4?", Lang::En, "395", 2),
-        ("What is RAG?", Lang::En, "etrieval", 2),
-        ("What time is it now?", Lang::En, "2026-11-30", 2),
-        ("计算 (2^10 - 24) / 8 的结果", Lang::Zh, "125", 3),
-        ("什么是模型上下文协议？", Lang::Zh, "协议", 2),
-    ];
-    assert_eq!(cases.len(), reactloop::demo::QUESTIONS.len());
-    for (question, lang, expected, steps) in cases {
-        let mut config = AgentConfig::default();
-        config.prompt.lang = lang;
-        let mut agent = Agent::new(question, registry(), config);
-        let outcome = run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
-        let Outcome::Answer { answer } = &outcome else {
-            panic!("{question}: {outcome:?}");
-        };
-        assert!(answer.contains(expected), "{question}: {answer}");
-        assert_eq!(agent.trace().steps.len(), steps, "{question}");
-    }
+    assert_eq!(request.messages[0].content, plain);
 }
 
 #[test]

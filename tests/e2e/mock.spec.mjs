@@ -237,8 +237,8 @@ test('a 1 MB observation keeps the page responsive', async ({ page }) => {
   await expect(finalAnswer(page)).toHaveText('Received 1000000 characters.');
   const second = page.getByTestId('step-card').nth(1);
   await second.locator('details.anatomy > summary').click();
-  // The two worked examples, the question, and the reply with its Observation in one message.
-  await expect(second.locator('.message')).toHaveCount(7);
+  // Unconstrained: the reply and its Observation grow one assistant message.
+  await expect(second.locator('.message')).toHaveCount(3);
   expect(await clickLatency(page, '#prompt-panel > summary')).toBeLessThan(1000);
 });
 

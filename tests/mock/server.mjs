@@ -10,9 +10,9 @@
 // plain /v1 = scenario `default`). Answers POST …/chat/completions and GET …/models.
 // The run id keys per-run state (only flaky503 has any); it may also come as `?run=ID` or an
 // `x-mock-run` header. Every reply is stateless otherwise: it depends on the scenario and on
-// the STEP = number of lines opening with `Observation:` from the last `Question:` message on
-// (worked examples before it do not count): one per user message in chat style, all in one
-// user message (scratchpad) or in the trailing assistant message (transcript style). OBS below = the text after the last
+// the STEP = number of lines opening with `Observation:` outside the system prompt: one per user
+// message in chat style, all in one user message (scratchpad) or in the trailing assistant
+// message (transcript style). OBS below = the text after the last
 // `Observation:` in the request (up to a following `Thought:` line or a "(Reminder" line).
 // `"stream": true` → SSE chunks, a finish chunk, a usage chunk if stream_options.include_usage,
 // then `data: [DONE]`. `stop` strings cut the scripted reply (except in `hallucinate`).
@@ -175,20 +175,14 @@ export const SCENARIO_NAMES = Object.keys(SCENARIOS);
 const textOf = (c) =>
   typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('') : '';
 
-/** The run's own messages: from its question on, after any worked examples before it. */
-function ownMessages(messages) {
-  const at = messages.findLastIndex((m) => m?.role === 'user' && textOf(m.content).startsWith('Question:'));
-  return at < 0 ? messages : messages.slice(at);
-}
-
 function stepOf(messages) {
-  return ownMessages(messages)
+  return messages
     .filter((m) => m?.role !== 'system')
     .reduce((n, m) => n + (textOf(m.content).match(/^Observation:/gm)?.length ?? 0), 0);
 }
 
 function lastObservation(messages) {
-  for (const m of [...ownMessages(messages)].reverse()) {
+  for (const m of [...messages].reverse()) {
     if (!m || m.role === 'system') continue;
     const text = textOf(m.content);
     const at = text.lastIndexOf('Observation:');

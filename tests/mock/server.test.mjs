@@ -94,16 +94,6 @@ test('transcript style: step = Observation lines in the trailing assistant messa
   assert.equal(await complete(base('format-error'), { messages: [Q, once] }), CALC0);
 });
 
-test('worked examples before the question do not count as steps', async () => {
-  const example = [
-    { role: 'user', content: 'Question: What is (7 + 5) * 3?' },
-    { role: 'assistant', content: 'Thought: t\nAction: calculator\nAction Input: {}\nObservation: 36\nThought: done' },
-  ];
-  assert.equal(await complete(base('calc'), { messages: [...example, Q] }), CALC0);
-  const observed = [...example, Q, { role: 'assistant', content: CALC0 }, { role: 'user', content: 'Observation: 395' }];
-  assert.match(await complete(base('calc'), { messages: observed }), /Action Input: The result is 395\.$/);
-});
-
 test('calc: streaming reassembles to the same text, with usage and [DONE]', async () => {
   const res = await post(base('calc'), { messages: [Q], stream: true, stream_options: { include_usage: true } });
   assert.equal(res.status, 200);
