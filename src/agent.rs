@@ -466,9 +466,18 @@ struct LastStep {
 }
 
 /// The system prompt a run starts with: the user's own, or the built-in one, which without a
-/// constraint ends with worked examples. Fixed once the first request has gone out (a
-/// constraint dropped later does not add them: the prompt cache would be lost).
-fn system_prompt(config: &AgentConfig, registry: &Registry, constrained: Constrained) -> String {
+/// constraint (`auto` before the server is known counts as none) ends with worked examples.
+/// Fixed once the first request has gone out (a constraint dropped later does not add them:
+/// the prompt cache would be lost).
+pub fn system_prompt(
+    config: &AgentConfig,
+    registry: &Registry,
+    constrained: Constrained,
+) -> String {
+    let constrained = match constrained {
+        Constrained::Auto => Constrained::Off,
+        chosen => chosen,
+    };
     if let Some(own) = &config.system_prompt {
         return own.clone();
     }
@@ -488,11 +497,11 @@ fn system_prompt(config: &AgentConfig, registry: &Registry, constrained: Constra
 impl Agent {
     pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
+        let system_prompt = system_prompt(&config, &registry, config.constrained);
         let constrained = match config.constrained {
             Constrained::Auto => Constrained::Off,
             chosen => chosen,
         };
-        let system_prompt = system_prompt(&config, &registry, constrained);
         let mut agent = Agent {
             last_feedback: None,
             stuck: 0,

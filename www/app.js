@@ -70,7 +70,8 @@ function settingsChanged() {
   clearTimeout(previewTimer);
   previewTimer = setTimeout(() => {
     try {
-      // The prompt does not depend on the server, so the demo settings always build.
+      // The demo settings always build; the prompt depends on the server only through the
+      // worked examples, which the preview shows unless a constraint is chosen by hand.
       showPreview(buildAgent({ demo: true }).systemPrompt());
     } catch (error) {
       showPreview(error.message);

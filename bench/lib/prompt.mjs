@@ -19,11 +19,14 @@ export function langchainPrompt(template, tools) {
 export async function measurePrompt() {
   const { Agent, estimateTokens } = await loadWasm();
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
-  const en = new Agent({ demo: true, lang: 'en' });
+  // Under a constraint the built-in prompt has no worked examples; without one it ends with them.
+  const en = new Agent({ demo: true, lang: 'en', constrained: 'grammar' });
   const template = await readFile(join(ROOT, 'tests/golden/langchain_react_prompt.txt'), 'utf8');
   const prompts = [
-    { name: 'reactloop, English', text: en.systemPrompt() },
-    { name: 'reactloop, Chinese', text: new Agent({ demo: true, lang: 'zh' }).systemPrompt() },
+    { name: 'reactloop, English, under a constraint', text: en.systemPrompt() },
+    { name: 'reactloop, Chinese, under a constraint', text: new Agent({ demo: true, lang: 'zh', constrained: 'grammar' }).systemPrompt() },
+    { name: 'reactloop, English, no constraint (+ 2 worked examples)', text: new Agent({ demo: true, lang: 'en', constrained: 'off' }).systemPrompt() },
+    { name: 'reactloop, Chinese, no constraint (+ 2 worked examples)', text: new Agent({ demo: true, lang: 'zh', constrained: 'off' }).systemPrompt() },
     { name: 'reactloop, English + bench few-shot (2 examples)', text: new Agent({ demo: true, lang: 'en', fewShot }).systemPrompt() },
     { name: 'LangChain hwchase17/react', text: langchainPrompt(template.trimEnd(), en.tools()) },
   ];

@@ -279,13 +279,11 @@ impl JsAgent {
         to_js(&registry.specs()).map_err(|e| js_error(e, None, None))
     }
 
-    /// The system prompt a run would start with now.
+    /// The system prompt a run would start with now (with `auto`, before the server is known).
     #[wasm_bindgen(js_name = systemPrompt)]
     pub fn system_prompt(&self) -> String {
-        let registry = self.inner.registry.borrow();
-        self.inner.config.system_prompt.clone().unwrap_or_else(|| {
-            crate::prompt::system_prompt(&registry.specs(), &self.inner.config.prompt)
-        })
+        let config = &self.inner.config;
+        crate::agent::system_prompt(config, &self.inner.registry.borrow(), config.constrained)
     }
 
     /// Starts a new run (dropping any previous one) and returns what it needs first.
