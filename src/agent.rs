@@ -12,7 +12,7 @@ use crate::llm::{
     Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Usage, FINAL_ANSWER,
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
-use crate::prompt::{self, Opening, PromptConfig};
+use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, PastCall, RunSoFar};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
@@ -427,6 +427,8 @@ impl std::error::Error for AgentError {}
 /// One ReAct run.
 #[derive(Debug, Clone)]
 pub struct Agent {
+    /// The final answers of the examples in the system prompt: copying one is not answering.
+    example_answers: Vec<String>,
     registry: Registry,
     trace: Trace,
     rounds: Vec<Round>,
@@ -465,6 +467,18 @@ struct LastStep {
     runaway: Option<String>,
 }
 
+/// The final answers of the examples a system prompt holds (the user's or the built-in ones).
+fn example_answers(
+    config: &AgentConfig,
+    registry: &Registry,
+    constrained: Constrained,
+) -> Vec<String> {
+    examples(config, registry, constrained)
+        .iter()
+        .filter_map(|e| e.answer().map(str::to_string))
+        .collect()
+}
+
 /// The system prompt a run starts with: the user's own, or the built-in one, which without a
 /// constraint (`auto` before the server is known counts as none) ends with worked examples.
 /// Fixed once the first request has gone out (a constraint dropped later does not add them:
@@ -474,35 +488,44 @@ pub fn system_prompt(
     registry: &Registry,
     constrained: Constrained,
 ) -> String {
-    let constrained = match constrained {
-        Constrained::Auto => Constrained::Off,
-        chosen => chosen,
-    };
     if let Some(own) = &config.system_prompt {
         return own.clone();
     }
-    let specs = registry.specs();
-    let built_in = config.prompt.template.is_none() && config.prompt.few_shot.is_empty();
-    if !(config.worked_examples && built_in && !constrained.is_on()) {
-        return prompt::system_prompt(&specs, &config.prompt);
-    }
-    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-    let with_examples = PromptConfig {
-        few_shot: prompt::worked_examples(config.prompt.lang, &names),
+    let prompt = PromptConfig {
+        few_shot: examples(config, registry, constrained),
         ..config.prompt.clone()
     };
-    prompt::system_prompt(&specs, &with_examples)
+    prompt::system_prompt(&registry.specs(), &prompt)
+}
+
+/// The examples the built-in system prompt ends with: the user's, or else, without a
+/// constraint, the worked examples of the enabled built-in tools.
+fn examples(config: &AgentConfig, registry: &Registry, constrained: Constrained) -> Vec<FewShot> {
+    let unconstrained = matches!(constrained, Constrained::Auto | Constrained::Off);
+    if config.system_prompt.is_some() {
+        Vec::new()
+    } else if !config.prompt.few_shot.is_empty() {
+        config.prompt.few_shot.clone()
+    } else if config.worked_examples && config.prompt.template.is_none() && unconstrained {
+        let specs = registry.specs();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        prompt::worked_examples(config.prompt.lang, &names)
+    } else {
+        Vec::new()
+    }
 }
 
 impl Agent {
     pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
         let system_prompt = system_prompt(&config, &registry, config.constrained);
+        let example_answers = example_answers(&config, &registry, config.constrained);
         let constrained = match config.constrained {
             Constrained::Auto => Constrained::Off,
             chosen => chosen,
         };
         let mut agent = Agent {
+            example_answers,
             last_feedback: None,
             stuck: 0,
             last: LastStep::default(),
@@ -560,6 +583,8 @@ impl Agent {
         });
         self.trace.system_prompt =
             system_prompt(&self.trace.config, &self.registry, self.constrained);
+        self.example_answers =
+            example_answers(&self.trace.config, &self.registry, self.constrained);
         self.current_mut().request = self.request(self.trace.steps.len());
     }
 
@@ -641,6 +666,7 @@ impl Agent {
             calls: &self.calls,
             observations: &observations,
             after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
+            example_answers: &self.example_answers,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
         self.last = LastStep::default();

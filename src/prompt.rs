@@ -25,6 +25,15 @@ pub struct FewShot {
     pub transcript: String,
 }
 
+impl FewShot {
+    /// The Action Input of the example's last `Action: final_answer`.
+    pub fn answer(&self) -> Option<&str> {
+        let (_, tail) = self.transcript.rsplit_once("Action: final_answer")?;
+        let (_, answer) = tail.split_once("Action Input:")?;
+        Some(answer.trim()).filter(|a| !a.is_empty())
+    }
+}
+
 // Read back by hand in `crate::deser`: a new field goes there too.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PromptConfig {

@@ -28,6 +28,8 @@ pub struct RunSoFar<'a> {
     pub observations: &'a [&'a str],
     /// The previous reply was a final_answer with no input, sent back as such.
     pub after_empty_answer: bool,
+    /// The final answers of the worked examples in the system prompt.
+    pub example_answers: &'a [String],
 }
 
 /// `parsed` (the parse of `reply` on its own) read in the context of the run.
@@ -45,6 +47,15 @@ pub fn in_context(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> Parse
     let Parsed::Final { answer } = &parsed.parsed else {
         return parsed;
     };
+    // Small models copy an example's answer ("(7 + 5) * 3 is 36." to a question about the
+    // documents); an answer an Observation showed stands.
+    let copied = run.example_answers.iter().any(|e| e == answer.trim());
+    if copied && !run.observations.iter().any(|o| o.contains(answer.trim())) {
+        parsed.parsed = Parsed::Error {
+            error: FormatError::ExampleAnswer,
+        };
+        return parsed;
+    }
     match arguments_as_answer(reply, &parsed, answer, run) {
         Some(ArgsAnswer::Call { tool, input }) => {
             parsed.parsed = Parsed::Action { tool, input };

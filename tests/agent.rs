@@ -784,6 +784,46 @@ fn the_transcript_style_keeps_one_growing_assistant_message() {
         .starts_with(&before[before.len() - 1].content));
 }
 
+/// The worked example's answer, copied word for word, is sent back; where no example was
+/// shown (under a constraint), the same words are an answer like any other.
+#[test]
+fn a_copied_example_answer_is_sent_back() {
+    let copied = "Thought: done\nAction: final_answer\nAction Input: (7 + 5) * 3 is 36.";
+    let (outcome, trace) = run(
+        "What is 6*7?",
+        AgentConfig::default(),
+        &[copied, CALC, FINAL],
+    );
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    assert!(matches!(
+        trace.steps[0].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ExampleAnswer,
+            ..
+        }]
+    ));
+    let feedback = trace.steps[0].observation.as_ref().expect("feedback");
+    assert!(feedback
+        .text
+        .starts_with("That is the answer of the example"));
+    let config = AgentConfig {
+        act_first: false,
+        ..grammar()
+    };
+    let (outcome, _) = run("What is 6*7?", config, &[copied]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "(7 + 5) * 3 is 36.".into()
+        }
+    );
+}
+
 /// Without a constraint, the built-in system prompt ends with a worked example for each
 /// enabled built-in tool that has one, in the run's language; never under a constraint or
 /// with a prompt of the user's.

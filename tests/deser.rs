@@ -151,6 +151,7 @@ fn format_errors() -> Vec<FormatError> {
         FormatError::ArgumentsAsAnswer {
             tool: "search_docs".into(),
         },
+        FormatError::ExampleAnswer,
     ]
 }
 
@@ -567,7 +568,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::EmptyAnswer
         | FormatError::XmlToolCall
         | FormatError::InvalidJson { .. }
-        | FormatError::ArgumentsAsAnswer { .. } => {}
+        | FormatError::ArgumentsAsAnswer { .. }
+        | FormatError::ExampleAnswer => {}
     }
 }
 

@@ -95,6 +95,27 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "the worked example's answer, copied: not an answer",
+            fin("(7 + 5) * 3 is 36."),
+            calc_ran("2+2", "4"),
+            error(FormatError::ExampleAnswer),
+            None,
+        ),
+        (
+            "the example's answer, when an Observation of this run showed it, stands",
+            fin("(7 + 5) * 3 is 36."),
+            calc_ran("(7+5)*3", "(7 + 5) * 3 is 36."),
+            answer("(7 + 5) * 3 is 36."),
+            None,
+        ),
+        (
+            "an answer that only contains the example's numbers stands",
+            fin("It is 36."),
+            NOTHING(),
+            answer("It is 36."),
+            None,
+        ),
+        (
             "an object with no tool's keys stays as written",
             fin(r#"{"city": "Paris", "country": "France"}"#),
             NOTHING(),
@@ -113,6 +134,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             calls: &before.calls,
             observations: &observations,
             after_empty_answer: before.after_empty_answer,
+            example_answers: &["(7 + 5) * 3 is 36.".to_string()],
         };
         let got = in_context(parse_reply(&reply), &reply, &run);
         assert_eq!(got.parsed, want, "{why}");
