@@ -13,7 +13,7 @@ use crate::llm::{
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
-use crate::reading::{self, PastCall, RunSoFar};
+use crate::reading::{self, Examples, PastCall, RunSoFar};
 use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
 /// The version of the trace format; bump it when a saved trace would no longer load.
@@ -427,8 +427,8 @@ impl std::error::Error for AgentError {}
 /// One ReAct run.
 #[derive(Debug, Clone)]
 pub struct Agent {
-    /// The final answers of the examples in the system prompt: copying one is not answering.
-    example_answers: Vec<String>,
+    /// What the examples in the system prompt call and answer: copying is not working.
+    examples: Examples,
     registry: Registry,
     trace: Trace,
     rounds: Vec<Round>,
@@ -465,18 +465,6 @@ struct LastStep {
     wrong_tool: Option<String>,
     /// A tool whose argument ran on until the token limit cut it off.
     runaway: Option<String>,
-}
-
-/// The final answers of the examples a system prompt holds (the user's or the built-in ones).
-fn example_answers(
-    config: &AgentConfig,
-    registry: &Registry,
-    constrained: Constrained,
-) -> Vec<String> {
-    examples(config, registry, constrained)
-        .iter()
-        .filter_map(|e| e.answer().map(str::to_string))
-        .collect()
 }
 
 /// The system prompt a run starts with: the user's own, or the built-in one, which without a
@@ -519,13 +507,13 @@ impl Agent {
     pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
         let system_prompt = system_prompt(&config, &registry, config.constrained);
-        let example_answers = example_answers(&config, &registry, config.constrained);
+        let examples = Examples::of(&examples(&config, &registry, config.constrained));
         let constrained = match config.constrained {
             Constrained::Auto => Constrained::Off,
             chosen => chosen,
         };
         let mut agent = Agent {
-            example_answers,
+            examples,
             last_feedback: None,
             stuck: 0,
             last: LastStep::default(),
@@ -583,8 +571,11 @@ impl Agent {
         });
         self.trace.system_prompt =
             system_prompt(&self.trace.config, &self.registry, self.constrained);
-        self.example_answers =
-            example_answers(&self.trace.config, &self.registry, self.constrained);
+        self.examples = Examples::of(&examples(
+            &self.trace.config,
+            &self.registry,
+            self.constrained,
+        ));
         self.current_mut().request = self.request(self.trace.steps.len());
     }
 
@@ -662,11 +653,12 @@ impl Agent {
         };
         let observations: Vec<&str> = self.rounds.iter().map(|r| r.observation.as_str()).collect();
         let run = RunSoFar {
+            question: &self.trace.question,
             registry: &self.registry,
             calls: &self.calls,
             observations: &observations,
             after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
-            example_answers: &self.example_answers,
+            examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
         self.last = LastStep::default();

@@ -421,7 +421,7 @@ fn format_error(value: Value) -> Result<FormatError, Error> {
         "xml_tool_call",
         "invalid_json",
         "arguments_as_answer",
-        "example_answer",
+        "example_copied",
     ];
     let (tag, mut f) = Fields::read(value, "type")?;
     Ok(match tag.as_str() {
@@ -442,7 +442,7 @@ fn format_error(value: Value) -> Result<FormatError, Error> {
         "arguments_as_answer" => FormatError::ArgumentsAsAnswer {
             tool: f.get("tool")?,
         },
-        "example_answer" => FormatError::ExampleAnswer,
+        "example_copied" => FormatError::ExampleCopied,
         _ => return Err(Error::unknown_variant(&tag, NAMES)),
     })
 }

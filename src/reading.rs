@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
-use crate::prompt::Lang;
+use crate::prompt::{FewShot, Lang};
 use crate::tools::{HostContext, Registry};
 
 /// A call made earlier in the run and what came back.
@@ -20,16 +20,68 @@ pub struct PastCall {
     pub repeats: usize,
 }
 
+/// The calls and final answers of the examples in the system prompt, read with the parser.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Examples {
+    pub calls: Vec<(String, Value)>,
+    pub answers: Vec<String>,
+}
+
+impl Examples {
+    pub fn of(shots: &[FewShot]) -> Examples {
+        let mut out = Examples::default();
+        // Each reply of a transcript ends where an Observation begins.
+        let replies = shots
+            .iter()
+            .flat_map(|s| s.transcript.split("\nObservation:"));
+        for reply in replies {
+            match parse::parse_reply(reply).parsed {
+                Parsed::Action { tool, input } => out.calls.push((tool, input)),
+                Parsed::Final { answer } => out.answers.push(answer.trim().to_string()),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The call or answer is an example's, and neither the question nor an Observation
+    /// holds it: the model copied it instead of working on the question.
+    fn copied(&self, parsed: &Parsed, run: &RunSoFar) -> bool {
+        let held = |text: &str| {
+            run.question.contains(text) || run.observations.iter().any(|o| o.contains(text))
+        };
+        match parsed {
+            Parsed::Action { tool, input } => self
+                .calls
+                .iter()
+                .any(|(t, i)| t == tool && i == input && !strings(input).iter().all(|s| held(s))),
+            Parsed::Final { answer } => {
+                let answer = answer.trim();
+                self.answers.iter().any(|a| a == answer) && !held(answer)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The string values in a call's arguments.
+fn strings(input: &Value) -> Vec<&str> {
+    match input {
+        Value::Object(map) => map.values().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// What the run has seen before this reply.
 pub struct RunSoFar<'a> {
+    pub question: &'a str,
     pub registry: &'a Registry,
     pub calls: &'a [PastCall],
     /// Every Observation text the model has been sent.
     pub observations: &'a [&'a str],
     /// The previous reply was a final_answer with no input, sent back as such.
     pub after_empty_answer: bool,
-    /// The final answers of the worked examples in the system prompt.
-    pub example_answers: &'a [String],
+    pub examples: &'a Examples,
 }
 
 /// `parsed` (the parse of `reply` on its own) read in the context of the run.
@@ -44,18 +96,17 @@ pub fn in_context(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> Parse
     {
         parsed = parse::parse_reply_after_final_answer(reply);
     }
-    let Parsed::Final { answer } = &parsed.parsed else {
-        return parsed;
-    };
-    // Small models copy an example's answer ("(7 + 5) * 3 is 36." to a question about the
-    // documents); an answer an Observation showed stands.
-    let copied = run.example_answers.iter().any(|e| e == answer.trim());
-    if copied && !run.observations.iter().any(|o| o.contains(answer.trim())) {
+    // The 0.5B model answered questions about the documents with the example's "(7 + 5) * 3
+    // is 36." and, told so, computed the example's expression.
+    if run.examples.copied(&parsed.parsed, run) {
         parsed.parsed = Parsed::Error {
-            error: FormatError::ExampleAnswer,
+            error: FormatError::ExampleCopied,
         };
         return parsed;
     }
+    let Parsed::Final { answer } = &parsed.parsed else {
+        return parsed;
+    };
     match arguments_as_answer(reply, &parsed, answer, run) {
         Some(ArgsAnswer::Call { tool, input }) => {
             parsed.parsed = Parsed::Action { tool, input };

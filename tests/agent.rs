@@ -784,10 +784,10 @@ fn the_transcript_style_keeps_one_growing_assistant_message() {
         .starts_with(&before[before.len() - 1].content));
 }
 
-/// The worked example's answer, copied word for word, is sent back; where no example was
-/// shown (under a constraint), the same words are an answer like any other.
+/// The worked example's answer or call, copied word for word, is sent back; where no example
+/// was shown (under a constraint), the same words are an answer like any other.
 #[test]
-fn a_copied_example_answer_is_sent_back() {
+fn a_copied_example_is_sent_back() {
     let copied = "Thought: done\nAction: final_answer\nAction Input: (7 + 5) * 3 is 36.";
     let (outcome, trace) = run(
         "What is 6*7?",
@@ -803,14 +803,33 @@ fn a_copied_example_answer_is_sent_back() {
     assert!(matches!(
         trace.steps[0].guards[..],
         [Guard::FormatFeedback {
-            error: FormatError::ExampleAnswer,
+            error: FormatError::ExampleCopied,
             ..
         }]
     ));
     let feedback = trace.steps[0].observation.as_ref().expect("feedback");
-    assert!(feedback
-        .text
-        .starts_with("That is the answer of the example"));
+    assert!(feedback.text.starts_with("That is copied from the example"));
+    let example_call = "Action: calculator\nAction Input: {\"expression\": \"(7 + 5) * 3\"}";
+    let (_, trace) = run(
+        "What is 6*7?",
+        AgentConfig::default(),
+        &[example_call, CALC, FINAL],
+    );
+    assert!(trace.steps[0].call.is_none());
+    assert!(matches!(
+        trace.steps[0].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ExampleCopied,
+            ..
+        }]
+    ));
+    // Asked for in the question, it is a call.
+    let (_, trace) = run(
+        "What is (7 + 5) * 3?",
+        AgentConfig::default(),
+        &[example_call, FINAL],
+    );
+    assert!(trace.steps[0].call.is_some());
     let config = AgentConfig {
         act_first: false,
         ..grammar()

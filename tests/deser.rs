@@ -151,7 +151,7 @@ fn format_errors() -> Vec<FormatError> {
         FormatError::ArgumentsAsAnswer {
             tool: "search_docs".into(),
         },
-        FormatError::ExampleAnswer,
+        FormatError::ExampleCopied,
     ]
 }
 
@@ -569,7 +569,7 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::XmlToolCall
         | FormatError::InvalidJson { .. }
         | FormatError::ArgumentsAsAnswer { .. }
-        | FormatError::ExampleAnswer => {}
+        | FormatError::ExampleCopied => {}
     }
 }
 

@@ -2,7 +2,8 @@
 //! depending on what came before (`reactloop::reading::in_context`), one case per row.
 
 use reactloop::parse::{parse_reply, FormatError, Parsed, Repair};
-use reactloop::reading::{in_context, PastCall, RunSoFar};
+use reactloop::prompt::FewShot;
+use reactloop::reading::{in_context, Examples, PastCall, RunSoFar};
 use reactloop::tools::{default_documents, Registry};
 use serde_json::json;
 
@@ -98,7 +99,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             "the worked example's answer, copied: not an answer",
             fin("(7 + 5) * 3 is 36."),
             calc_ran("2+2", "4"),
-            error(FormatError::ExampleAnswer),
+            error(FormatError::ExampleCopied),
             None,
         ),
         (
@@ -106,6 +107,23 @@ fn a_reply_means_what_the_run_makes_of_it() {
             fin("(7 + 5) * 3 is 36."),
             calc_ran("(7+5)*3", "(7 + 5) * 3 is 36."),
             answer("(7 + 5) * 3 is 36."),
+            None,
+        ),
+        (
+            "the worked example's call, copied: not this question's",
+            "Action: calculator\nAction Input: {\"expression\": \"(7 + 5) * 3\"}".into(),
+            NOTHING(),
+            error(FormatError::ExampleCopied),
+            None,
+        ),
+        (
+            "the same call with the question's own numbers is a call",
+            "Action: calculator\nAction Input: {\"expression\": \"6 * 7\"}".into(),
+            NOTHING(),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "6 * 7"}),
+            },
             None,
         ),
         (
@@ -123,6 +141,10 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
     ];
+    let examples = Examples::of(&[FewShot {
+        question: "What is (7 + 5) * 3?".into(),
+        transcript: "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"(7 + 5) * 3\"}\nObservation: 36\nThought: done\nAction: final_answer\nAction Input: (7 + 5) * 3 is 36.".into(),
+    }]);
     for (why, reply, before, want, repair) in cases {
         let observations: Vec<&str> = before
             .calls
@@ -134,7 +156,8 @@ fn a_reply_means_what_the_run_makes_of_it() {
             calls: &before.calls,
             observations: &observations,
             after_empty_answer: before.after_empty_answer,
-            example_answers: &["(7 + 5) * 3 is 36.".to_string()],
+            examples: &examples,
+            question: "What is 6 * 7?",
         };
         let got = in_context(parse_reply(&reply), &reply, &run);
         assert_eq!(got.parsed, want, "{why}");

@@ -78,9 +78,10 @@ pub enum FormatError {
     /// `{"query": "year"}` where no search was made): neither an answer nor a call. Only the
     /// agent, which knows the tools and the observations, reports this one.
     ArgumentsAsAnswer { tool: String },
-    /// The final answer of a worked example in the system prompt, word for word, which no
-    /// Observation of this run showed: copied, not found. Reported by the agent.
-    ExampleAnswer,
+    /// A call or a final answer of an example in the system prompt, word for word, that
+    /// neither the question nor an Observation of this run holds: copied, not worked out.
+    /// Reported by the agent.
+    ExampleCopied,
 }
 
 // The format the built-in prompts ask for, so feedback never teaches a second one.
@@ -149,7 +150,8 @@ impl FormatError {
                  'Action: {tool}'，Action Input 写 JSON 对象。等 Observation 给出结果后，再写 \
                  'Action: final_answer'，答案用普通文字。"
             ),
-            FormatError::ExampleAnswer => "这是说明里示例的答案，不是这个问题的答案。请根据本次运行的                  Observation 回答这个问题；还没有结果时，先调用一个工具。"
+            FormatError::ExampleCopied => "这是照抄说明里的示例，与这个问题无关。请处理这个问题：\
+                 用它自己的参数调用工具，或者根据本次运行的 Observation 回答。"
                 .to_string(),
         }
     }
@@ -217,9 +219,9 @@ impl FormatError {
                  'Action: {tool}' with a JSON object as Action Input. Once an Observation has \
                  the result, write 'Action: final_answer' with the answer as plain text."
             ),
-            FormatError::ExampleAnswer => "That is the answer of the example in the \
-                 instructions, not of this question. Answer this question from this run's \
-                 Observations; call a tool first if none has the result yet."
+            FormatError::ExampleCopied => "That is copied from the example in the \
+                 instructions, not about this question. Work on this question: call a tool with \
+                 its own arguments, or answer from this run's Observations."
                 .to_string(),
         }
     }
@@ -255,7 +257,7 @@ impl fmt::Display for FormatError {
                     "final_answer given {tool}'s arguments instead of an answer"
                 )
             }
-            FormatError::ExampleAnswer => f.write_str("the worked example's answer, copied"),
+            FormatError::ExampleCopied => f.write_str("copied from the example in the prompt"),
         }
     }
 }
