@@ -486,15 +486,24 @@ pub fn system_prompt(
     prompt::system_prompt(&registry.specs(), &prompt)
 }
 
+/// The system prompt and what its examples call and answer, which copying is not working.
+fn prompt_and_examples(
+    config: &AgentConfig,
+    registry: &Registry,
+    constrained: Constrained,
+) -> (String, Examples) {
+    let examples = Examples::of(&examples(config, registry, constrained));
+    (system_prompt(config, registry, constrained), examples)
+}
+
 /// The examples the built-in system prompt ends with: the user's, or else, without a
 /// constraint, the worked examples of the enabled built-in tools.
 fn examples(config: &AgentConfig, registry: &Registry, constrained: Constrained) -> Vec<FewShot> {
-    let unconstrained = matches!(constrained, Constrained::Auto | Constrained::Off);
     if config.system_prompt.is_some() {
         Vec::new()
     } else if !config.prompt.few_shot.is_empty() {
         config.prompt.few_shot.clone()
-    } else if config.worked_examples && config.prompt.template.is_none() && unconstrained {
+    } else if config.worked_examples && config.prompt.template.is_none() && !constrained.is_on() {
         let specs = registry.specs();
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         prompt::worked_examples(config.prompt.lang, &names)
@@ -506,8 +515,7 @@ fn examples(config: &AgentConfig, registry: &Registry, constrained: Constrained)
 impl Agent {
     pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
-        let system_prompt = system_prompt(&config, &registry, config.constrained);
-        let examples = Examples::of(&examples(&config, &registry, config.constrained));
+        let (system_prompt, examples) = prompt_and_examples(&config, &registry, config.constrained);
         let constrained = match config.constrained {
             Constrained::Auto => Constrained::Off,
             chosen => chosen,
@@ -569,13 +577,8 @@ impl Agent {
             kind,
             constrained: self.constrained,
         });
-        self.trace.system_prompt =
-            system_prompt(&self.trace.config, &self.registry, self.constrained);
-        self.examples = Examples::of(&examples(
-            &self.trace.config,
-            &self.registry,
-            self.constrained,
-        ));
+        (self.trace.system_prompt, self.examples) =
+            prompt_and_examples(&self.trace.config, &self.registry, self.constrained);
         self.current_mut().request = self.request(self.trace.steps.len());
     }
 

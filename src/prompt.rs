@@ -25,15 +25,6 @@ pub struct FewShot {
     pub transcript: String,
 }
 
-impl FewShot {
-    /// The Action Input of the example's last `Action: final_answer`.
-    pub fn answer(&self) -> Option<&str> {
-        let (_, tail) = self.transcript.rsplit_once("Action: final_answer")?;
-        let (_, answer) = tail.split_once("Action Input:")?;
-        Some(answer.trim()).filter(|a| !a.is_empty())
-    }
-}
-
 // Read back by hand in `crate::deser`: a new field goes there too.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PromptConfig {
@@ -93,8 +84,9 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
     }
 }
 
-/// The worked examples a run without a constraint sees before its question, one for each of
-/// these built-in tools that is enabled: a whole run, the Observation read and then answered.
+/// The worked examples the built-in system prompt of a run without a constraint ends with, one
+/// for each of these built-in tools that is enabled: a whole run, the Observation read and
+/// then answered.
 /// Told the format only, the 0.5B model called the same tool again after every Observation.
 /// Neither example is about the built-in documents or a benchmark question.
 pub fn worked_examples(lang: Lang, enabled: &[&str]) -> Vec<FewShot> {
