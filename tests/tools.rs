@@ -2,8 +2,9 @@
 
 use reactloop::prompt::Lang;
 use reactloop::tools::{
-    calculator, default_documents, evaluate, format_number, Builtin, CalcError, DispatchError,
-    Document, HostContext, Note, Registry, RegistryError, ToolCall, ToolError, ToolSpec,
+    calculator, default_documents, evaluate, evaluate_list, format_number, Builtin, CalcError,
+    DispatchError, Document, HostContext, Note, Registry, RegistryError, ToolCall, ToolError,
+    ToolSpec,
 };
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -489,6 +490,30 @@ fn calculator_tool_output_and_error_observations() {
     );
 }
 
+/// Several expressions separated by commas get each their value; a comma between digits is
+/// still part of a number or an error, and a lone value needs no list.
+#[test]
+fn calculator_lists() {
+    let cases: [(&str, Result<Vec<f64>, ()>); 7] = [
+        ("17 * 3, 8 * 6, 100 / 2", Ok(vec![51.0, 48.0, 50.0])),
+        ("3^7, 7^3", Ok(vec![2187.0, 343.0])),
+        ("min(1, 2), 3", Ok(vec![1.0, 3.0])),
+        ("1,000 * 2, 5", Ok(vec![2000.0, 5.0])),
+        ("2 * 3", Ok(vec![6.0])),
+        ("1,23", Err(())),
+        ("2,", Err(())),
+    ];
+    for (expr, want) in cases {
+        assert_eq!(evaluate_list(expr).map_err(|_| ()), want, "{expr}");
+    }
+    // One value where one is asked for: `evaluate` still refuses a list.
+    assert!(evaluate("1, 2").is_err());
+    assert_eq!(
+        run("calculator", json!({"expression": "17 * 3, 8 * 6"})),
+        "51, 48"
+    );
+}
+
 /// A tiny xorshift PRNG, so the no-panic checks need no dependency and are reproducible.
 struct XorShift(u64);
 
@@ -673,10 +698,13 @@ fn search_output_format() {
         ),
         "{zh}"
     );
-    // Snippets are cut in characters, with an ellipsis; a short paragraph is shown whole.
+    // Snippets are cut in characters, with an ellipsis; a short paragraph is shown whole. The
+    // best match gets 300 characters, the others 100.
     let snippet = |line: &str| line.split_once("): ").map(|(_, s)| s.to_string());
     let en = snippet(lines[0]).unwrap_or_default();
-    assert!(en.ends_with('…') && en.chars().count() == 161, "{en}");
+    assert!(en.ends_with('…') && en.chars().count() == 301, "{en}");
+    let second = snippet(lines[1]).unwrap_or_default();
+    assert!(second.chars().count() <= 101, "{second}");
     let zh = snippet(&zh).unwrap_or_default();
     assert!(zh.ends_with("2020 年的论文。"), "{zh}");
 
@@ -692,6 +720,19 @@ fn search_output_format() {
             .count()
             <= 10
     );
+}
+
+/// A query word in a document's title counts more than the same word in another document's
+/// text: most documents mention ReAct or vectors, few are about them.
+#[test]
+fn search_ranks_title_matches_first() {
+    for (query, title) in [
+        ("ReAct 模式结合能力", "ReAct: reasoning and acting"),
+        ("FAISS 主要用来做什么？", "FAISS vector search"),
+    ] {
+        let out = run("search_docs", json!(query));
+        assert!(out.starts_with(&format!("[1] {title}")), "{query}:\n{out}");
+    }
 }
 
 #[test]
@@ -737,7 +778,7 @@ fn search_failures() {
     }]);
     assert_eq!(reg.documents().len(), 1);
     let out = reg.run_builtin(&call("检索"), &host, Lang::En).unwrap();
-    assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 161);
+    assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 301);
 }
 
 /// A host document is untrusted text: blank lines by the hundred thousand (a pasted log, a

@@ -298,6 +298,17 @@ pub(crate) fn spec() -> ToolSpec {
 
 /// Evaluates `expr`; the result is always finite.
 pub fn evaluate(expr: &str) -> Result<f64, CalcError> {
+    calculate(expr, false).map(|values| values[0])
+}
+
+/// Evaluates `expr`, or each of several expressions separated by commas ("17 * 3, 8 * 6, 100
+/// / 2"): small models ask for the values they compare in one call. A comma between two
+/// digits (`1,000`) is not a separator.
+pub fn evaluate_list(expr: &str) -> Result<Vec<f64>, CalcError> {
+    calculate(expr, true)
+}
+
+fn calculate(expr: &str, list: bool) -> Result<Vec<f64>, CalcError> {
     // "2 + 2 =" is how people (and models) often write a question. Only the end is trimmed,
     // so that positions in error messages count from the start of the input as given.
     let trimmed = expr.trim_end();
@@ -307,7 +318,7 @@ pub fn evaluate(expr: &str) -> Result<f64, CalcError> {
         return Err(CalcError::TooLong { len, max: MAX_LEN });
     }
     let chars: Vec<char> = trimmed.chars().collect();
-    parse_and_evaluate(&chars).map_err(|error| match error {
+    parse_and_evaluate(&chars, list).map_err(|error| match error {
         // A syntax error after a word (`current_time['year']`, `sky_color = …`) is about the
         // word: the calculator was the wrong tool, which the name's message says.
         CalcError::UnexpectedChar { .. } | CalcError::UnexpectedToken { .. } => {
@@ -343,7 +354,7 @@ fn unknown_word(chars: &[char]) -> Option<CalcError> {
     None
 }
 
-fn parse_and_evaluate(chars: &[char]) -> Result<f64, CalcError> {
+fn parse_and_evaluate(chars: &[char], list: bool) -> Result<Vec<f64>, CalcError> {
     let tokens = tokenize(chars)?;
     if tokens.is_empty() {
         return Err(CalcError::Empty);
@@ -354,12 +365,28 @@ fn parse_and_evaluate(chars: &[char]) -> Result<f64, CalcError> {
         next: 0,
         depth: 0,
     };
-    let value = parser.expr()?;
-    match parser.peek() {
-        None => Ok(value),
-        Some(t) if t.kind == Kind::RParen => Err(CalcError::UnexpectedCloseParen { pos: t.pos() }),
-        Some(t) => Err(parser.unexpected(t)),
+    let mut values = vec![parser.expr()?];
+    loop {
+        match parser.peek() {
+            None => return Ok(values),
+            Some(t) if t.kind == Kind::RParen => {
+                return Err(CalcError::UnexpectedCloseParen { pos: t.pos() })
+            }
+            Some(t) if list && t.kind == Kind::Comma && !between_digits(chars, t.start) => {
+                parser.next += 1;
+                values.push(parser.expr()?);
+            }
+            Some(t) => return Err(parser.unexpected(t)),
+        }
     }
+}
+
+fn between_digits(chars: &[char], at: usize) -> bool {
+    let digit = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(char::is_ascii_digit)
+    };
+    digit(at.checked_sub(1)) && digit(Some(at + 1))
 }
 
 /// Formats a result for people: integers without `.0`, otherwise up to 12 significant digits

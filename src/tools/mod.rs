@@ -11,7 +11,7 @@ pub mod calculator;
 pub mod current_time;
 pub mod search_docs;
 
-pub use calculator::{evaluate, format_number, CalcError};
+pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 
 use crate::prompt::Lang;
 use serde::{Deserialize, Serialize};
@@ -764,9 +764,9 @@ impl Registry {
             Some(Builtin::Calculator) => {
                 let expr = call.args.get("expression").and_then(Value::as_str);
                 let expr = expr.ok_or_else(|| invalid("'expression' must be a string"))?;
-                evaluate(expr)
-                    .map(format_number)
-                    .map_err(ToolError::Calculator)
+                let values = evaluate_list(expr).map_err(ToolError::Calculator)?;
+                let shown: Vec<String> = values.into_iter().map(format_number).collect();
+                Ok(shown.join(", "))
             }
             Some(Builtin::SearchDocs) => {
                 let query = call.args.get("query").and_then(Value::as_str);

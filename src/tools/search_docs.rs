@@ -13,8 +13,13 @@ use super::{Document, ToolError, ToolSpec};
 
 pub const DEFAULT_TOP_K: usize = 3;
 pub const MAX_TOP_K: usize = 10;
-/// Snippet length in characters (not bytes, so CJK text is never cut inside a character).
-const SNIPPET_CHARS: usize = 160;
+/// Snippet lengths in characters (not bytes, so CJK text is never cut inside a character): the
+/// best match gets room for its whole sentence, where the answer usually is; the others only
+/// show what they are about, so that the Observation stays within its limit.
+const FIRST_SNIPPET_CHARS: usize = 300;
+const SNIPPET_CHARS: usize = 100;
+/// A title states what a document is about, so a query term in it counts this many times.
+const TITLE_WEIGHT: usize = 3;
 /// How many document titles a "no match" error lists, to suggest what can be found.
 const MAX_TOPICS: usize = 12;
 // The usual BM25 constants.
@@ -75,7 +80,15 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
         .iter()
         .take(top_k.clamp(1, MAX_TOP_K))
         .enumerate()
-        .map(|(i, &doc)| format!("[{}] {}: {}", i + 1, doc.title, snippet(&doc.text, &terms)))
+        .map(|(i, &doc)| {
+            let chars = if i == 0 {
+                FIRST_SNIPPET_CHARS
+            } else {
+                SNIPPET_CHARS
+            };
+            let snippet = snippet(&doc.text, &terms, chars);
+            format!("[{}] {}: {snippet}", i + 1, doc.title)
+        })
         .collect();
     Ok(lines.join("\n"))
 }
@@ -87,7 +100,12 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
 fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<&'a Document> {
     let tokenized: Vec<Vec<String>> = docs
         .iter()
-        .map(|d| tokenize(&format!("{}\n{}", d.title, d.text)))
+        .map(|d| {
+            let title = tokenize(&d.title);
+            let mut tokens: Vec<String> = (0..TITLE_WEIGHT).flat_map(|_| title.clone()).collect();
+            tokens.extend(tokenize(&d.text));
+            tokens
+        })
         .collect();
     let n = docs.len() as f64;
     let avg_len = (tokenized.iter().map(Vec::len).sum::<usize>() as f64 / n).max(1.0);
@@ -125,8 +143,8 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<&'a Document> 
 }
 
 /// The sentence that contains the most query terms, continued to the end of its paragraph and
-/// cut to [`SNIPPET_CHARS`] characters. For a bilingual text this picks the query's language.
-fn snippet(text: &str, terms: &HashSet<String>) -> String {
+/// cut to `max` characters. For a bilingual text this picks the query's language.
+fn snippet(text: &str, terms: &HashSet<String>, max: usize) -> String {
     let mut best = (0, 0); // (distinct terms hit, start byte)
     for start in sentence_starts(text) {
         let sentence = text[start..]
@@ -142,8 +160,8 @@ fn snippet(text: &str, terms: &HashSet<String>) -> String {
         }
     }
     let paragraph = text[best.1..].lines().next().unwrap_or_default().trim();
-    let mut out: String = paragraph.chars().take(SNIPPET_CHARS).collect();
-    if paragraph.chars().nth(SNIPPET_CHARS).is_some() {
+    let mut out: String = paragraph.chars().take(max).collect();
+    if paragraph.chars().nth(max).is_some() {
         out.push('…');
     }
     out
