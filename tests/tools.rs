@@ -735,6 +735,32 @@ fn search_ranks_title_matches_first() {
     }
 }
 
+/// Only documents about the question are listed: one that shares only a framing word ("used"
+/// in "what is FAISS used for?") or scores far below the best is left out, while a query that
+/// names two topics still finds both.
+#[test]
+fn search_lists_only_relevant_documents() {
+    let titles = |query: &str| -> Vec<String> {
+        run("search_docs", json!(query))
+            .lines()
+            .map(|l| l.split(": ").next().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(
+        titles("what is FAISS used for?"),
+        ["[1] FAISS vector search (向量相似度搜索库)"]
+    );
+    assert_eq!(titles("What does MCP stand for?").len(), 1);
+    let both = titles("RAG FAISS").join("\n");
+    assert!(
+        both.contains("FAISS vector search") && both.contains("Retrieval-augmented generation"),
+        "{both}"
+    );
+    // A question about nothing in the documents gets the "no match" error and its topic list.
+    assert!(run("search_docs", json!("day of the week from today"))
+        .starts_with("Error: no document matches"));
+}
+
 #[test]
 fn search_failures() {
     let reg = registry();

@@ -20,16 +20,24 @@ const FIRST_SNIPPET_CHARS: usize = 300;
 const SNIPPET_CHARS: usize = 100;
 /// A title states what a document is about, so a query term in it counts this many times.
 const TITLE_WEIGHT: usize = 3;
+/// A result scoring below this share of the best one matched only incidental words (a question's
+/// "used" or "model"); listing it invites a small model to blend an unrelated document into the
+/// answer.
+const MIN_RELATIVE_SCORE: f64 = 0.3;
 /// How many document titles a "no match" error lists, to suggest what can be found.
 const MAX_TOPICS: usize = 12;
 // The usual BM25 constants.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
+// Function words, and the words that frame a question ("what is X used for", "what does X
+// stand for"): in a small document set such a word can be as rare as the topic itself.
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "about", "be", "can", "do", "does", "explain", "for", "how", "i",
-    "in", "is", "it", "me", "of", "on", "or", "tell", "that", "the", "this", "to", "what", "which",
-    "who", "why", "with",
+    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "describe", "did", "do",
+    "does", "explain", "for", "from", "has", "have", "how", "i", "in", "is", "it", "its", "mean",
+    "means", "me", "of", "on", "or", "purpose", "stand", "stands", "tell", "that", "the", "this",
+    "to", "use", "used", "uses", "was", "were", "what", "when", "where", "which", "who", "why",
+    "with",
 ];
 const STOP_CHARS: &[char] = &[
     '的', '是', '了', '吗', '呢', '吧', '啊', '在', '和', '与', '及', '或', '什', '么', '怎', '哪',
@@ -76,11 +84,13 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
                 .collect(),
         });
     }
+    let cutoff = ranked[0].0 * MIN_RELATIVE_SCORE;
     let lines: Vec<String> = ranked
         .iter()
         .take(top_k.clamp(1, MAX_TOP_K))
+        .take_while(|(score, _)| *score >= cutoff)
         .enumerate()
-        .map(|(i, &doc)| {
+        .map(|(i, &(_, doc))| {
             let chars = if i == 0 {
                 FIRST_SNIPPET_CHARS
             } else {
@@ -93,11 +103,11 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
     Ok(lines.join("\n"))
 }
 
-/// Documents with a positive BM25 score, best first (ties keep document order).
+/// Documents with a positive BM25 score and that score, best first (ties keep document order).
 ///
 /// The statistics are recomputed for every query: document sets here are small (tens of short
 /// documents), and a cached index would have to be kept in step with `set_documents` and serde.
-fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<&'a Document> {
+fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Document)> {
     let tokenized: Vec<Vec<String>> = docs
         .iter()
         .map(|d| {
@@ -139,7 +149,7 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<&'a Document> 
         .collect();
     // Stable sort: equal scores keep the host's document order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    scored.into_iter().map(|(_, doc)| doc).collect()
+    scored
 }
 
 /// The sentence that contains the most query terms, continued to the end of its paragraph and
