@@ -14,7 +14,7 @@
 //   tasks     bench/tasks/tasks.json through the wasm Agent against scripts/local-llm
 //             servers (a fresh one per mode, on ports 8180/8181/8182, +10 per extra job with
 //             --jobs N, which runs N modes side by side); qwen15 (1.1 GB, fetched on first
-//             use) only with --models qwen15; failing traces and a
+//             use) only when --models names it; failing traces and a
 //             summary.json per mode go to bench/results/<date>-<mode>[-limitN][-tag]/;
 //             --port-offset and --tag let a second process (e.g. with another build of
 //             www/pkg, to compare two versions of the code under the same load) run beside
@@ -141,7 +141,8 @@ console.log(`\n${header.split('\n\n').slice(1).join('\n')}`);
 const dir = join(ROOT, 'bench/results');
 await mkdir(dir, { recursive: true });
 // Only a run of everything replaces latest.md, the README's reference; a part writes beside it.
-const partial = args.only || args.models || args.modes || args.tasks;
+// Adding a model (--models qwen,smollm,qwen15) is still a run of everything.
+const partial = args.only || args.modes || args.tasks || !['qwen', 'smollm'].every((m) => models.includes(m));
 const suffix = limit ? `-limit${limit}` : partial ? '-partial' : '';
 await writeFile(join(dir, `latest${suffix}.md`), [header, ...out].join('\n\n') + '\n');
 await writeFile(join(dir, `latest${suffix}.json`), JSON.stringify(results, null, 2) + '\n');

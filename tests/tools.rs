@@ -722,6 +722,25 @@ fn search_output_format() {
     );
 }
 
+/// The snippet comes from the query's language, and from the sentence with the most query
+/// words, the first such one, so a Chinese question about FAISS gets the Chinese sentence that
+/// defines it rather than one that shares 用 and 做 with the question.
+#[test]
+fn search_snippet_in_the_query_language() {
+    let out = run("search_docs", json!("FAISS 主要用来做什么？"));
+    assert!(
+        out.starts_with("[1] FAISS vector search (向量相似度搜索库): FAISS（Facebook AI Similarity Search）是 Meta 开源的"),
+        "{out}"
+    );
+    let out = run("search_docs", json!("What is FAISS?"));
+    assert!(
+        out.starts_with(
+            "[1] FAISS vector search (向量相似度搜索库): FAISS (Facebook AI Similarity Search) is"
+        ),
+        "{out}"
+    );
+}
+
 /// A query word in a document's title counts more than the same word in another document's
 /// text: most documents mention ReAct or vectors, few are about them.
 #[test]
@@ -729,6 +748,11 @@ fn search_ranks_title_matches_first() {
     for (query, title) in [
         ("ReAct 模式结合能力", "ReAct: reasoning and acting"),
         ("FAISS 主要用来做什么？", "FAISS vector search"),
+        // Single characters (结, 合, 能, 力…) count less than the pair 模式 and the name.
+        (
+            "ReAct 模式结合了哪两种能力？",
+            "ReAct: reasoning and acting",
+        ),
     ] {
         let out = run("search_docs", json!(query));
         assert!(out.starts_with(&format!("[1] {title}")), "{query}:\n{out}");
@@ -751,6 +775,8 @@ fn search_lists_only_relevant_documents() {
         ["[1] FAISS vector search (向量相似度搜索库)"]
     );
     assert_eq!(titles("What does MCP stand for?").len(), 1);
+    // Chinese framing (主要, 用来, 做) is not a topic either.
+    assert_eq!(titles("FAISS 主要用来做什么？").len(), 1);
     let both = titles("RAG FAISS").join("\n");
     assert!(
         both.contains("FAISS vector search") && both.contains("Retrieval-augmented generation"),

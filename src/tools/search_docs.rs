@@ -39,6 +39,9 @@ const STOP_WORDS: &[&str] = &[
     "to", "use", "used", "uses", "was", "were", "what", "when", "where", "which", "who", "why",
     "with",
 ];
+// Pairs that frame a Chinese question ("主要用来做什么", "用于什么"), dropped as pairs: their
+// characters still count one by one.
+const STOP_PAIRS: &[&str] = &["主要", "用来", "用于", "一下"];
 const STOP_CHARS: &[char] = &[
     '的', '是', '了', '吗', '呢', '吧', '啊', '在', '和', '与', '及', '或', '什', '么', '怎', '哪',
     '个', '请', '我', '你',
@@ -96,7 +99,7 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
             } else {
                 SNIPPET_CHARS
             };
-            let snippet = snippet(&doc.text, &terms, chars);
+            let snippet = snippet(&doc.text, &terms, query.chars().any(is_cjk), chars);
             format!("[{}] {}: {snippet}", i + 1, doc.title)
         })
         .collect();
@@ -126,6 +129,10 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
             *doc_freq.entry(term).or_default() += 1.0;
         }
     }
+    let idf: HashMap<&str, f64> = doc_freq
+        .into_iter()
+        .map(|(term, df)| (term, (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
+        .collect();
     let mut scored: Vec<(f64, &Document)> = tokenized
         .iter()
         .zip(docs)
@@ -137,10 +144,8 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
             let len_norm = 1.0 - B + B * tokens.len() as f64 / avg_len;
             let score: f64 = tf
                 .iter()
-                .map(|(term, &f)| {
-                    let df = doc_freq.get(term).copied().unwrap_or(0.0);
-                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                    idf * f * (K1 + 1.0) / (f + K1 * len_norm)
+                .map(|(&term, &f)| {
+                    term_weight(term) * idf[term] * f * (K1 + 1.0) / (f + K1 * len_norm)
                 })
                 .sum();
             (score, doc)
@@ -152,10 +157,13 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
     scored
 }
 
-/// The sentence that contains the most query terms, continued to the end of its paragraph and
-/// cut to `max` characters. For a bilingual text this picks the query's language.
-fn snippet(text: &str, terms: &HashSet<String>, max: usize) -> String {
-    let mut best = (0, 0); // (distinct terms hit, start byte)
+/// The sentence with the most distinct query terms, continued to the end of its paragraph and
+/// cut to `max` characters; the earliest on a tie, which is often the one that defines the
+/// subject. Terms count by `term_weight`. In a bilingual text a matching sentence in the
+/// query's script (Chinese or not) comes first.
+fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> String {
+    // (a match in the query's script, weight of the distinct terms hit, start byte)
+    let mut best = (false, 0.0, 0);
     for start in sentence_starts(text) {
         let sentence = text[start..]
             .split(is_sentence_end)
@@ -165,16 +173,28 @@ fn snippet(text: &str, terms: &HashSet<String>, max: usize) -> String {
             .into_iter()
             .filter(|t| terms.contains(t))
             .collect();
-        if hits.len() > best.0 {
-            best = (hits.len(), start);
+        let weight: f64 = hits.iter().map(|t| term_weight(t)).sum();
+        let script = weight > 0.0 && sentence.chars().any(is_cjk) == query_cjk;
+        if (script, weight) > (best.0, best.1) {
+            best = (script, weight, start);
         }
     }
-    let paragraph = text[best.1..].lines().next().unwrap_or_default().trim();
+    let paragraph = text[best.2..].lines().next().unwrap_or_default().trim();
     let mut out: String = paragraph.chars().take(max).collect();
     if paragraph.chars().nth(max).is_some() {
         out.push('…');
     }
     out
+}
+
+/// A single Chinese character is a third of a word: alone it is rarely the subject (用 and 做 in
+/// "FAISS 主要用来做什么" must not outweigh the name), while the pairs carry the words.
+fn term_weight(term: &str) -> f64 {
+    let mut chars = term.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if is_cjk(c) => 1.0 / 3.0,
+        _ => 1.0,
+    }
 }
 
 fn is_sentence_end(c: char) -> bool {
@@ -220,7 +240,10 @@ pub(crate) fn tokenize(text: &str) -> Vec<String> {
             if !STOP_CHARS.contains(&c) {
                 tokens.push(c.to_string());
                 if let Some(p) = prev_cjk.filter(|p| !STOP_CHARS.contains(p)) {
-                    tokens.push([p, c].iter().collect());
+                    let pair: String = [p, c].iter().collect();
+                    if !STOP_PAIRS.contains(&pair.as_str()) {
+                        tokens.push(pair);
+                    }
                 }
             }
             prev_cjk = Some(c);
@@ -273,6 +296,11 @@ mod tests {
             "stop characters and pairs containing them are dropped"
         );
         assert_eq!(tokenize("MCP协议"), ["mcp", "协", "议", "协议"]);
+        assert_eq!(
+            tokenize("用来"),
+            ["用", "来"],
+            "a question's framing pair keeps only its characters"
+        );
         assert!(tokenize("").is_empty());
     }
 }
