@@ -191,7 +191,7 @@ export function renderOverhead(r) {
   ];
   if (r.page) {
     notes.push(
-      'Page rows: the real page (www/index.html) opened with `?endpoint=…&model=instant&question=…`, Max steps set to 200 and History rounds to 6 in the Limits panel, Run clicked; a step = the time between two step cards appearing in the DOM (a card opens when its request goes out), the last one up to the outcome plus one animation frame; 3 runs after a warm-up run, each on a fresh trace view.',
+      'Page rows: the real page (www/index.html) opened with `?endpoint=…&model=instant&question=…`, the connection the link asks for confirmed, Max steps set to 200 and History rounds to 6 in the Limits panel, Run clicked; a step = the time between two step cards appearing in the DOM (a card opens when its request goes out), the last one up to the outcome plus one animation frame; 3 runs after a warm-up run, each on a fresh trace view.',
     );
   }
   if (r.pageSkipped) notes.push(r.pageSkipped);

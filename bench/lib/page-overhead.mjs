@@ -78,6 +78,8 @@ export async function measureOverheadPage() {
       const params = new URLSearchParams({ endpoint: server.url, model: 'instant', question: 'Keep calling the calculator.' });
       await page.goto(`${site.url}?${params}`);
       await page.locator('body[data-ready="1"]').waitFor({ state: 'attached' });
+      // A link's endpoint is used only once the person agrees (the permalink rule).
+      await page.getByTestId('confirm-endpoint').click();
       // The Limits panel is folded; the page reads these inputs when a run starts.
       await page.evaluate(({ steps, stream }) => {
         document.querySelector('#max-steps').value = String(steps);
