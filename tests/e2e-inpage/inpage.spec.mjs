@@ -22,11 +22,13 @@ async function loadSmollm(page) {
 }
 
 /**
- * Short, bounded runs: three steps. Under the grammar the last step the limit allows may only
- * be the answer, and a Thought that ran on to the token limit is given back closed, so the
- * 135M model reaches a final answer (not necessarily a right one) within the limit.
+ * Short, bounded runs: three steps of at most 120 tokens. Under the grammar the last step the
+ * limit allows may only be the answer, and a Thought that ran on to the token limit is given
+ * back closed, so the 135M model reaches a final answer (not necessarily a right one) within
+ * the limit. The token limit bounds the time: on a slow CPU llama.cpp's wasm build writes
+ * 3-4 tokens/s, and SmolLM2 may repeat one phrase until the limit.
  */
-async function shortRuns(page, { maxTokens = 200 } = {}) {
+async function shortRuns(page, { maxTokens = 120 } = {}) {
   await page.locator('#connect-panel details.sub > summary').click();
   await page.locator('#max-steps').fill('3');
   await page.locator('#max-tokens').fill(String(maxTokens));
@@ -86,7 +88,7 @@ test('Stop aborts the generation at once, and the next run works', async ({ page
   expect(Date.now() - stopped).toBeLessThan(1000);
   await expect(page.locator('.row.cut-off pre')).toContainText('Thought: ');
   // The engine finishes the aborted token and takes the next request.
-  await page.locator('#max-tokens').fill('200');
+  await page.locator('#max-tokens').fill('120');
   await page.getByTestId('run').click();
   await expect(page.locator('.outcome')).toBeVisible();
   await expect(page.getByTestId('error')).toHaveCount(0);
