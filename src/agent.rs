@@ -661,6 +661,8 @@ impl Agent {
             calls: &self.calls,
             observations: &observations,
             after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
+            answer_asked: self.current().request.must_answer.is_some()
+                && !self.current().request.constrained.is_on(),
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
@@ -921,9 +923,8 @@ impl Agent {
         });
         let tool = &call.tool;
         // A failed call is not something to answer with: that invitation got error messages
-        // sent as answers. Without a constraint nothing can make the model answer, and the
-        // 0.5B model went on copying its call after being asked to; the note then ends with
-        // the Thought that opens an answer, which the model continues from.
+        // sent as answers. Without a constraint the next request asks for the answer
+        // ([`prompt::ask_for_answer`]), so the note only says what happened.
         let cue = !self.constrained.is_on();
         let text = match (self.trace.config.prompt.lang, past_succeeded, cue) {
             (prompt::Lang::En, false, _) => format!(
@@ -942,12 +943,10 @@ impl Agent {
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，这是同样的结果。请用它通过 \
                  Action: final_answer 给出最终答案，或者换一种做法。）"
             ),
-            (prompt::Lang::En, true, true) => format!(
-                "{earlier}\n(The same call again, the same result.)\nThought: I now know the answer."
-            ),
-            (prompt::Lang::Zh, true, true) => {
-                format!("{earlier}\n（同样的调用，同样的结果。）\nThought: 我现在知道答案了。")
+            (prompt::Lang::En, true, true) => {
+                format!("{earlier}\n(The same call again, the same result.)")
             }
+            (prompt::Lang::Zh, true, true) => format!("{earlier}\n（同样的调用，同样的结果。）"),
         };
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }
@@ -1065,7 +1064,7 @@ impl Agent {
             restate_question: config.restate_question,
             lang: config.prompt.lang,
         };
-        let messages = history::messages(
+        let mut messages = history::messages(
             &self.trace.system_prompt,
             &self.trace.question,
             &self.rounds[self.window_start..],
@@ -1097,10 +1096,9 @@ impl Agent {
             .as_ref()
             .is_some_and(|(_, succeeded)| *succeeded);
         // The last step the limit allows cannot use another Observation: only the answer is
-        // left (after the first, so that a tool can still run in a one-step run).
-        let must_answer = if !on {
-            None
-        } else if repeated_success {
+        // left (after the first, so that a tool can still run in a one-step run). A constraint
+        // allows nothing else; without one, the request ends by asking for the answer.
+        let must_answer = if repeated_success {
             Some(MustAnswer::RepeatedCall)
         } else if index >= config.max_steps && index > 1 {
             Some(MustAnswer::LastStep)
@@ -1109,6 +1107,12 @@ impl Agent {
         };
         let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
+        if must_answer.is_some() && !on {
+            history::close_with(
+                &mut messages,
+                &prompt::ask_for_answer(&self.trace.question, lang),
+            );
+        }
         // A Thought that ran on to the token limit is given back, cut to its first
         // sentences, with the Action to follow: the model's own half-written reply, continued.
         let ran_on = last.thought_only.as_deref().map(leading_sentences);

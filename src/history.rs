@@ -120,6 +120,19 @@ pub fn messages(
     out
 }
 
+/// Ends a request with `text` from the user: added to the last message when that is the
+/// user's (chat and scratchpad), so that no template meets two user messages in a row, and
+/// as a message of its own after the transcript's assistant message.
+pub fn close_with(messages: &mut Vec<Message>, text: &str) {
+    match messages.last_mut() {
+        Some(last) if last.role == Role::User => {
+            last.content.push_str("\n\n");
+            last.content.push_str(text);
+        }
+        _ => messages.push(msg(Role::User, text)),
+    }
+}
+
 /// Each reply followed by its Observation, one per line.
 fn transcript(rounds: &[Round], observation: impl Fn(&Round) -> String) -> String {
     let lines: Vec<String> = rounds

@@ -84,6 +84,24 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
     }
 }
 
+/// What a request without a constraint ends with when only the answer is left: after the model
+/// repeated a call whose result it has, or on the last step the limit allows. Nothing else can
+/// make such a model answer: on the bench the 0.5B model repeated its call after the cue inside
+/// its own transcript in 34 of 61 runs, and none of them reached an answer.
+pub fn ask_for_answer(question: &str, lang: Lang) -> String {
+    let question = question.trim();
+    match lang {
+        Lang::En => format!(
+            "Now answer the question \"{question}\" from the Observations above. Reply with:\n\
+             Thought: I now know the answer.\nAction: final_answer\nAction Input: <the answer>"
+        ),
+        Lang::Zh => format!(
+            "现在请根据上面的 Observation 回答问题“{question}”。回复：\nThought: 我现在知道答案了。\n\
+             Action: final_answer\nAction Input: <答案>"
+        ),
+    }
+}
+
 /// The worked examples the built-in system prompt of a run without a constraint ends with, one
 /// for each of these built-in tools that is enabled: a whole run, the Observation read and
 /// then answered.

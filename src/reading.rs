@@ -81,6 +81,8 @@ pub struct RunSoFar<'a> {
     pub observations: &'a [&'a str],
     /// The previous reply was a final_answer with no input, sent back as such.
     pub after_empty_answer: bool,
+    /// The request asked only for the answer, in words ([`crate::prompt::ask_for_answer`]).
+    pub answer_asked: bool,
     pub examples: &'a Examples,
 }
 
@@ -95,6 +97,18 @@ pub fn in_context(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> Parse
             })
     {
         parsed = parse::parse_reply_after_final_answer(reply);
+    }
+    // Asked only for the answer, a model may give it in plain sentences.
+    if run.answer_asked
+        && parsed.parsed
+            == (Parsed::Error {
+                error: FormatError::NoAction,
+            })
+    {
+        parsed.parsed = Parsed::Final {
+            answer: prose_answer(reply),
+        };
+        parsed.repairs.push(Repair::ProseAsAnswer);
     }
     // The 0.5B model answered questions about the documents with the example's "(7 + 5) * 3
     // is 36." and, told so, computed the example's expression.
@@ -188,4 +202,11 @@ fn arguments_as_answer(
         tool: call.tool,
         input: call.args,
     })
+}
+
+/// The answer in a reply of plain sentences (not empty: that is another error): its first
+/// paragraph, as small models go on with notes or a second answer after a blank line.
+fn prose_answer(reply: &str) -> String {
+    let text = reply.trim();
+    text.split("\n\n").next().unwrap_or(text).trim().to_string()
 }

@@ -488,27 +488,82 @@ fn repeated_calls_reuse_the_result_then_stop() {
     assert_eq!(must, [None, None, Some(MustAnswer::LastStep)]);
 }
 
-/// Without a constraint nothing can make the model answer: the note on a repeated call that
-/// had succeeded ends with the Thought that opens an answer, and the model goes on from there.
+/// Without a constraint only words can make the model answer: after it repeated a call that
+/// had succeeded, and on the last step, the request ends by asking for the answer, and plain
+/// sentences in reply are the answer.
 #[test]
-fn unconstrained_a_repeated_success_ends_with_the_thought_that_opens_an_answer() {
-    let answer = "Action: final_answer\nAction Input: 42";
+fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
+    let question = "What is 6*7?";
+    let ask = reactloop::prompt::ask_for_answer(question, Lang::En);
     let (outcome, trace) = run(
-        "What is 6*7?",
+        question,
         AgentConfig::default(),
-        &[CALC, CALC, answer],
+        &[CALC, CALC, "6 * 7 is 42."],
     );
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "6 * 7 is 42.".into()
+        }
+    );
+    let cached = trace.steps[1].observation.as_ref().expect("cached");
+    assert_eq!(cached.text, "42\n(The same call again, the same result.)");
+    let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
+    assert_eq!(must, [None, None, Some(MustAnswer::RepeatedCall)]);
+    let parse = trace.steps[2].parse.as_ref().expect("parsed");
+    assert!(parse.repairs.contains(&Repair::ProseAsAnswer));
+    // The transcript's assistant message stays as it was; the request to answer follows it.
+    let asked = &trace.steps[2].request.messages;
+    let before = &trace.steps[1].request.messages;
+    assert_eq!(
+        asked.last(),
+        Some(&Message {
+            role: Role::User,
+            content: ask.clone()
+        })
+    );
+    assert_eq!(asked[asked.len() - 2].role, Role::Assistant);
+    assert!(asked[asked.len() - 2]
+        .content
+        .starts_with(&before[before.len() - 1].content));
+    // In chat style it closes the Observation's own user message: no two user messages in a row.
+    let chat = AgentConfig {
+        style: MessageStyle::Chat,
+        ..AgentConfig::default()
+    };
+    let (_, trace) = run(question, chat, &[CALC, CALC, FINAL]);
+    let last = trace.steps[2].request.messages.last().expect("messages");
+    assert_eq!(last.role, Role::User);
+    assert!(last
+        .content
+        .starts_with("Observation: 42\n(The same call again"));
+    assert!(last.content.ends_with(&ask));
+    // The last step the limit allows asks too; the steps before it do not.
+    let config = AgentConfig {
+        max_steps: 3,
+        ..AgentConfig::default()
+    };
+    let other = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}";
+    let (outcome, trace) = run(question, config, &[CALC, other, FINAL]);
     assert_eq!(
         outcome,
         Outcome::Answer {
             answer: "42".into()
         }
     );
-    let cached = trace.steps[1].observation.as_ref().expect("cached");
-    assert_eq!(
-        cached.text,
-        "42\n(The same call again, the same result.)\nThought: I now know the answer."
-    );
+    let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
+    assert_eq!(must, [None, None, Some(MustAnswer::LastStep)]);
+    let asking: Vec<bool> = trace
+        .steps
+        .iter()
+        .map(|s| {
+            s.request
+                .messages
+                .last()
+                .is_some_and(|m| m.content.ends_with(&ask))
+        })
+        .collect();
+    assert_eq!(asking, [false, false, true]);
     // A failed call is not invited as the answer, with or without a constraint.
     let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
     let (_, trace) = run("q", AgentConfig::default(), &[bad, bad, FINAL]);
@@ -955,11 +1010,11 @@ fn a_trace_of_every_kind_of_step_round_trips() {
     let calc = |input: &str| format!("Thought: t\nAction: calculator\nAction Input: {input}");
     let replies = [
         calc(r#"{"expression": "π(3)"}"#),
-        calc(r#"{"expression":"17.5% * 2480}"#),
-        calc(r#"{"expression":"17.5% * 2480}"#),
         "prose".to_string(),
         calc(r#"{"expression": "sqr(4)"}"#),
-        FINAL.to_string(),
+        calc(r#"{"expression":"17.5% * 2480}"#),
+        calc(r#"{"expression":"17.5% * 2480}"#),
+        "It is 434.".to_string(),
     ];
     let replies: Vec<&str> = replies.iter().map(String::as_str).collect();
     let (outcome, trace) = run("q", AgentConfig::default(), &replies);
@@ -970,6 +1025,7 @@ fn a_trace_of_every_kind_of_step_round_trips() {
         "unclosed_string",
         "repeated_call",
         "format_feedback",
+        "prose_as_answer",
     ] {
         assert!(json.contains(kind), "{kind} is not in the trace");
     }
@@ -1303,7 +1359,7 @@ fn feedback_speaks_the_runs_language() {
         observations[3]
     );
     assert!(
-        observations[5].ends_with("（同样的调用，同样的结果。）\nThought: 我现在知道答案了。"),
+        observations[5].ends_with("（同样的调用，同样的结果。）"),
         "{}",
         observations[5]
     );

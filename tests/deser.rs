@@ -672,6 +672,7 @@ fn covered_repair(r: &Repair) {
         | Repair::NoToolActionIgnored
         | Repair::AnswerFromEarlierCall
         | Repair::ArgumentsRunAsCall
+        | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer
         | Repair::TranslatedLabel
         | Repair::InlineLabel

@@ -7,15 +7,23 @@ use reactloop::reading::{in_context, Examples, PastCall, RunSoFar};
 use reactloop::tools::{default_documents, Registry};
 use serde_json::json;
 
-/// What the run had seen: the calls made and whether a final answer was just sent back empty.
+/// What the run had seen: the calls made, whether a final answer was just sent back empty,
+/// and whether the request asked only for the answer.
 struct Before {
     calls: Vec<PastCall>,
     after_empty_answer: bool,
+    answer_asked: bool,
 }
 
 const NOTHING: fn() -> Before = || Before {
     calls: vec![],
     after_empty_answer: false,
+    answer_asked: false,
+};
+
+const ANSWER_ASKED: fn() -> Before = || Before {
+    answer_asked: true,
+    ..NOTHING()
 };
 
 fn calc_ran(expression: &str, result: &str) -> Before {
@@ -27,7 +35,7 @@ fn calc_ran(expression: &str, result: &str) -> Before {
             succeeded: true,
             repeats: 0,
         }],
-        after_empty_answer: false,
+        ..NOTHING()
     }
 }
 
@@ -42,10 +50,41 @@ fn a_reply_means_what_the_run_makes_of_it() {
             "the input alone, right after an empty final answer, completes it",
             "Action Input: 42".into(),
             Before {
-                calls: vec![],
                 after_empty_answer: true,
+                ..NOTHING()
             },
             answer("42"),
+            None,
+        ),
+        (
+            "asked only for the answer, plain sentences are the answer (their first paragraph)",
+            "6 * 7 is 42.\n\nLet me know if you need more.".into(),
+            ANSWER_ASKED(),
+            answer("6 * 7 is 42."),
+            Some(Repair::ProseAsAnswer),
+        ),
+        (
+            "plain sentences when the request did not ask for the answer are a format error",
+            "6 * 7 is 42.".into(),
+            NOTHING(),
+            error(FormatError::NoAction),
+            None,
+        ),
+        (
+            "asked only for the answer, a call is still a call",
+            "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"6 * 7\"}".into(),
+            ANSWER_ASKED(),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "6 * 7"}),
+            },
+            None,
+        ),
+        (
+            "asked only for the answer, a Thought alone is not one",
+            "Thought: I need to compute 6 * 7.".into(),
+            ANSWER_ASKED(),
+            error(FormatError::ThoughtOnly),
             None,
         ),
         (
@@ -156,6 +195,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             calls: &before.calls,
             observations: &observations,
             after_empty_answer: before.after_empty_answer,
+            answer_asked: before.answer_asked,
             examples: &examples,
             question: "What is 6 * 7?",
         };

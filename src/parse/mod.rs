@@ -300,6 +300,9 @@ pub enum Repair {
     /// Set by the agent: final_answer held a tool's arguments that no Observation had shown,
     /// so that call was run.
     ArgumentsRunAsCall,
+    /// Set by the agent: the request asked only for the answer, and the reply was plain
+    /// sentences without the format.
+    ProseAsAnswer,
     /// An `Action Input:` alone, read as the input of the previous reply's empty
     /// `Action: final_answer`.
     InputCompletesFinalAnswer,
@@ -369,6 +372,9 @@ impl Repair {
             }
             Repair::AnswerFromEarlierCall => {
                 "final_answer repeated an earlier call's arguments: that call's result is the answer"
+            }
+            Repair::ProseAsAnswer => {
+                "only the answer was asked for, and the reply gave it without the format: its text is the answer"
             }
             Repair::NoToolActionIgnored => {
                 "'Action: None' ignored; the Final Answer after it is used"
