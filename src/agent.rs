@@ -492,7 +492,11 @@ fn prompt_and_examples(
     registry: &Registry,
     constrained: Constrained,
 ) -> (String, Examples) {
-    let examples = Examples::of(&examples(config, registry, constrained));
+    let mut examples = Examples::of(&examples(config, registry, constrained));
+    // The request that asks for the answer shows an answer line too.
+    examples
+        .answers
+        .push(prompt::answer_placeholder(config.prompt.lang).to_string());
     (system_prompt(config, registry, constrained), examples)
 }
 
@@ -1102,6 +1106,10 @@ impl Agent {
             Some(MustAnswer::RepeatedCall)
         } else if index >= config.max_steps && index > 1 {
             Some(MustAnswer::LastStep)
+        } else if !on && last.format_error.is_some() {
+            // Asked for the answer, the model broke the format (or copied the placeholder):
+            // the feedback says how, and the request asks again.
+            self.trace.steps.last().and_then(|s| s.request.must_answer)
         } else {
             None
         };

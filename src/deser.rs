@@ -422,6 +422,7 @@ fn format_error(value: Value) -> Result<FormatError, Error> {
         "invalid_json",
         "arguments_as_answer",
         "example_copied",
+        "question_repeated",
     ];
     let (tag, mut f) = Fields::read(value, "type")?;
     Ok(match tag.as_str() {
@@ -443,6 +444,7 @@ fn format_error(value: Value) -> Result<FormatError, Error> {
             tool: f.get("tool")?,
         },
         "example_copied" => FormatError::ExampleCopied,
+        "question_repeated" => FormatError::QuestionRepeated,
         _ => return Err(Error::unknown_variant(&tag, NAMES)),
     })
 }

@@ -88,17 +88,29 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
 /// repeated a call whose result it has, or on the last step the limit allows. Nothing else can
 /// make such a model answer: on the bench the 0.5B model repeated its call after the cue inside
 /// its own transcript in 34 of 61 runs, and none of them reached an answer.
+/// Measured against a sentence that names the format without showing it, and a request for
+/// plain sentences: the model wrote its call again or an empty reply more often.
 pub fn ask_for_answer(question: &str, lang: Lang) -> String {
     let question = question.trim();
+    let placeholder = answer_placeholder(lang);
     match lang {
         Lang::En => format!(
             "Now answer the question \"{question}\" from the Observations above. Reply with:\n\
-             Thought: I now know the answer.\nAction: final_answer\nAction Input: <the answer>"
+             Thought: I now know the answer.\nAction: final_answer\nAction Input: {placeholder}"
         ),
         Lang::Zh => format!(
             "现在请根据上面的 Observation 回答问题“{question}”。回复：\nThought: 我现在知道答案了。\n\
-             Action: final_answer\nAction Input: <答案>"
+             Action: final_answer\nAction Input: {placeholder}"
         ),
+    }
+}
+
+/// The answer line's placeholder in [`ask_for_answer`]. An answer that is only this was copied
+/// from the instructions: the 0.5B model sent "<答案>" as the answer to Chinese questions.
+pub fn answer_placeholder(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "<the answer>",
+        Lang::Zh => "<答案>",
     }
 }
 

@@ -56,8 +56,8 @@ impl Examples {
                 .iter()
                 .any(|(t, i)| t == tool && i == input && !strings(input).iter().all(|s| held(s))),
             Parsed::Final { answer } => {
-                let answer = answer.trim();
-                self.answers.iter().any(|a| a == answer) && !held(answer)
+                let answer = without_end_mark(answer);
+                self.answers.iter().any(|a| without_end_mark(a) == answer) && !held(answer)
             }
             _ => false,
         }
@@ -109,6 +109,16 @@ pub fn in_context(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> Parse
             answer: prose_answer(reply),
         };
         parsed.repairs.push(Repair::ProseAsAnswer);
+    }
+    if run.answer_asked {
+        if let Parsed::Final { answer } = &parsed.parsed {
+            if repeats_question(answer, run) {
+                parsed.parsed = Parsed::Error {
+                    error: FormatError::QuestionRepeated,
+                };
+                return parsed;
+            }
+        }
     }
     // The 0.5B model answered questions about the documents with the example's "(7 + 5) * 3
     // is 36." and, told so, computed the example's expression.
@@ -209,4 +219,43 @@ fn arguments_as_answer(
 fn prose_answer(reply: &str) -> String {
     let text = reply.trim();
     text.split("\n\n").next().unwrap_or(text).trim().to_string()
+}
+
+/// A sentence without its surrounding space and final full stop ("等于 36。" and "等于 36").
+fn without_end_mark(text: &str) -> &str {
+    text.trim()
+        .trim_end_matches(['.', '。', '!', '！'])
+        .trim_end()
+}
+
+/// The answer only gives back the question's words: the question or most of it, or the
+/// model's own argument to an earlier call (its search query), and no Observation holds it.
+/// Three words or more, or six characters of Chinese, so that a short answer the question
+/// offers ("2^11" of "3^7 or 2^11?") still stands.
+fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
+    let words = |text: &str| {
+        without_end_mark(text)
+            .trim_end_matches(['?', '？'])
+            .to_lowercase()
+    };
+    let answer = words(answer);
+    let long = answer.split_whitespace().count() >= 3
+        || answer.chars().filter(|c| !c.is_ascii()).count() >= 6;
+    if !long
+        || run
+            .observations
+            .iter()
+            .any(|o| o.to_lowercase().contains(&answer))
+    {
+        return false;
+    }
+    let question = run.question.to_lowercase();
+    let most_of_question =
+        question.contains(&answer) && answer.chars().count() * 5 >= question.chars().count() * 3;
+    let own_argument = run
+        .calls
+        .iter()
+        .flat_map(|c| strings(&c.args))
+        .any(|arg| words(arg) == answer);
+    most_of_question || own_argument
 }

@@ -564,6 +564,34 @@ fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
         })
         .collect();
     assert_eq!(asking, [false, false, true]);
+    // The placeholder of the answer line copied is not an answer: told so, the model is asked
+    // again.
+    let copied =
+        "Thought: I now know the answer.\nAction: final_answer\nAction Input: <the answer>";
+    let (outcome, trace) = run(
+        question,
+        AgentConfig::default(),
+        &[CALC, CALC, copied, FINAL],
+    );
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "42".into()
+        }
+    );
+    assert!(matches!(
+        trace.steps[2].guards.as_slice(),
+        [Guard::FormatFeedback {
+            error: FormatError::ExampleCopied,
+            ..
+        }]
+    ));
+    assert_eq!(
+        trace.steps[3].request.must_answer,
+        Some(MustAnswer::RepeatedCall)
+    );
+    let last = trace.steps[3].request.messages.last().expect("messages");
+    assert_eq!(last.content, ask);
     // A failed call is not invited as the answer, with or without a constraint.
     let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
     let (_, trace) = run("q", AgentConfig::default(), &[bad, bad, FINAL]);

@@ -152,6 +152,7 @@ fn format_errors() -> Vec<FormatError> {
             tool: "search_docs".into(),
         },
         FormatError::ExampleCopied,
+        FormatError::QuestionRepeated,
     ]
 }
 
@@ -569,7 +570,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::XmlToolCall
         | FormatError::InvalidJson { .. }
         | FormatError::ArgumentsAsAnswer { .. }
-        | FormatError::ExampleCopied => {}
+        | FormatError::ExampleCopied
+        | FormatError::QuestionRepeated => {}
     }
 }
 

@@ -39,6 +39,20 @@ fn calc_ran(expression: &str, result: &str) -> Before {
     }
 }
 
+fn searched(query: &str, result: &str) -> Before {
+    Before {
+        calls: vec![PastCall {
+            tool: "search_docs".into(),
+            args: json!({ "query": query }),
+            observation: result.into(),
+            succeeded: true,
+            repeats: 1,
+        }],
+        answer_asked: true,
+        ..NOTHING()
+    }
+}
+
 #[test]
 fn a_reply_means_what_the_run_makes_of_it() {
     let registry = Registry::with_builtins(default_documents());
@@ -78,6 +92,54 @@ fn a_reply_means_what_the_run_makes_of_it() {
                 tool: "calculator".into(),
                 input: json!({"expression": "6 * 7"}),
             },
+            None,
+        ),
+        (
+            "asked only for the answer, the question given back is not one",
+            fin("What is 6 * 7?"),
+            ANSWER_ASKED(),
+            error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "asked only for the answer, the model's own search query given back is not one",
+            fin("library founded year"),
+            searched(
+                "library founded year",
+                "[1] History: The library was founded in 1901.",
+            ),
+            error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "a few words of the question can be the answer",
+            fin("6 * 7"),
+            ANSWER_ASKED(),
+            answer("6 * 7"),
+            None,
+        ),
+        (
+            "words an Observation holds can be the answer",
+            fin("founded in 1901"),
+            searched(
+                "founded in 1901",
+                "[1] History: The library was founded in 1901.",
+            ),
+            answer("founded in 1901"),
+            None,
+        ),
+        (
+            "the question given back when the answer was not asked for stands as written",
+            fin("What is 6 * 7?"),
+            NOTHING(),
+            answer("What is 6 * 7?"),
+            None,
+        ),
+        (
+            "an example's answer without its full stop is still the example's",
+            fin("(7 + 5) * 3 is 36"),
+            NOTHING(),
+            error(FormatError::ExampleCopied),
             None,
         ),
         (

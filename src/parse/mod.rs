@@ -82,6 +82,9 @@ pub enum FormatError {
     /// neither the question nor an Observation of this run holds: copied, not worked out.
     /// Reported by the agent.
     ExampleCopied,
+    /// Asked for the answer, the model wrote words of the question back (its own search query
+    /// as often as not). Reported by the agent.
+    QuestionRepeated,
 }
 
 // The format the built-in prompts ask for, so feedback never teaches a second one.
@@ -153,6 +156,9 @@ impl FormatError {
             FormatError::ExampleCopied => "这是照抄说明里的示例，与这个问题无关。请处理这个问题：\
                  用它自己的参数调用工具，或者根据本次运行的 Observation 回答。"
                 .to_string(),
+            FormatError::QuestionRepeated => "这只是重复了问题，不是答案。请根据上面的 \
+                 Observation，在 'Action: final_answer' 之后的 Action Input 里写出答案本身。"
+                .to_string(),
         }
     }
 
@@ -223,6 +229,10 @@ impl FormatError {
                  instructions, not about this question. Work on this question: call a tool with \
                  its own arguments, or answer from this run's Observations."
                 .to_string(),
+            FormatError::QuestionRepeated => "That only repeats the question; it is not an \
+                 answer. Write the answer itself, from the Observations above, as the Action \
+                 Input of 'Action: final_answer'."
+                .to_string(),
         }
     }
 }
@@ -258,6 +268,7 @@ impl fmt::Display for FormatError {
                 )
             }
             FormatError::ExampleCopied => f.write_str("copied from the example in the prompt"),
+            FormatError::QuestionRepeated => f.write_str("the answer only repeats the question"),
         }
     }
 }
