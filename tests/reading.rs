@@ -26,11 +26,12 @@ const ANSWER_ASKED: fn() -> Before = || Before {
     ..NOTHING()
 };
 
-fn calc_ran(expression: &str, result: &str) -> Before {
+/// One call that succeeded with this result.
+fn ran(tool: &str, args: serde_json::Value, result: &str) -> Before {
     Before {
         calls: vec![PastCall {
-            tool: "calculator".into(),
-            args: json!({ "expression": expression }),
+            tool: tool.into(),
+            args,
             observation: result.into(),
             succeeded: true,
             repeats: 0,
@@ -39,17 +40,15 @@ fn calc_ran(expression: &str, result: &str) -> Before {
     }
 }
 
+fn calc_ran(expression: &str, result: &str) -> Before {
+    ran("calculator", json!({ "expression": expression }), result)
+}
+
+/// A search that found `result`, then a request that asked for the answer.
 fn searched(query: &str, result: &str) -> Before {
     Before {
-        calls: vec![PastCall {
-            tool: "search_docs".into(),
-            args: json!({ "query": query }),
-            observation: result.into(),
-            succeeded: true,
-            repeats: 1,
-        }],
         answer_asked: true,
-        ..NOTHING()
+        ..ran("search_docs", json!({ "query": query }), result)
     }
 }
 
