@@ -1102,14 +1102,16 @@ impl Agent {
         // The last step the limit allows cannot use another Observation: only the answer is
         // left (after the first, so that a tool can still run in a one-step run). A constraint
         // allows nothing else; without one, the request ends by asking for the answer.
+        // Asked for the answer, the model broke the format (or copied the placeholder): the
+        // feedback says how, and the request asks again, in other words.
+        let asked_before = self.trace.steps.last().and_then(|s| s.request.must_answer);
+        let again = !on && last.format_error.is_some() && asked_before.is_some();
         let must_answer = if repeated_success {
             Some(MustAnswer::RepeatedCall)
         } else if index >= config.max_steps && index > 1 {
             Some(MustAnswer::LastStep)
-        } else if !on && last.format_error.is_some() {
-            // Asked for the answer, the model broke the format (or copied the placeholder):
-            // the feedback says how, and the request asks again.
-            self.trace.steps.last().and_then(|s| s.request.must_answer)
+        } else if again {
+            asked_before
         } else {
             None
         };
@@ -1118,7 +1120,7 @@ impl Agent {
         if must_answer.is_some() && !on {
             history::close_with(
                 &mut messages,
-                &prompt::ask_for_answer(&self.trace.question, lang),
+                &prompt::ask_for_answer(&self.trace.question, lang, again),
             );
         }
         // A Thought that ran on to the token limit is given back, cut to its first

@@ -88,17 +88,27 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
 /// repeated a call whose result it has, or on the last step the limit allows. Nothing else can
 /// make such a model answer: on the bench the 0.5B model repeated its call after the cue inside
 /// its own transcript in 34 of 61 runs, and none of them reached an answer.
+///
 /// Measured against a sentence that names the format without showing it, and a request for
-/// plain sentences: the model wrote its call again or an empty reply more often.
-pub fn ask_for_answer(question: &str, lang: Lang) -> String {
+/// plain sentences: the model wrote its call again or an empty reply more often. Asked `again`
+/// (the first ask got a format error), the lines are not shown: the 0.5B model copied them,
+/// placeholder and all, after every feedback.
+pub fn ask_for_answer(question: &str, lang: Lang, again: bool) -> String {
     let question = question.trim();
     let placeholder = answer_placeholder(lang);
-    match lang {
-        Lang::En => format!(
+    match (lang, again) {
+        (Lang::En, true) => format!(
+            "Write the answer itself now: reply with Action: final_answer, and as its Action \
+             Input the answer to \"{question}\" in your own words, from the Observations above."
+        ),
+        (Lang::Zh, true) => format!(
+            "现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“{question}”的答案，内容来自上面的 Observation。"
+        ),
+        (Lang::En, false) => format!(
             "Now answer the question \"{question}\" from the Observations above. Reply with:\n\
              Thought: I now know the answer.\nAction: final_answer\nAction Input: {placeholder}"
         ),
-        Lang::Zh => format!(
+        (Lang::Zh, false) => format!(
             "现在请根据上面的 Observation 回答问题“{question}”。回复：\nThought: 我现在知道答案了。\n\
              Action: final_answer\nAction Input: {placeholder}"
         ),

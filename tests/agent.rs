@@ -494,7 +494,8 @@ fn repeated_calls_reuse_the_result_then_stop() {
 #[test]
 fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
     let question = "What is 6*7?";
-    let ask = reactloop::prompt::ask_for_answer(question, Lang::En);
+    let ask = reactloop::prompt::ask_for_answer(question, Lang::En, false);
+    let again = reactloop::prompt::ask_for_answer(question, Lang::En, true);
     let (outcome, trace) = run(
         question,
         AgentConfig::default(),
@@ -565,7 +566,7 @@ fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
         .collect();
     assert_eq!(asking, [false, false, true]);
     // The placeholder of the answer line copied is not an answer: told so, the model is asked
-    // again.
+    // again, without the lines it copied.
     let copied =
         "Thought: I now know the answer.\nAction: final_answer\nAction Input: <the answer>";
     let (outcome, trace) = run(
@@ -591,7 +592,7 @@ fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
         Some(MustAnswer::RepeatedCall)
     );
     let last = trace.steps[3].request.messages.last().expect("messages");
-    assert_eq!(last.content, ask);
+    assert_eq!(last.content, again);
     // A failed call is not invited as the answer, with or without a constraint.
     let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
     let (_, trace) = run("q", AgentConfig::default(), &[bad, bad, FINAL]);
