@@ -929,8 +929,8 @@ impl Agent {
         // A failed call is not something to answer with: that invitation got error messages
         // sent as answers. Without a constraint the next request asks for the answer
         // ([`prompt::ask_for_answer`]), so the note only says what happened.
-        let cue = !self.constrained.is_on();
-        let text = match (self.trace.config.prompt.lang, past_succeeded, cue) {
+        let will_ask = !self.constrained.is_on();
+        let text = match (self.trace.config.prompt.lang, past_succeeded, will_ask) {
             (prompt::Lang::En, false, _) => format!(
                 "{earlier}\n(You already called {tool} with these arguments, and it failed the \
                  same way. Change the arguments, or use another tool.)"
