@@ -325,7 +325,7 @@ test('stop aborts a streaming reply and keeps its text, also after export and im
 
   await openPage(page, { demo: '1' });
   await page.locator('#import-file').setInputFiles(saved);
-  await page.locator('#skip').click();
+  // No Skip: a one-step replay can end before a click reaches the button, which then hides.
   await expect(page.locator('.outcome')).toContainText('Stopped by the user.');
   await expect(page.locator('.row.cut-off pre')).toHaveText(reply.text);
   await expect(page.locator('.row.cut-off .badge')).toHaveText('cut off by Stop');
