@@ -260,6 +260,26 @@ test('a 200-step imported trace replays and stays responsive', async ({ page }) 
   expect(await clickLatency(page, '#prompt-panel > summary')).toBeLessThan(1000);
 });
 
+test('a long replay types in pieces a timer can keep up with', async ({ page }) => {
+  await openPage(page, { demo: '1', question: Q, autorun: '1' });
+  await expect(finalAnswer(page)).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
+  const ticks = await page.evaluate(async (recorded) => {
+    const { Replay } = await import('./trace.js');
+    const [action] = recorded.steps;
+    const trace = { ...recorded, steps: Array.from({ length: 200 }, (_, i) => ({ ...action, index: i + 1 })) };
+    const view = { reset() {}, event() {}, showStep() {}, showEnd() {}, end: { replaceChildren() {} } };
+    // The playground's pace for an imported trace: all of it in about 12 s.
+    const replay = new Replay(trace, view, { speed: Replay.speedFor(trace, 12_000) });
+    let count = 0;
+    for (; !replay.done; count++) replay.tick();
+    return count;
+  }, trace);
+  // A browser timer waits at least 4 ms: more ticks than 12 s / 4 ms cannot play in 12 s.
+  expect(ticks).toBeLessThanOrEqual(12_000 / 4);
+});
+
 test('a permalink restores endpoint, model, question, tools and prompt, never the key', async ({ page }) => {
   const run = runId('link');
   await openPage(page);
