@@ -30,7 +30,10 @@ pub enum Event {
         call: ToolCall,
     },
     /// The step changed (reply parsed, observation in); draw it from `step`, which has its
-    /// sentences in `step.view` (see [`crate::view`]).
+    /// sentences in `step.view` (see [`crate::view`]). Only a step new in this transition
+    /// carries its `request`: the page has the others' from before, and every later change of
+    /// a request is sent again in a `request` event. A run's events would otherwise carry the
+    /// history three more times a step.
     Step {
         step: Value,
     },
@@ -81,9 +84,11 @@ impl Event {
     }
 }
 
-/// Where the trace stood before a transition: the steps from `from` on may change.
+/// Where the trace stood before a transition: the steps from `from` on may change; the
+/// first `known` ones had been reported.
 struct Mark {
     from: usize,
+    known: usize,
     guards: usize,
 }
 
@@ -203,6 +208,7 @@ impl Run {
         let steps = &self.agent.trace().steps;
         let mark = Mark {
             from: steps.len().max(1),
+            known: steps.len(),
             guards: steps.last().map_or(0, |s| s.guards.len()),
         };
         change(&mut self.agent)?;
@@ -232,6 +238,11 @@ impl Run {
             // serde_json writes these types without fail.
             if let Ok(mut value) = view::step(step, &self.page_origin) {
                 value["view"]["can_retry"] = (step.index == last && self.agent.can_retry()).into();
+                if step.index <= mark.known {
+                    if let Some(fields) = value.as_object_mut() {
+                        fields.remove("request");
+                    }
+                }
                 events.push(Event::Step { step: value });
             }
             if let Some(error) = &step.error {

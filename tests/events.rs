@@ -113,6 +113,26 @@ fn each_transition_reports_its_steps_what_comes_next_and_the_end() {
 }
 
 #[test]
+fn only_a_step_new_in_the_transition_carries_its_request() {
+    let mut run = run();
+    // Step 1's request went out in its `request` event: its reply does not send it again.
+    let views = step_views(&run.feed_model(reply(CALC)).unwrap());
+    assert_eq!(views.len(), 1);
+    assert!(views[0].get("request").is_none(), "{:?}", views[0]);
+    // The tool's result completes step 1 (known) and opens step 2 (new: a paused page shows
+    // the prompt it will send).
+    let views = step_views(&tool(&mut run));
+    assert_eq!(views.len(), 2);
+    assert!(views[0].get("request").is_none(), "{:?}", views[0]);
+    let sent = &views[1]["request"];
+    assert_eq!(
+        sent,
+        &serde_json::to_value(&run.agent().trace().steps[1].request).unwrap()
+    );
+    assert_eq!(sent["messages"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
 fn a_step_carries_its_sentences_and_utf16_spans() {
     let mut run = run();
     let events = run.feed_model(reply("Thought: 想一想 😀")).unwrap();

@@ -46,6 +46,7 @@ export class TraceView {
         const entry = this.cards.get(e.step);
         if (!entry) this.showStep({ index: e.step, request: e.request, guards: [] });
         else if (entry.live) entry.live.data = ''; // asked again: the new reply replaces the old
+        else if (!entry.step.reply) this.showStep({ ...entry.step, request: e.request }); // the request changed
         break;
       }
       case 'delta': this.liveText(e.step).appendData(e.text); break;
@@ -64,6 +65,8 @@ export class TraceView {
   /** Draws (or redraws) the card of one step, keeping open sections open. */
   showStep(step) {
     const old = this.cards.get(step.index);
+    // A step the page has seen comes without its request (see the core's Event::Step).
+    if (!step.request) step = { ...step, request: old?.step.request };
     const open = new Set(old ? [...old.el.querySelectorAll('details[open]')].map((d) => d.className) : []);
     const el = this.card(step, open);
     if (old) old.el.replaceWith(el);
@@ -146,8 +149,8 @@ export class TraceView {
         (this.notices.get(step.index) ?? []).map(notice),
         step.error ? this.errorBlock(step) : null,
         parse ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
-        lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
-          () => anatomy(step), { className: 'anatomy', open: open.has('anatomy') })));
+        step.request ? lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
+          () => anatomy(step), { className: 'anatomy', open: open.has('anatomy') }) : null));
   }
 
   errorBlock(step) {

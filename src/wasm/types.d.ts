@@ -164,7 +164,8 @@ export interface Trace {
 export type AgentEvent =
   | { type: 'request'; step: number; request: ModelRequest }
   | { type: 'delta'; step: number; text: string }
-  | { type: 'step'; step: Step }
+  /** A step seen before comes without `request`: it was in the step's 'request' event. */
+  | { type: 'step'; step: Step | Omit<Step, 'request'> }
   | { type: 'tool_start'; step: number; call: ToolCall }
   | { type: 'guard'; step: number; guard: Guard; explanation: Text }
   | { type: 'notice'; step: number; message: Text }
