@@ -2,7 +2,7 @@
 // Script time per step on the playground in headless Chromium (Chrome's own ScriptDuration
 // counter, so the replay's pauses and the network wait do not count), after scripts/build:
 //   node scripts/step-cost.mjs
-// - a live 50-step run against the instant mock server (bench/lib/overhead.mjs);
+// - a live 50-step run against the instant mock server (bench/lib/overhead.mjs), five times;
 // - a 200-step trace (recorded from the same server by the wasm Agent in Node) imported with
 //   "Import JSON trace" and replayed to its end.
 // Issue 11 asks for both to stay under 2 ms per step, whatever the run's length.
@@ -48,12 +48,15 @@ try {
     await page.evaluate(() => document.querySelector('.outcome')?.remove());
     const before = await scriptMs();
     await action();
-    // Polled from here a few times a second: a locator's wait would poll in the page every
-    // frame and count as the page's script.
-    for (const start = Date.now(); !(await page.locator('.outcome').count());) {
-      if (Date.now() - start > 120_000) throw new Error('no outcome after 120 s');
-      await new Promise((done) => setTimeout(done, 250));
-    }
+    // A plain querySelector ten times a second: a locator's wait or count runs Playwright's
+    // selector engine over the whole page, in the page, and that counted as its script.
+    await page.evaluate(() => new Promise((done, fail) => {
+      const start = Date.now();
+      const poll = setInterval(() => {
+        if (document.querySelector('.outcome')) done(clearInterval(poll));
+        else if (Date.now() - start > 120_000) fail(new Error('no outcome after 120 s'), clearInterval(poll));
+      }, 100);
+    }));
     const cards = await page.getByTestId('step-card').count();
     if (cards !== steps) throw new Error(`${cards} step cards, expected ${steps}`);
     return ((await scriptMs()) - before) / steps;
@@ -63,11 +66,14 @@ try {
     document.querySelector('#max-steps').value = String(steps);
     document.querySelector('#history-rounds').value = '6';
   }, LIVE_STEPS);
-  const live = await measure(LIVE_STEPS, () => page.getByTestId('run').click());
+  // Five runs, the median: one run's figure varies by a fifth from run to run here.
+  const lives = [];
+  for (let i = 0; i < 5; i++) lives.push(await measure(LIVE_STEPS, () => page.getByTestId('run').click()));
+  const live = [...lives].sort((a, b) => a - b)[2];
   const imported = await measure(TRACE_STEPS, () =>
     page.locator('#import-file').setInputFiles({ name: 'trace.json', mimeType: 'application/json', buffer: Buffer.from(recording) }));
   if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
-  console.log(`live run, ${LIVE_STEPS} steps, instant mock: ${live.toFixed(2)} ms of script per step`);
+  console.log(`live run, ${LIVE_STEPS} steps, instant mock: ${live.toFixed(2)} ms of script per step (median of ${lives.map((x) => x.toFixed(2)).join(', ')})`);
   console.log(`imported trace, ${TRACE_STEPS} steps, replayed: ${imported.toFixed(2)} ms of script per step`);
 } finally {
   await browser.close();
