@@ -931,11 +931,17 @@ impl Agent {
         // ([`prompt::ask_for_answer`]), so the note only says what happened.
         let will_ask = !self.constrained.is_on();
         let text = match (self.trace.config.prompt.lang, past_succeeded, will_ask) {
-            (prompt::Lang::En, false, _) => format!(
+            (prompt::Lang::En, false, true) => {
+                format!("{earlier}\n(The same call again, and it failed the same way.)")
+            }
+            (prompt::Lang::Zh, false, true) => {
+                format!("{earlier}\n（同样的调用，同样失败了。）")
+            }
+            (prompt::Lang::En, false, false) => format!(
                 "{earlier}\n(You already called {tool} with these arguments, and it failed the \
                  same way. Change the arguments, or use another tool.)"
             ),
-            (prompt::Lang::Zh, false, _) => format!(
+            (prompt::Lang::Zh, false, false) => format!(
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，它同样失败了。请修改参数，或者换用别的工具。）"
             ),
             (prompt::Lang::En, true, false) => format!(
@@ -1099,6 +1105,10 @@ impl Agent {
             .repeated
             .as_ref()
             .is_some_and(|(_, succeeded)| *succeeded);
+        let repeated_failure = last
+            .repeated
+            .as_ref()
+            .is_some_and(|(_, succeeded)| !*succeeded);
         // The last step the limit allows cannot use another Observation: only the answer is
         // left (after the first, so that a tool can still run in a one-step run). A constraint
         // allows nothing else; without one, the request ends by asking for the answer.
@@ -1108,6 +1118,9 @@ impl Agent {
         let again = !on && last.format_error.is_some() && asked_before.is_some();
         let must_answer = if repeated_success {
             Some(MustAnswer::RepeatedCall)
+        } else if repeated_failure && !on {
+            // A constraint leaves the failing tool out instead (`avoid_action`).
+            Some(MustAnswer::RepeatedFailure)
         } else if index >= config.max_steps && index > 1 {
             Some(MustAnswer::LastStep)
         } else if again {
@@ -1117,10 +1130,10 @@ impl Agent {
         };
         let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
-        if must_answer.is_some() && !on {
+        if let Some(why) = must_answer.filter(|_| !on) {
             history::close_with(
                 &mut messages,
-                &prompt::ask_for_answer(&self.trace.question, lang, again),
+                &prompt::ask_for_answer(&self.trace.question, lang, why, again),
             );
         }
         // A Thought that ran on to the token limit is given back, cut to its first

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::llm::MustAnswer;
 use crate::tools::{Builtin, ToolSpec};
 
 /// Which built-in template to use.
@@ -85,31 +86,45 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
 }
 
 /// What a request without a constraint ends with when only the answer is left: after the model
-/// repeated a call whose result it has, or on the last step the limit allows. Nothing else can
-/// make such a model answer: on the bench the 0.5B model repeated its call after the cue inside
-/// its own transcript in 34 of 61 runs, and none of them reached an answer.
+/// repeated a call whose result it has, on the last step the limit allows, or after it repeated
+/// a call that failed (`why`). Nothing else can make such a model answer: on the bench the 0.5B
+/// model repeated its call after the cue inside its own transcript in 34 of 61 runs, and none
+/// of them reached an answer.
 ///
 /// Measured against a sentence that names the format without showing it, and a request for
 /// plain sentences: the model wrote its call again or an empty reply more often. Asked `again`
 /// (the first ask got a format error), the lines are not shown: the 0.5B model copied them,
-/// placeholder and all, after every feedback.
-pub fn ask_for_answer(question: &str, lang: Lang, again: bool) -> String {
+/// placeholder and all, after every feedback. After a failed call the Observations hold only
+/// errors, so the answer is to come from what the model knows.
+pub fn ask_for_answer(question: &str, lang: Lang, why: MustAnswer, again: bool) -> String {
     let question = question.trim();
     let placeholder = answer_placeholder(lang);
+    let failed = why == MustAnswer::RepeatedFailure;
+    let source = match (lang, failed) {
+        (Lang::En, false) => "from the Observations above",
+        (Lang::En, true) => "from what you know: the tools do not answer it",
+        (Lang::Zh, false) => "根据上面的 Observation",
+        (Lang::Zh, true) => "根据你自己的知识（工具回答不了它）",
+    };
     match (lang, again) {
         (Lang::En, true) => format!(
             "Write the answer itself now: reply with Action: final_answer, and as its Action \
-             Input the answer to \"{question}\" in your own words, from the Observations above."
+             Input the answer to \"{question}\" in your own words, {source}."
         ),
-        (Lang::Zh, true) => format!(
-            "现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“{question}”的答案，内容来自上面的 Observation。"
-        ),
+        (Lang::Zh, true) => {
+            let source = if failed {
+                source
+            } else {
+                "内容来自上面的 Observation"
+            };
+            format!("现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“{question}”的答案，{source}。")
+        }
         (Lang::En, false) => format!(
-            "Now answer the question \"{question}\" from the Observations above. Reply with:\n\
+            "Now answer the question \"{question}\" {source}. Reply with:\n\
              Thought: I now know the answer.\nAction: final_answer\nAction Input: {placeholder}"
         ),
         (Lang::Zh, false) => format!(
-            "现在请根据上面的 Observation 回答问题“{question}”。回复：\nThought: 我现在知道答案了。\n\
+            "现在请{source}回答问题“{question}”。回复：\nThought: 我现在知道答案了。\n\
              Action: final_answer\nAction Input: {placeholder}"
         ),
     }

@@ -494,8 +494,10 @@ fn repeated_calls_reuse_the_result_then_stop() {
 #[test]
 fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
     let question = "What is 6*7?";
-    let ask = reactloop::prompt::ask_for_answer(question, Lang::En, false);
-    let again = reactloop::prompt::ask_for_answer(question, Lang::En, true);
+    let ask =
+        reactloop::prompt::ask_for_answer(question, Lang::En, MustAnswer::RepeatedCall, false);
+    let again =
+        reactloop::prompt::ask_for_answer(question, Lang::En, MustAnswer::RepeatedCall, true);
     let (outcome, trace) = run(
         question,
         AgentConfig::default(),
@@ -593,13 +595,73 @@ fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
     );
     let last = trace.steps[3].request.messages.last().expect("messages");
     assert_eq!(last.content, again);
-    // A failed call is not invited as the answer, with or without a constraint.
+    // A failed call is not invited as the answer: under a constraint the note asks for
+    // other arguments or another tool (and the constraint leaves the tool out).
     let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
-    let (_, trace) = run("q", AgentConfig::default(), &[bad, bad, FINAL]);
+    let (_, trace) = run("q", constrained(), &[bad, bad, FINAL]);
     let cached = trace.steps[1].observation.as_ref().expect("cached");
     assert!(cached
         .text
         .ends_with("Change the arguments, or use another tool.)"));
+    assert_eq!(trace.steps[2].request.must_answer, None);
+}
+
+/// Without a constraint, a failed call sent again means the tools do not reach the answer
+/// (a question of general knowledge, an expression the calculator cannot read): the 0.5B
+/// model sent it until the repeat limit ended the run. The request asks for the answer from
+/// what the model knows, and plain sentences in reply are the answer.
+#[test]
+fn unconstrained_a_repeated_failure_asks_for_the_answer_from_what_the_model_knows() {
+    let question = "What color do you get by mixing blue and yellow paint?";
+    let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"blue + yellow\"}";
+    let (outcome, trace) = run(
+        question,
+        AgentConfig::default(),
+        &[bad, bad, "Mixing blue and yellow gives green."],
+    );
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "Mixing blue and yellow gives green.".into()
+        }
+    );
+    let cached = trace.steps[1].observation.as_ref().expect("cached");
+    assert!(
+        cached.text.starts_with("Error: ")
+            && cached
+                .text
+                .ends_with("\n(The same call again, and it failed the same way.)"),
+        "{}",
+        cached.text
+    );
+    let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
+    assert_eq!(must, [None, None, Some(MustAnswer::RepeatedFailure)]);
+    let ask =
+        reactloop::prompt::ask_for_answer(question, Lang::En, MustAnswer::RepeatedFailure, false);
+    assert!(ask.contains("from what you know"), "{ask}");
+    assert!(!ask.contains("Observations above"), "{ask}");
+    let asked = trace.steps[2].request.messages.last().expect("messages");
+    assert_eq!(
+        (asked.role.clone(), asked.content.as_str()),
+        (Role::User, ask.as_str())
+    );
+    // Another failing call in reply: the run ends at the repeat limit as before.
+    let (outcome, _) = run(question, AgentConfig::default(), &[bad, bad, bad]);
+    assert!(
+        matches!(outcome, Outcome::RepeatedCalls { .. }),
+        "{outcome:?}"
+    );
+    // In Chinese, too.
+    let zh = reactloop::prompt::ask_for_answer(
+        "天空是什么颜色？",
+        Lang::Zh,
+        MustAnswer::RepeatedFailure,
+        true,
+    );
+    assert!(
+        zh.contains("根据你自己的知识") && zh.contains("天空是什么颜色？"),
+        "{zh}"
+    );
 }
 
 #[test]

@@ -492,10 +492,14 @@ fn requests() -> Vec<ModelRequest> {
         thought_closed: true,
         answer_prefix: Some("The answer is".into()),
     };
-    let mut out: Vec<ModelRequest> = [MustAnswer::RepeatedCall, MustAnswer::LastStep]
-        .into_iter()
-        .map(|m| request(Some(m), Constrained::Grammar))
-        .collect();
+    let mut out: Vec<ModelRequest> = [
+        MustAnswer::RepeatedCall,
+        MustAnswer::LastStep,
+        MustAnswer::RepeatedFailure,
+    ]
+    .into_iter()
+    .map(|m| request(Some(m), Constrained::Grammar))
+    .collect();
     out.extend(constraints().into_iter().map(|c| request(None, c)));
     out
 }
@@ -726,7 +730,8 @@ fn covered_source(s: &ObservationSource) {
 fn covered_request(r: &ModelRequest) {
     covered_constrained(&r.constrained);
     match r.must_answer {
-        Some(MustAnswer::RepeatedCall | MustAnswer::LastStep) | None => {}
+        Some(MustAnswer::RepeatedCall | MustAnswer::LastStep | MustAnswer::RepeatedFailure)
+        | None => {}
     }
     for m in &r.messages {
         match m.role {

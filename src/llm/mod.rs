@@ -63,6 +63,10 @@ pub enum MustAnswer {
     RepeatedCall,
     /// The step limit allows no further Observation.
     LastStep,
+    /// Without a constraint: a call that had failed was repeated. The tools do not reach the
+    /// answer (a question of general knowledge, an expression the calculator cannot read);
+    /// the 0.5B model sent the same failing call until the repeat limit ended the run.
+    RepeatedFailure,
 }
 
 /// What the agent core asks the model for.
