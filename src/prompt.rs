@@ -103,7 +103,7 @@ pub fn ask_for_answer(question: &str, lang: Lang, why: MustAnswer, again: bool) 
     let source = match (lang, failed) {
         (Lang::En, false) => "from the Observations above",
         (Lang::En, true) => "from what you know: the tools do not answer it",
-        (Lang::Zh, false) => "根据上面的 Observation",
+        (Lang::Zh, false) => "根据上面的 Observation ",
         (Lang::Zh, true) => "根据你自己的知识（工具回答不了它）",
     };
     match (lang, again) {

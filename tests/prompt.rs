@@ -110,3 +110,30 @@ fn the_prompt_is_smaller_than_langchains_react_prompt() {
         "ours {ours} vs LangChain {theirs}"
     );
 }
+
+/// The request for the answer, word for word: the bench measured these texts, and a space
+/// more or less changes the 0.5B model's replies.
+#[test]
+fn the_request_for_the_answer_word_for_word() {
+    use reactloop::llm::MustAnswer::{LastStep, RepeatedCall, RepeatedFailure};
+    use reactloop::prompt::ask_for_answer;
+    let q = "What is 6*7?";
+    let zh = "天空是什么颜色？";
+    let cases = [
+        (q, Lang::En, RepeatedCall, false, "Now answer the question \"What is 6*7?\" from the Observations above. Reply with:\nThought: I now know the answer.\nAction: final_answer\nAction Input: <the answer>"),
+        (q, Lang::En, LastStep, true, "Write the answer itself now: reply with Action: final_answer, and as its Action Input the answer to \"What is 6*7?\" in your own words, from the Observations above."),
+        (q, Lang::En, RepeatedFailure, false, "Now answer the question \"What is 6*7?\" from what you know: the tools do not answer it. Reply with:\nThought: I now know the answer.\nAction: final_answer\nAction Input: <the answer>"),
+        (q, Lang::En, RepeatedFailure, true, "Write the answer itself now: reply with Action: final_answer, and as its Action Input the answer to \"What is 6*7?\" in your own words, from what you know: the tools do not answer it."),
+        (zh, Lang::Zh, RepeatedCall, false, "现在请根据上面的 Observation 回答问题“天空是什么颜色？”。回复：\nThought: 我现在知道答案了。\nAction: final_answer\nAction Input: <答案>"),
+        (zh, Lang::Zh, LastStep, true, "现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“天空是什么颜色？”的答案，内容来自上面的 Observation。"),
+        (zh, Lang::Zh, RepeatedFailure, false, "现在请根据你自己的知识（工具回答不了它）回答问题“天空是什么颜色？”。回复：\nThought: 我现在知道答案了。\nAction: final_answer\nAction Input: <答案>"),
+        (zh, Lang::Zh, RepeatedFailure, true, "现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“天空是什么颜色？”的答案，根据你自己的知识（工具回答不了它）。"),
+    ];
+    for (question, lang, why, again, expected) in cases {
+        assert_eq!(
+            ask_for_answer(question, lang, why, again),
+            expected,
+            "{lang:?} {why:?} again={again}"
+        );
+    }
+}
