@@ -100,25 +100,21 @@ pub fn ask_for_answer(question: &str, lang: Lang, why: MustAnswer, again: bool) 
     let question = question.trim();
     let placeholder = answer_placeholder(lang);
     let failed = why == MustAnswer::RepeatedFailure;
-    let source = match (lang, failed) {
-        (Lang::En, false) => "from the Observations above",
-        (Lang::En, true) => "from what you know: the tools do not answer it",
-        (Lang::Zh, false) => "根据上面的 Observation ",
-        (Lang::Zh, true) => "根据你自己的知识（工具回答不了它）",
+    let source = match (lang, failed, again) {
+        (Lang::En, false, _) => "from the Observations above",
+        (Lang::En, true, _) => "from what you know: the tools do not answer it",
+        (Lang::Zh, false, false) => "根据上面的 Observation ",
+        (Lang::Zh, false, true) => "内容来自上面的 Observation",
+        (Lang::Zh, true, _) => "根据你自己的知识（工具回答不了它）",
     };
     match (lang, again) {
         (Lang::En, true) => format!(
             "Write the answer itself now: reply with Action: final_answer, and as its Action \
              Input the answer to \"{question}\" in your own words, {source}."
         ),
-        (Lang::Zh, true) => {
-            let source = if failed {
-                source
-            } else {
-                "内容来自上面的 Observation"
-            };
-            format!("现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“{question}”的答案，{source}。")
-        }
+        (Lang::Zh, true) => format!(
+            "现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“{question}”的答案，{source}。"
+        ),
         (Lang::En, false) => format!(
             "Now answer the question \"{question}\" {source}. Reply with:\n\
              Thought: I now know the answer.\nAction: final_answer\nAction Input: {placeholder}"
