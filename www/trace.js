@@ -46,7 +46,7 @@ export class TraceView {
         const entry = this.cards.get(e.step);
         if (!entry) this.showStep({ index: e.step, request: e.request, guards: [] });
         else if (entry.live) entry.live.data = ''; // asked again: the new reply replaces the old
-        else if (!entry.step.reply) this.showStep({ ...entry.step, request: e.request }); // the request changed
+        else if (!entry.step.reply) this.showStep({ ...entry.step, request: e.request }); // as sent (a refused constraint changes it)
         break;
       }
       case 'delta': this.liveText(e.step).appendData(e.text); break;
