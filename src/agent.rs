@@ -1098,35 +1098,24 @@ impl Agent {
         } else {
             None
         };
-        // A successful call repeated with the same arguments: its result is in hand, and the
-        // 0.5B model went on repeating it (or another tool) until the limit. Only the answer
-        // is left to write.
-        let repeated_success = last
-            .repeated
-            .as_ref()
-            .is_some_and(|(_, succeeded)| *succeeded);
-        let repeated_failure = last
-            .repeated
-            .as_ref()
-            .is_some_and(|(_, succeeded)| !*succeeded);
-        // The last step the limit allows cannot use another Observation: only the answer is
-        // left (after the first, so that a tool can still run in a one-step run). A constraint
-        // allows nothing else; without one, the request ends by asking for the answer.
         // Asked for the answer, the model broke the format (or copied the placeholder): the
         // feedback says how, and the request asks again, in other words.
         let asked_before = self.trace.steps.last().and_then(|s| s.request.must_answer);
         let again = !on && last.format_error.is_some() && asked_before.is_some();
-        let must_answer = if repeated_success {
-            Some(MustAnswer::RepeatedCall)
-        } else if repeated_failure && !on {
-            // A constraint leaves the failing tool out instead (`avoid_action`).
-            Some(MustAnswer::RepeatedFailure)
-        } else if index >= config.max_steps && index > 1 {
-            Some(MustAnswer::LastStep)
-        } else if again {
-            asked_before
-        } else {
-            None
+        let repeated_succeeded = last.repeated.as_ref().map(|(_, succeeded)| *succeeded);
+        let must_answer = match repeated_succeeded {
+            // A successful call repeated with the same arguments: its result is in hand, and
+            // the 0.5B model went on repeating it (or another tool) until the limit. Only the
+            // answer is left to write.
+            Some(true) => Some(MustAnswer::RepeatedCall),
+            // A failed one: a constraint leaves the failing tool out instead (`avoid_action`).
+            Some(false) if !on => Some(MustAnswer::RepeatedFailure),
+            // The last step the limit allows cannot use another Observation: only the answer
+            // is left (after the first, so that a tool can still run in a one-step run). A
+            // constraint allows nothing else; without one, the request ends by asking for it.
+            _ if index >= config.max_steps && index > 1 => Some(MustAnswer::LastStep),
+            _ if again => asked_before,
+            _ => None,
         };
         let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
