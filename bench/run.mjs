@@ -3,7 +3,7 @@
 //
 //   node bench/run.mjs [--only size,prompt,overhead,tasks] [--models qwen,smollm]
 //                      [--modes qwen-plain,...] [--limit N] [--tasks id,...] [--jobs N] [--no-page]
-//                      [--port-offset N] [--tag NAME]
+//                      [--port-offset N] [--tag NAME] [--set tune|heldout]
 //
 //   size      gzip -9 bytes of every file under www/ (the page as served) and of the .wasm
 //   prompt    tokens of the generated system prompt (en, zh, with few-shot) next to
@@ -18,7 +18,9 @@
 //             summary.json per mode go to bench/results/<date>-<mode>[-limitN][-tag]/;
 //             --port-offset and --tag let a second process (e.g. with another build of
 //             www/pkg, to compare two versions of the code under the same load) run beside
-//             the first without sharing its servers or its results directory
+//             the first without sharing its servers or its results directory; --set heldout
+//             runs bench/tasks/heldout.json (tasks only reported, never tuned on) instead of
+//             the tune set, bench/tasks/tasks.json
 //
 // Needs: scripts/build (www/pkg), npm ci (Playwright for the page), and for prompt/tasks the
 // local-llm cache (scripts/local-llm install; quick when it is there). Runs with TZ=UTC.
@@ -44,6 +46,7 @@ const { values: args } = parseArgs({
     jobs: { type: 'string' },
     'port-offset': { type: 'string' },
     tag: { type: 'string' },
+    set: { type: 'string' },
     'no-page': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -125,7 +128,7 @@ if (only.includes('tasks')) {
   const { measureTasks, renderTasks } = await import('./lib/tasks.mjs');
   results.tasks = await measureTasks({
     models, modes: list(args.modes), limit, ids: list(args.tasks), jobs, date: today,
-    portOffset: Number(args['port-offset'] ?? 0), tag: args.tag,
+    portOffset: Number(args['port-offset'] ?? 0), tag: args.tag, set: args.set ?? 'tune',
   });
   print(renderTasks(results.tasks));
 }
@@ -142,7 +145,7 @@ const dir = join(ROOT, 'bench/results');
 await mkdir(dir, { recursive: true });
 // Only a run of everything replaces latest.md, the README's reference; a part writes beside it.
 // Adding a model (--models qwen,smollm,qwen15) is still a run of everything.
-const partial = args.only || args.modes || args.tasks || !['qwen', 'smollm'].every((m) => models.includes(m));
+const partial = args.only || args.modes || args.tasks || args.set || !['qwen', 'smollm'].every((m) => models.includes(m));
 const suffix = limit ? `-limit${limit}` : partial ? '-partial' : '';
 await writeFile(join(dir, `latest${suffix}.md`), [header, ...out].join('\n\n') + '\n');
 await writeFile(join(dir, `latest${suffix}.json`), JSON.stringify(results, null, 2) + '\n');

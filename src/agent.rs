@@ -1117,7 +1117,6 @@ impl Agent {
             _ if again => asked_before,
             _ => None,
         };
-        let grammar = self.constrained == Constrained::Grammar;
         let lang = config.prompt.lang;
         if let Some(why) = must_answer.filter(|_| !on) {
             history::close_with(
@@ -1128,7 +1127,7 @@ impl Agent {
         // A Thought that ran on to the token limit is given back, cut to its first
         // sentences, with the Action to follow: the model's own half-written reply, continued.
         let ran_on = last.thought_only.as_deref().map(leading_sentences);
-        let thought_closed = grammar && ran_on.is_some();
+        let thought_closed = on && ran_on.is_some();
         let observed = !self.rounds.is_empty();
         let thought_prefix = match (observed, ran_on) {
             (_, Some(thought)) => Some(thought),
@@ -1150,8 +1149,8 @@ impl Agent {
                 })
             }
         }
-        .filter(|_| grammar);
-        let answer_prefix = grammar.then(|| prompt::opening(Opening::Answer, lang).to_string());
+        .filter(|_| on);
+        let answer_prefix = on.then(|| prompt::opening(Opening::Answer, lang).to_string());
         ModelRequest {
             must_answer,
             thought_prefix,

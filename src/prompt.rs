@@ -217,8 +217,7 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
 
 /// The built-in tools are described in the prompt's language; other tools as registered.
 pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
-    let builtin = Builtin::ALL.into_iter().find(|b| b.spec() == *tool);
-    match (lang, builtin) {
+    match (lang, Builtin::of(tool)) {
         (Lang::Zh, Some(Builtin::Calculator)) => {
             "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。"
         }

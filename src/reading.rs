@@ -6,8 +6,8 @@
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
-use crate::prompt::{FewShot, Lang};
-use crate::tools::{HostContext, Registry};
+use crate::prompt::{self, FewShot, Lang, Opening};
+use crate::tools::{calculator, Builtin, HostContext, Registry};
 
 /// A call made earlier in the run and what came back.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,11 +131,22 @@ pub fn in_context(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> Parse
     let Parsed::Final { answer } = &parsed.parsed else {
         return parsed;
     };
-    match arguments_as_answer(reply, &parsed, answer, run) {
+    let (args, expression) = match arguments_in(reply, &parsed) {
+        Some(args) => (args, false),
+        None => match expression_in(answer, run) {
+            Some(args) => (args, true),
+            None => return parsed,
+        },
+    };
+    match arguments_as_answer(args, answer, run) {
         Some(ArgsAnswer::Call { tool, input }) => {
             parsed.parsed = Parsed::Action { tool, input };
             parsed.repairs.retain(|r| *r != Repair::AnswerUnwrapped);
-            parsed.repairs.push(Repair::ArgumentsRunAsCall);
+            parsed.repairs.push(if expression {
+                Repair::ExpressionRunAsCall
+            } else {
+                Repair::ArgumentsRunAsCall
+            });
         }
         Some(ArgsAnswer::NotRunnable(tool)) => {
             parsed.parsed = Parsed::Error {
@@ -162,21 +173,53 @@ enum ArgsAnswer {
     NotRunnable(String),
 }
 
+/// The JSON object a final answer was written as, e.g. `{"expression": "sqrt(2)"}`.
+fn arguments_in(reply: &str, parsed: &ParseResult) -> Option<Value> {
+    let span = parsed.spans.input.or(parsed.spans.answer)?;
+    let json = reply.get(span.start..span.end)?;
+    match serde_json::from_str(json) {
+        Ok(args @ Value::Object(_)) => Some(args),
+        _ => None,
+    }
+}
+
+/// A final answer that is an arithmetic expression and not its value (`The answer is 2^13 -
+/// 3^7`), as the calculator's arguments: under the JSON schema the 0.5B model wrote there
+/// what it should have sent to the calculator. Only with the built-in calculator, and only
+/// for an expression with an operator that a date or a range does not use (`*`, `/`, `+`,
+/// `^`) or a function call: `2025-03-14` and `1990-2000` stand as answers.
+fn expression_in(answer: &str, run: &RunSoFar) -> Option<Value> {
+    let calculator = run
+        .registry
+        .specs()
+        .into_iter()
+        .find(|spec| Builtin::of(spec) == Some(Builtin::Calculator))?;
+    let mut text = answer.trim();
+    for lang in [Lang::En, Lang::Zh] {
+        let opening = prompt::opening(Opening::Answer, lang);
+        if let Some(rest) = text.strip_prefix(opening) {
+            text = rest.trim_start();
+        }
+    }
+    let text = without_end_mark(text.trim_start_matches(['=', ':', '：']).trim());
+    let mut rest = text.to_lowercase();
+    let mut called = false;
+    for name in calculator::names() {
+        called |= rest.contains(&format!("{name}("));
+        rest = rest.replace(name, " ");
+    }
+    let arithmetic = rest.chars().all(|c| "0123456789 .,+-*/%^()×÷".contains(c));
+    let operator = called || rest.contains(['*', '/', '+', '^', '×', '÷']);
+    let digits = rest.chars().any(|c| c.is_ascii_digit());
+    let (param, _) = calculator.params().into_iter().next()?;
+    (arithmetic && operator && digits).then(|| serde_json::json!({ param: text }))
+}
+
 /// What to make of a final answer that is really a tool's arguments, e.g.
 /// `{"expression": "sqrt(2)"}`: small models pick final_answer but write the call they
 /// meant, or point back at a call they made. `None` when the answer stands as it is, e.g.
 /// `{"expression": "7006652"}` after an Observation showed 7006652.
-fn arguments_as_answer(
-    reply: &str,
-    parsed: &ParseResult,
-    answer: &str,
-    run: &RunSoFar,
-) -> Option<ArgsAnswer> {
-    let span = parsed.spans.input.or(parsed.spans.answer)?;
-    let json = reply.get(span.start..span.end)?;
-    let Ok(args @ Value::Object(_)) = serde_json::from_str(json) else {
-        return None;
-    };
+fn arguments_as_answer(args: Value, answer: &str, run: &RunSoFar) -> Option<ArgsAnswer> {
     let specs = run.registry.specs();
     let tool = specs.iter().find(|spec| {
         let params = &spec.parameters["properties"];

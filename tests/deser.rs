@@ -339,6 +339,7 @@ fn repairs() -> Vec<Repair> {
         Repair::NoToolActionIgnored,
         Repair::AnswerFromEarlierCall,
         Repair::ArgumentsRunAsCall,
+        Repair::ExpressionRunAsCall,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
         Repair::InlineLabel,
@@ -678,6 +679,7 @@ fn covered_repair(r: &Repair) {
         | Repair::NoToolActionIgnored
         | Repair::AnswerFromEarlierCall
         | Repair::ArgumentsRunAsCall
+        | Repair::ExpressionRunAsCall
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer
         | Repair::TranslatedLabel

@@ -111,10 +111,20 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
-            "a few words of the question can be the answer",
+            "asked for the answer, the question's expression given back is still a calculation",
             fin("6 * 7"),
             ANSWER_ASKED(),
-            answer("6 * 7"),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "6 * 7"}),
+            },
+            Some(Repair::ExpressionRunAsCall),
+        ),
+        (
+            "a few words of the question can be the answer",
+            fin("6"),
+            ANSWER_ASKED(),
+            answer("6"),
             None,
         ),
         (
@@ -187,6 +197,54 @@ fn a_reply_means_what_the_run_makes_of_it() {
             calc_ran("2+2", "4"),
             answer("4"),
             Some(Repair::AnswerUnwrapped),
+        ),
+        (
+            "an expression for an answer, not its value: the calculator runs it",
+            fin("The answer is 2^13 - 3^7."),
+            NOTHING(),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "2^13 - 3^7"}),
+            },
+            Some(Repair::ExpressionRunAsCall),
+        ),
+        (
+            "a JSON-schema answer (the text alone) with a function call in it",
+            "{\"thought\": \"t\", \"action\": \"final_answer\", \"action_input\": \"答案是 sqrt(2) * 3\"}".into(),
+            NOTHING(),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "sqrt(2) * 3"}),
+            },
+            Some(Repair::ExpressionRunAsCall),
+        ),
+        (
+            "an expression the calculator already worked out: its result is the answer",
+            fin("348 * 27 - 1592 / 8"),
+            calc_ran("348 * 27 - 1592 / 8", "9197"),
+            answer("9197"),
+            Some(Repair::AnswerFromEarlierCall),
+        ),
+        (
+            "a date, a range or a plain number is not an expression",
+            fin("2025-03-14"),
+            NOTHING(),
+            answer("2025-03-14"),
+            None,
+        ),
+        (
+            "a range of years stands",
+            fin("The answer is 1990-2000."),
+            NOTHING(),
+            answer("The answer is 1990-2000."),
+            None,
+        ),
+        (
+            "words around the numbers: an answer",
+            fin("The answer is 12 * 7 = 84."),
+            NOTHING(),
+            answer("The answer is 12 * 7 = 84."),
+            None,
         ),
         (
             "plain text stays the answer",

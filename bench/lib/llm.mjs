@@ -1,14 +1,12 @@
 // scripts/local-llm from the bench: fresh servers on the bench's own ports, model paths and
-// the venv's python (for the tokenizer).
+// token counts.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './wasm.mjs';
 
 const SCRIPT = join(ROOT, 'scripts/local-llm');
 export const CACHE = process.env.REACTLOOP_CACHE || join(homedir(), '.cache/reactloop');
-export const PYTHON = join(CACHE, 'venv/bin/python');
 
 // The bench uses its own ports so it never stops or reuses a server someone else started on
 // the default ports (8080/8081) from the same cache.
@@ -55,19 +53,30 @@ export function stopServer(port) {
   localLlm(['stop', '--port', String(port)], { quiet: true });
 }
 
-/** Token counts of `texts` with the model's own tokenizer, or null when it is not installed. */
-export function countTokens(name, texts) {
-  if (!existsSync(PYTHON)) return null;
-  let path;
+/**
+ * Token counts of `texts` with the model's own tokenizer (llama.cpp's `/tokenize`, on a fresh
+ * server of that model on `port`), or null when the model is not installed.
+ */
+export async function countTokens(name, texts, port = MODELS[name].port + 5) {
   try {
-    path = modelPath(name);
+    modelPath(name);
   } catch {
     return null;
   }
-  const r = spawnSync(PYTHON, [join(ROOT, 'bench/lib/count_tokens.py')], {
-    input: JSON.stringify({ model: path, texts }),
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`count_tokens.py failed: ${r.stderr}`);
-  return JSON.parse(r.stdout).counts;
+  const server = freshServer(name, port);
+  try {
+    const counts = [];
+    for (const content of texts) {
+      const res = await fetch(`${server.url.replace(/\/v1$/, '')}/tokenize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content, add_special: false }),
+      });
+      if (!res.ok) throw new Error(`/tokenize answered ${res.status}: ${await res.text()}`);
+      counts.push((await res.json()).tokens.length);
+    }
+    return counts;
+  } finally {
+    server.stop();
+  }
 }

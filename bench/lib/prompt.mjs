@@ -31,8 +31,8 @@ export async function measurePrompt() {
     { name: 'LangChain hwchase17/react', text: langchainPrompt(template.trimEnd(), en.tools()) },
   ];
   const texts = prompts.map((p) => p.text);
-  const qwen = countTokens('qwen', texts);
-  const smollm = countTokens('smollm', texts);
+  const qwen = await countTokens('qwen', texts);
+  const smollm = await countTokens('smollm', texts);
   return {
     prompts: prompts.map((p, i) => ({
       name: p.name,
@@ -60,8 +60,7 @@ export function renderPrompt(r) {
     table(['prompt', 'chars', 'estimateTokens', 'Qwen2.5 tokens', 'SmolLM2 tokens'], rows, 'lrrrr') +
     '\n\nMethods: `estimateTokens` is the wasm module\'s estimate (a CJK character = 1 token, other text' +
     ' ≈ 4 characters per token). "Qwen2.5 tokens" and "SmolLM2 tokens" are exact counts with each model\'s own' +
-    ' tokenizer (llama.cpp through llama-cpp-python, `Llama(model_path, vocab_only=True).tokenize(text,' +
-    ' add_bos=False)`, offline; the server has no `/tokenize`, only `/extras/tokenize`). Percentages are' +
+    ' tokenizer (llama.cpp\'s server, `POST /tokenize` with `add_special: false`). Percentages are' +
     ' relative to LangChain. The LangChain prompt is `tests/golden/langchain_react_prompt.txt` with the' +
     ' same tools as `name: description` lines, `{tool_names}` filled and `{input}`/`{agent_scratchpad}`' +
     ' empty; its scaffolding ("Question: … Thought:") is what reactloop sends as the user message instead.'

@@ -14,8 +14,11 @@ export const MODES = [
   { id: 'qwen-fewshot', model: 'qwen', constrained: 'off', fewShot: true, label: 'few-shot (2 examples)' },
   { id: 'qwen-json_object', model: 'qwen', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
+  // What Ollama, LM Studio, vLLM and OpenAI get under "auto": the JSON schema.
+  { id: 'qwen-json_schema', model: 'qwen', constrained: 'json_schema', fewShot: false, label: 'constrained: json_schema' },
   { id: 'smollm-defaults', model: 'smollm', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'qwen15-defaults', model: 'qwen15', fewShot: false, label: 'Agent defaults (auto)' },
+  { id: 'qwen15-json_schema', model: 'qwen15', constrained: 'json_schema', fewShot: false, label: 'constrained: json_schema' },
   { id: 'smollm-json_object', model: 'smollm', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'smollm-grammar', model: 'smollm', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   // Diagnostic, only when named in --modes: the plain prompt with the stop sequence moved to
@@ -46,8 +49,14 @@ export const RUN_SETTINGS = {
 
 const GUARD_ENDINGS = ['step_limit', 'format_errors', 'repeated_calls'];
 
-export async function loadTasks() {
-  return JSON.parse(await readFile(join(ROOT, 'bench/tasks/tasks.json'), 'utf8'));
+// `tune`: the tasks the loop's changes are measured on while they are made. `heldout`: tasks
+// written before any run of them was looked at, only ever reported; a change that moves
+// `tune` and not `heldout` fits the tune tasks, not the problem.
+export const TASK_SETS = { tune: 'bench/tasks/tasks.json', heldout: 'bench/tasks/heldout.json' };
+
+export async function loadTasks(set = 'tune') {
+  if (!TASK_SETS[set]) throw new Error(`unknown task set ${set} (want ${Object.keys(TASK_SETS).join(', ')})`);
+  return JSON.parse(await readFile(join(ROOT, TASK_SETS[set]), 'utf8'));
 }
 
 function sumUsage(trace, key) {
@@ -139,18 +148,18 @@ function summarise(mode, records, wallMs) {
  * Writes bench/results/<date>-<mode>/{summary.json, <failing-task-id>.json}. `jobs` modes run
  * at once, each against its own server.
  */
-export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, jobs = 1, date, portOffset = 0, tag = null, log = console.error }) {
+export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, limit = null, ids = null, jobs = 1, date, portOffset = 0, tag = null, set = 'tune', log = console.error }) {
   if (!Number.isInteger(portOffset) || portOffset < 0) throw new Error('--port-offset needs a whole number ≥ 0');
   if (tag != null && !/^[\w.-]+$/.test(tag)) throw new Error('--tag takes letters, digits, . _ and -');
   const { Agent } = await loadWasm();
-  const data = await loadTasks();
+  const data = await loadTasks(set);
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
   const unknownIds = (ids ?? []).filter((id) => !data.tasks.some((t) => t.id === id));
   if (unknownIds.length) throw new Error(`unknown task ${unknownIds.join(', ')}`);
   // A partial run (--limit or --tasks) writes to its own directory, never over a full run's.
   const picked = ids ? data.tasks.filter((t) => ids.includes(t.id)) : data.tasks;
   const tasks = limit ? picked.slice(0, limit) : picked;
-  const partial = (limit ? `-limit${limit}` : ids ? '-some' : '') + (tag ? `-${tag}` : '');
+  const partial = (set === 'tune' ? '' : `-${set}`) + (limit ? `-limit${limit}` : ids ? '-some' : '') + (tag ? `-${tag}` : '');
   const selected = MODES.filter((m) => models.includes(m.model) && (modes ? modes.includes(m.id) : !m.extra));
   const unknown = (modes ?? []).filter((id) => !MODES.some((m) => m.id === id));
   if (unknown.length) throw new Error(`unknown mode ${unknown.join(', ')} (known: ${MODES.map((m) => m.id).join(', ')})`);
@@ -217,7 +226,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
   } finally {
     Date.now = realNow;
   }
-  return { now_iso: data.now_iso, settings: RUN_SETTINGS, summaries };
+  return { now_iso: data.now_iso, set, file: TASK_SETS[set], settings: RUN_SETTINGS, summaries };
 }
 
 const CATEGORIES = ['calc', 'docs', 'time', 'multi', 'none'];
@@ -248,7 +257,7 @@ export function renderTasks(r) {
     ),
   ]);
   return (
-    '### Task success with real small models\n\n' +
+    `### Task success with real small models (${r.set ?? 'tune'} set, \`${r.file ?? TASK_SETS.tune}\`)\n\n` +
     table(
       ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'step limit while repeating one reply', 'model errors', 'wrong answers', 'answer = earlier result', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
       rows,
@@ -256,7 +265,7 @@ export function renderTasks(r) {
     ) +
     '\n\nBy category (correct/tasks):\n\n' +
     table(['model, mode', ...CATEGORIES.flatMap((c) => [`${c} en`, `${c} zh`])], cat, 'lrrrrrrrrrr') +
-    `\n\nSettings: temperature ${RUN_SETTINGS.temperature}, seed ${RUN_SETTINGS.seed}, maxTokens ${RUN_SETTINGS.maxTokens}, maxSteps ${RUN_SETTINGS.maxSteps}, no streaming, the prompt in the task's language, the default documents, clock fixed at ${r.now_iso} (TZ=UTC), a freshly started server per mode (llama-cpp-python, --n_threads ${r.summaries[0]?.serverThreads ?? THREADS}). ` +
+    `\n\nSettings: temperature ${RUN_SETTINGS.temperature}, seed ${RUN_SETTINGS.seed}, maxTokens ${RUN_SETTINGS.maxTokens}, maxSteps ${RUN_SETTINGS.maxSteps}, no streaming, the prompt in the task's language, the default documents, clock fixed at ${r.now_iso} (TZ=UTC), a freshly started server per mode (llama.cpp's server through xllamacpp, threads ${r.summaries[0]?.serverThreads ?? THREADS}). ` +
     '"format errors recovered" = runs with a format_feedback guard that still answered correctly / runs with a format_feedback guard. ' +
     '"model errors" = runs ended by an error from the model call (e.g. an empty reply). Tokens are per run (summed over its steps, from the server\'s `usage`). ' +
     '"answer = earlier result" = correct / all answers where final_answer repeated the arguments of an earlier successful call and the agent took that call\'s result as the answer. ' +

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::FINAL_ANSWER;
-use crate::tools::ToolSpec;
+use crate::tools::{calculator, Builtin, ToolSpec};
 
 /// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`),
 /// since it is a setting picked from a list.
@@ -148,42 +148,180 @@ fn action_name(action: Option<&ToolSpec>) -> &str {
     action.map_or(FINAL_ANSWER, |t| t.name.as_str())
 }
 
-/// The schema of one ReAct step as JSON: `{thought, action, action_input}`. Servers generate
-/// the properties in the order listed, so `thought` comes first (this needs serde_json's
-/// `preserve_order`). `action_input` is one of the tools' argument objects or, for
-/// final_answer, a string.
-pub fn react_schema(actions: &[Option<&ToolSpec>]) -> Value {
-    let names: Vec<&str> = actions.iter().map(|a| action_name(*a)).collect();
-    let mut inputs: Vec<Value> = actions
+/// The schema of one ReAct step as JSON, `{thought, action, action_input}`: one branch per
+/// action, each with its own input, so that a final answer is text and never a tool's
+/// argument object (one shared `anyOf` of inputs let the 0.5B model answer with a calculator
+/// object or the expression it should have sent). Servers generate the properties in the
+/// order listed, so `thought` comes first (this needs serde_json's `preserve_order`).
+///
+/// What the grammar asks of free text, this asks in patterns a JSON-schema converter reads
+/// (llama.cpp's and Ollama's, llguidance, vLLM's): no `.` (the older converter writes it out
+/// unescaped), no bounded repetition of single characters (`maxLength` becomes thousands of
+/// nested rules there), no quote or backslash in free text (no escapes to get wrong).
+pub fn react_schema(
+    actions: &[Option<&ToolSpec>],
+    thought: Thought,
+    answer: Option<&str>,
+) -> Value {
+    let thought = match thought {
+        Thought::Exactly(text) => json!({"type": "string", "const": one_line(text)}),
+        Thought::StartsWith(prefix) => json!({
+            "type": "string",
+            "pattern": format!("^{}{TEXT_PATTERN}$", regex_literal(prefix)),
+        }),
+        Thought::Free => json!({"type": "string", "pattern": format!("^{TEXT_PATTERN}$")}),
+    };
+    let answer_start = match answer.filter(|a| !a.is_empty()) {
+        Some(prefix) => format!("{} ", regex_literal(prefix)),
+        None => String::new(),
+    };
+    let mut branches: Vec<Value> = actions
         .iter()
-        .flatten()
-        .map(|tool| {
-            let props = argument_params(tool);
-            let properties: serde_json::Map<String, Value> = props
-                .iter()
-                .map(|name| (name.clone(), property_schema(tool, name)))
-                .collect();
+        .map(|action| {
+            let input = match action {
+                Some(tool) => arguments_schema(tool),
+                None => json!({
+                    "type": "string",
+                    "pattern": format!("^{answer_start}{ANSWER_PATTERN}$"),
+                }),
+            };
             json!({
                 "type": "object",
-                "properties": properties,
-                "required": props,
+                "properties": {
+                    "thought": thought,
+                    "action": {"type": "string", "const": action_name(*action)},
+                    "action_input": input,
+                },
+                "required": ["thought", "action", "action_input"],
                 "additionalProperties": false,
             })
         })
         .collect();
-    if actions.contains(&None) {
-        inputs.push(json!({"type": "string"}));
+    if branches.len() == 1 {
+        branches.remove(0)
+    } else {
+        json!({ "anyOf": branches })
     }
+}
+
+// The grammar's `text` (a Thought) and `answer`, as patterns: up to five sentences on one
+// line; a Thought without colons; an answer that does not open with an object, a list, a
+// placeholder, a quote or white space.
+const TEXT_PATTERN: &str = r#"[^"\\\r\n.!?。！？:：]*([.!?。！？][^"\\\r\n.!?。！？:：]*){0,4}"#;
+const ANSWER_PATTERN: &str =
+    r#"[^{\[<"\\ \t\r\n][^"\\\r\n.!?。！？]*([.!?。！？][^"\\\r\n.!?。！？]*){0,4}"#;
+
+/// `text` matched literally by a pattern; a quote or backslash (which JSON escapes, and the
+/// older converter would not) becomes an apostrophe or a slash.
+fn regex_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in one_line(text).chars() {
+        match c {
+            '"' => out.push('\''),
+            '\\' => out.push('/'),
+            '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The tool's [`argument_params`] as a closed object schema; a built-in tool's text
+/// argument carries the pattern of what the tool reads ([`ArgText`]).
+fn arguments_schema(tool: &ToolSpec) -> Value {
+    let params = argument_params(tool);
+    let properties: serde_json::Map<String, Value> = params
+        .iter()
+        .map(|name| {
+            let mut schema = property_schema(tool, name);
+            if let (Some(text), Some(map)) = (ArgText::of(tool, name), schema.as_object_mut()) {
+                map.insert("pattern".into(), json!(text.pattern()));
+            }
+            (name.clone(), schema)
+        })
+        .collect();
     json!({
         "type": "object",
-        "properties": {
-            "thought": {"type": "string"},
-            "action": {"type": "string", "enum": names},
-            "action_input": {"anyOf": inputs},
-        },
-        "required": ["thought", "action", "action_input"],
+        "properties": properties,
+        "required": params,
         "additionalProperties": false,
     })
+}
+
+/// What a built-in tool's text argument can hold, so that a constrained reply writes only
+/// what the tool reads. Free to write any string, SmolLM2-135M filled the calculator's
+/// `expression` with `} + 7 + 12 = 12 * 7 = 84. 84 is 12 * 7. …` up to the token limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArgText {
+    /// The calculator's characters, function names and constants.
+    Expression,
+    /// Search keywords: up to [`MAX_QUERY_WORDS`] words, no quotes, brackets or line breaks.
+    Words,
+}
+
+/// Characters of an expression, as a character class body: the same in GBNF and in a
+/// regular expression (the `-` last, where it is literal in both).
+const EXPRESSION_CHARS: &str = "0-9 .,+*/%^()-";
+/// A keyword's characters, as a character class: the same in GBNF and in a regular
+/// expression.
+const WORD_CLASS: &str = r#"[^ "\\\r\n\t{}\[\]<>]"#;
+const MAX_QUERY_WORDS: usize = 8;
+
+impl ArgText {
+    fn of(tool: &ToolSpec, param: &str) -> Option<ArgText> {
+        match (Builtin::of(tool)?, param) {
+            (Builtin::Calculator, "expression") => Some(ArgText::Expression),
+            (Builtin::SearchDocs, "query") => Some(ArgText::Words),
+            _ => None,
+        }
+    }
+
+    /// The pattern of the argument's JSON string value.
+    fn pattern(self) -> String {
+        match self {
+            ArgText::Expression => {
+                format!(
+                    "^([{EXPRESSION_CHARS}]|{})+$",
+                    calculator::names().join("|")
+                )
+            }
+            ArgText::Words => format!(
+                "^{WORD_CLASS}+( {WORD_CLASS}+){{0,{}}}$",
+                MAX_QUERY_WORDS - 1
+            ),
+        }
+    }
+
+    /// The GBNF rule that writes the argument as a JSON string, quotes included.
+    fn gbnf_rule(self) -> String {
+        match self {
+            ArgText::Expression => {
+                let names: Vec<String> =
+                    calculator::names().into_iter().map(gbnf_literal).collect();
+                format!(
+                    "exprstr ::= \"\\\"\" ( [{EXPRESSION_CHARS}] | {} )+ \"\\\"\"",
+                    names.join(" | ")
+                )
+            }
+            ArgText::Words => {
+                let mut words = "word".to_string();
+                for _ in 1..MAX_QUERY_WORDS {
+                    words = format!("word (\" \" {words})?");
+                }
+                format!("wordstr ::= \"\\\"\" {words} \"\\\"\"\nword ::= {WORD_CLASS}+")
+            }
+        }
+    }
+
+    fn gbnf_name(self) -> &'static str {
+        match self {
+            ArgText::Expression => "exprstr",
+            ArgText::Words => "wordstr",
+        }
+    }
 }
 
 /// A GBNF grammar for llama.cpp forcing
@@ -205,7 +343,15 @@ pub fn react_grammar(
 ) -> String {
     let mut rules = Vec::new();
     let mut choices = Vec::new();
+    let mut texts: Vec<ArgText> = Vec::new();
     for (i, action) in actions.iter().enumerate() {
+        if let Some(tool) = action {
+            for name in argument_params(tool) {
+                if let Some(text) = ArgText::of(tool, &name).filter(|t| !texts.contains(t)) {
+                    texts.push(text);
+                }
+            }
+        }
         let head = gbnf_literal(&format!("{}\nAction Input: ", action_name(*action)));
         let body = match (action, answer.filter(|a| !a.is_empty())) {
             (None, Some(prefix)) => format!("{} answer", gbnf_literal(&format!("{prefix} "))),
@@ -226,7 +372,10 @@ pub fn react_grammar(
         "root ::= {opening} (\"\\n\" | \" \")? \"Action: \" ( {} )\n",
         choices.join(" | ")
     );
-    for rule in rules {
+    for rule in rules
+        .into_iter()
+        .chain(texts.into_iter().map(ArgText::gbnf_rule))
+    {
         grammar.push_str(&rule);
         grammar.push('\n');
     }
@@ -303,7 +452,10 @@ fn arguments_gbnf(tool: &ToolSpec) -> String {
         let key = serde_json::to_string(name).unwrap_or_default();
         let lead = if i == 0 { "{" } else { ", " };
         parts.push(gbnf_literal(&format!("{lead}{key}: ")));
-        parts.push(value_gbnf(&property_schema(tool, name)));
+        parts.push(match ArgText::of(tool, name) {
+            Some(text) => text.gbnf_name().to_string(),
+            None => value_gbnf(&property_schema(tool, name)),
+        });
     }
     parts.push(gbnf_literal("}"));
     parts.join(" ")
@@ -443,10 +595,13 @@ mod tests {
             react_grammar(&actions(&tools, None), Thought::Free, None),
             concat!(
                 "root ::= \"Thought: \" text (\"\\n\" | \" \")? \"Action: \" ( act0 | act1 | act2 | act3 )\n",
-                "act0 ::= \"calculator\\nAction Input: \" \"{\\\"expression\\\": \" str \"}\"\n",
-                "act1 ::= \"search_docs\\nAction Input: \" \"{\\\"query\\\": \" str \"}\"\n",
+                "act0 ::= \"calculator\\nAction Input: \" \"{\\\"expression\\\": \" exprstr \"}\"\n",
+                "act1 ::= \"search_docs\\nAction Input: \" \"{\\\"query\\\": \" wordstr \"}\"\n",
                 "act2 ::= \"current_time\\nAction Input: \" \"{}\"\n",
                 "act3 ::= \"final_answer\\nAction Input: \" answer\n",
+                "exprstr ::= \"\\\"\" ( [0-9 .,+*/%^()-] | \"round\" | \"floor\" | \"log10\" | \"sqrt\" | \"ceil\" | \"abs\" | \"min\" | \"max\" | \"log\" | \"exp\" | \"sin\" | \"cos\" | \"tan\" | \"ln\" | \"pi\" | \"e\" )+ \"\\\"\"\n",
+                "wordstr ::= \"\\\"\" word (\" \" word (\" \" word (\" \" word (\" \" word (\" \" word (\" \" word (\" \" word)?)?)?)?)?)?)? \"\\\"\"\n",
+                "word ::= [^ \"\\\\\\r\\n\\t{}\\[\\]<>]+\n",
                 "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
                 "seg ::= [^\\r\\n.!?。！？:：]*\n",
                 "end ::= [.!?。！？]\n",
@@ -518,15 +673,132 @@ mod tests {
             act,
             "act0 ::= \"book \\\"it\\\"\\nAction Input: \" \"{\\\"city\\\": \" str \", \\\"nights\\\": \" num \", \\\"pets\\\": \" bool \", \\\"class\\\": \" ( \"\\\"eco\\\"\" | \"\\\"biz\\\"\" ) \", \\\"extras\\\": \" value \"}\""
         );
-        let schema = react_schema(&actions(&tools, None));
+        let schema = react_schema(&actions(&tools, None), Thought::Free, None);
+        let branches = schema["anyOf"].as_array().unwrap();
         assert_eq!(
-            schema["properties"]["action_input"]["anyOf"][0]["required"],
+            branches[0]["properties"]["action_input"]["required"],
             json!(["city", "nights", "pets", "class", "extras"])
         );
+        // A host tool's schema goes out as it was registered (no pattern added).
         assert_eq!(
-            schema["properties"]["action_input"]["anyOf"][1],
+            branches[0]["properties"]["action_input"]["properties"]["city"],
             json!({"type": "string"})
         );
+        assert_eq!(branches[1]["properties"]["action"]["const"], "final_answer");
+    }
+
+    /// The patterns of the JSON schema, read by a regular-expression engine: what each lets
+    /// through and what it stops.
+    #[test]
+    fn schema_patterns_say_what_the_grammar_says() {
+        let tools = builtins();
+        let schema = react_schema(
+            &actions(&tools, None),
+            Thought::StartsWith("The \"Observation\" shows 3.5"),
+            Some("The answer is"),
+        );
+        let branches = schema["anyOf"].as_array().unwrap();
+        let names: Vec<&str> = branches
+            .iter()
+            .map(|b| b["properties"]["action"]["const"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["calculator", "search_docs", "current_time", "final_answer"]
+        );
+        for branch in branches {
+            assert_eq!(
+                branch["required"],
+                json!(["thought", "action", "action_input"])
+            );
+        }
+        let pattern = |branch: usize, pointer: &str| {
+            let p = branches[branch]["properties"]
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("no pattern at {branch} {pointer}"));
+            regex_lite::Regex::new(p).unwrap()
+        };
+        let cases: [(&str, regex_lite::Regex, &[&str], &[&str]); 4] = [
+            (
+                "expression",
+                pattern(0, "/action_input/properties/expression/pattern"),
+                &[
+                    "12 * 7",
+                    "sqrt(2) + log10(100) * pi",
+                    "17 * 3, 8 * 6",
+                    "(1.5 - -2)^2 % 3",
+                ],
+                &[
+                    "} + 7 + 12 = 12 * 7 = 84",
+                    "12 * 7 = 84",
+                    "two plus two",
+                    "",
+                    "1\n2",
+                    "x + 1",
+                ],
+            ),
+            (
+                "query",
+                pattern(1, "/action_input/properties/query/pattern"),
+                &[
+                    "FAISS",
+                    "what is FAISS used for?",
+                    "向量数据库",
+                    "ReAct 模式",
+                ],
+                &[
+                    "",
+                    " FAISS",
+                    "{\"query\": \"x\"}",
+                    "a b c d e f g h i",
+                    "two\nlines",
+                    "say \"hi\"",
+                ],
+            ),
+            (
+                "thought",
+                pattern(3, "/thought/pattern"),
+                &[
+                    "The 'Observation' shows 3.5 so the answer is 3.5.",
+                    "The 'Observation' shows 3.5",
+                ],
+                &[
+                    "I will answer.",
+                    "The 'Observation' shows 3.5. Action: final_answer",
+                    "The 'Observation' shows 3.5\nmore",
+                ],
+            ),
+            (
+                "answer",
+                pattern(3, "/action_input/pattern"),
+                &[
+                    "The answer is 84.",
+                    "The answer is Paris. It is in France.",
+                    "The answer is 3.14",
+                ],
+                &[
+                    "84",
+                    "The answer is {\"expression\": \"1\"}",
+                    "The answer is \"Observation: [1] x\"",
+                    "The answer is <answer>",
+                    "The answer is  84",
+                    "The answer is 84\nmore",
+                ],
+            ),
+        ];
+        for (what, regex, good, bad) in cases {
+            for text in good {
+                assert!(regex.is_match(text), "{what} should take {text:?}");
+            }
+            for text in bad {
+                assert!(!regex.is_match(text), "{what} should refuse {text:?}");
+            }
+        }
+        // A host tool's string stays free; the final answer alone is the schema itself.
+        let finals = react_schema(&actions(&[], None), Thought::Exactly("Done.\nSo"), None);
+        assert_eq!(finals["properties"]["action"]["const"], "final_answer");
+        assert_eq!(finals["properties"]["thought"]["const"], "Done. So");
     }
 
     #[test]

@@ -87,7 +87,7 @@ pub struct ModelRequest {
     /// Constrained modes allow only final_answer in this reply, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub must_answer: Option<MustAnswer>,
-    /// Words the reply's Thought must begin with, under the grammar (other modes ignore it):
+    /// Words the reply's Thought must begin with, under a constraint (plain mode ignores it):
     /// after an Observation, small models copy their previous reply word for word unless
     /// their Thought starts by reading what came back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -96,7 +96,7 @@ pub struct ModelRequest {
     /// Thought, given back after it ran on to the token limit without an Action.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub thought_closed: bool,
-    /// Words a final answer must begin with, under the grammar: left free, small models
+    /// Words a final answer must begin with, under a constraint: left free, small models
     /// copy the prompt's placeholder or an argument object there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_prefix: Option<String>,
@@ -340,12 +340,18 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         tools
     };
     let actions = actions(tools, req.avoid_action.as_deref());
+    let thought = match (&req.thought_prefix, req.thought_closed) {
+        (Some(text), true) => Thought::Exactly(text),
+        (Some(text), false) => Thought::StartsWith(text),
+        (None, _) => Thought::Free,
+    };
+    let answer = req.answer_prefix.as_deref();
     match req.constrained {
         Constrained::Auto | Constrained::Off => {}
         Constrained::JsonObject => {
             body.insert(
                 "response_format".into(),
-                json!({"type": "json_object", "schema": react_schema(&actions)}),
+                json!({"type": "json_object", "schema": react_schema(&actions, thought, answer)}),
             );
         }
         Constrained::JsonSchema => {
@@ -353,18 +359,18 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
                 "response_format".into(),
                 json!({
                     "type": "json_schema",
-                    "json_schema": {"name": "react_step", "schema": react_schema(&actions)},
+                    "json_schema": {
+                        "name": "react_step",
+                        "schema": react_schema(&actions, thought, answer),
+                    },
                 }),
             );
         }
         Constrained::Grammar => {
-            let thought = match (&req.thought_prefix, req.thought_closed) {
-                (Some(text), true) => Thought::Exactly(text),
-                (Some(text), false) => Thought::StartsWith(text),
-                (None, _) => Thought::Free,
-            };
-            let grammar = react_grammar(&actions, thought, req.answer_prefix.as_deref());
-            body.insert("grammar".into(), json!(grammar));
+            body.insert(
+                "grammar".into(),
+                json!(react_grammar(&actions, thought, answer)),
+            );
         }
     }
     Value::Object(body)
@@ -519,7 +525,7 @@ mod tests {
     }
 
     fn schema_json() -> Value {
-        react_schema(&actions(&tools(), None))
+        react_schema(&actions(&tools(), None), Thought::Free, None)
     }
 
     #[test]
@@ -820,15 +826,23 @@ mod tests {
             json!(react_grammar(&allowed, Thought::Free, None))
         );
         assert!(!body["grammar"].as_str().unwrap().contains("\"search"));
+        let branch_actions = |schema: &Value| -> Vec<Value> {
+            schema["anyOf"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b["properties"]["action"]["const"].clone())
+                .collect()
+        };
         let body = chat_body(&cfg, &avoiding(Constrained::JsonObject), &tools);
         assert_eq!(
-            body["response_format"]["schema"]["properties"]["action"]["enum"],
-            json!(["calculator", "final_answer"])
+            branch_actions(&body["response_format"]["schema"]),
+            [json!("calculator"), json!("final_answer")]
         );
         let body = chat_body(&cfg, &avoiding(Constrained::JsonSchema), &tools);
         assert_eq!(
-            body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"],
-            json!(["calculator", "final_answer"])
+            branch_actions(&body["response_format"]["json_schema"]["schema"]),
+            [json!("calculator"), json!("final_answer")]
         );
         assert_eq!(
             chat_body(&cfg, &avoiding(Constrained::Off), &tools),
@@ -843,10 +857,10 @@ mod tests {
             ..with_mode(Constrained::JsonSchema)
         };
         let body = chat_body(&cfg, &answering, &tools);
-        assert_eq!(
-            body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"],
-            json!(["final_answer"])
-        );
+        // One branch is the schema itself: a final answer, as text.
+        let schema = &body["response_format"]["json_schema"]["schema"];
+        assert_eq!(schema["properties"]["action"]["const"], "final_answer");
+        assert_eq!(schema["properties"]["action_input"]["type"], "string");
     }
 
     #[test]

@@ -311,6 +311,9 @@ pub enum Repair {
     /// Set by the agent: final_answer held a tool's arguments that no Observation had shown,
     /// so that call was run.
     ArgumentsRunAsCall,
+    /// Set by the agent: final_answer was an arithmetic expression, not its value, and the
+    /// calculator was run on it.
+    ExpressionRunAsCall,
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,
@@ -380,6 +383,9 @@ impl Repair {
             }
             Repair::ArgumentsRunAsCall => {
                 "final_answer held a tool's arguments that no Observation had shown: that call was run"
+            }
+            Repair::ExpressionRunAsCall => {
+                "final_answer was an expression, not its value: the calculator was run on it"
             }
             Repair::AnswerFromEarlierCall => {
                 "final_answer repeated an earlier call's arguments: that call's result is the answer"

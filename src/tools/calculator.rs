@@ -503,6 +503,18 @@ const FUNCTIONS: &[Function] = &[
 
 const CONSTANTS: &[(&str, f64)] = &[("pi", PI), ("e", E)];
 
+/// The names an expression may use (functions and constants), longest first: `log10` is
+/// found before `log`, `exp` before `e`.
+pub(crate) fn names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = FUNCTIONS
+        .iter()
+        .map(|f| f.name)
+        .chain(CONSTANTS.iter().map(|c| c.0))
+        .collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names
+}
+
 fn invalid(function: &str, what: &str, got: f64) -> CalcError {
     CalcError::InvalidArgument {
         function: function.into(),

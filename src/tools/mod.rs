@@ -102,6 +102,11 @@ impl Builtin {
             Builtin::CurrentTime => current_time::spec(),
         }
     }
+
+    /// The built-in tool this spec describes, unchanged.
+    pub fn of(spec: &ToolSpec) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.spec() == *spec)
+    }
 }
 
 /// A document `search_docs` can find.
