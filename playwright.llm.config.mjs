@@ -1,6 +1,6 @@
 // The playground end to end with a real small model (Qwen2.5-Coder-0.5B through
 // scripts/local-llm), in Debian's Chromium. Run with scripts/test-llm, which installs the
-// model server first (7-10 minutes on a cold cache). Not part of `npx playwright test`.
+// model server first (under a minute on a cold cache). Not part of `npx playwright test`.
 import { defineConfig } from '@playwright/test';
 import { chromium } from './playwright.config.mjs';
 

@@ -191,6 +191,14 @@ pub enum Guard {
         constrained: Constrained,
         error: LlmError,
     },
+    /// The server counted fewer prompt tokens than were sent: it cut the prompt to fit its
+    /// context window (see [`history::cut_by_server`]). Once per run.
+    PromptCut {
+        /// The request's size by [`prompt::estimate_tokens`].
+        sent: u32,
+        /// The server's `usage.prompt_tokens`.
+        counted: u32,
+    },
 }
 
 impl Guard {
@@ -234,6 +242,9 @@ impl Guard {
             Guard::ConstraintDropped { constrained, error } => format!(
                 "The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.",
                 constrained.label()
+            ),
+            Guard::PromptCut { sent, counted } => format!(
+                "The server read {counted} prompt tokens where about {sent} were sent: it cut the prompt to fit its context window, so the model did not see its start (the tools or the question). Give the server a larger context (Ollama: start it with OLLAMA_CONTEXT_LENGTH=8192; llama.cpp: --ctx-size 8192; LM Studio: the model's context length) or lower \"History rounds kept\"."
             ),
         }
     }
@@ -675,7 +686,9 @@ impl Agent {
         let (kept, cut) = parse::cut_observation(&reply.text);
         let kept = kept.trim_end().to_string();
         let dropped_chars = reply.text.chars().count() - kept.chars().count();
+        let prompt_cut = self.prompt_cut(&reply);
         let step = self.current_mut();
+        step.guards.extend(prompt_cut);
         if cut {
             step.guards
                 .push(Guard::SelfObservationCut { dropped_chars });
@@ -726,6 +739,25 @@ impl Agent {
             }
         }
         Ok(())
+    }
+
+    /// A [`Guard::PromptCut`] when the server's count of this request's prompt shows it cut
+    /// the prompt, the first time in the run.
+    fn prompt_cut(&self, reply: &ModelReply) -> Option<Guard> {
+        let counted = reply.usage.prompt_tokens?;
+        let steps = &self.trace.steps;
+        let noted = steps.iter().any(|s| {
+            s.guards
+                .iter()
+                .any(|g| matches!(g, Guard::PromptCut { .. }))
+        });
+        let sent = history::estimate(&self.current().request.messages);
+        let before = steps.iter().rev().nth(1).and_then(|s| {
+            let counted = s.reply.as_ref()?.usage.prompt_tokens?;
+            Some((history::estimate(&s.request.messages), counted))
+        });
+        (!noted && history::cut_by_server(sent, counted, before))
+            .then_some(Guard::PromptCut { sent, counted })
     }
 
     /// Identical reply, identical feedback, identical reply: a stuck model needs something

@@ -272,6 +272,7 @@ fn guard(value: Value) -> Result<Guard, Error> {
         "too_many_repeats",
         "second_move",
         "constraint_dropped",
+        "prompt_cut",
     ];
     let (tag, mut f) = Fields::read(value, "type")?;
     Ok(match tag.as_str() {
@@ -316,6 +317,10 @@ fn guard(value: Value) -> Result<Guard, Error> {
         "constraint_dropped" => Guard::ConstraintDropped {
             constrained: f.get("constrained")?,
             error: f.get("error")?,
+        },
+        "prompt_cut" => Guard::PromptCut {
+            sent: f.get("sent")?,
+            counted: f.get("counted")?,
         },
         _ => return Err(Error::unknown_variant(&tag, NAMES)),
     })

@@ -1592,3 +1592,84 @@ fn a_run_on_thought_is_given_back_short() {
         "{given}"
     );
 }
+
+/// A model behind a server that reads at most `window` prompt tokens (as Ollama does with a
+/// prompt longer than its context): the count it reports stops growing at the window.
+fn behind_a_window(
+    window: u32,
+    replies: &[&str],
+) -> impl FnMut(&ModelRequest) -> Result<ModelReply, LlmError> {
+    let mut script = scripted(replies);
+    move |request| {
+        let sent = reactloop::history::estimate(&request.messages);
+        let mut reply = script(request)?;
+        reply.usage.prompt_tokens = Some(sent.min(window));
+        Ok(reply)
+    }
+}
+
+#[test]
+fn a_prompt_the_server_cut_is_named_once_in_the_trace() {
+    let search = "Thought: look\nAction: search_docs\nAction Input: {\"query\": \"FAISS\"}";
+    let replies = [
+        search,
+        "Thought: again\nAction: search_docs\nAction Input: {\"query\": \"ReAct\"}",
+        "Thought: more\nAction: search_docs\nAction Input: {\"query\": \"BM25\"}",
+        "Thought: done\nAction: final_answer\nAction Input: similarity search",
+    ];
+    let cuts = |window: u32| -> Vec<(usize, u32, u32)> {
+        let mut agent = Agent::new("What is FAISS used for?", registry(), chat());
+        run_to_end(&mut agent, &HOST, behind_a_window(window, &replies));
+        agent
+            .trace()
+            .steps
+            .iter()
+            .flat_map(|s| {
+                s.guards.iter().filter_map(move |g| match g {
+                    Guard::PromptCut { sent, counted } => Some((s.index, *sent, *counted)),
+                    _ => None,
+                })
+            })
+            .collect()
+    };
+    // A window larger than the run: nothing to say.
+    assert_eq!(cuts(100_000), []);
+    // The first request fits, the history grows past the window: the first step whose
+    // count stalls says so, once, with both numbers.
+    let first = {
+        let agent = Agent::new("What is FAISS used for?", registry(), chat());
+        reactloop::history::estimate(&agent.trace().steps[0].request.messages)
+    };
+    let found = cuts(first + 20);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (index, sent, counted) = found[0];
+    assert!(index >= 2, "{found:?}");
+    assert_eq!(counted, first + 20);
+    assert!(sent >= counted + 100, "{found:?}");
+    let guard = Guard::PromptCut { sent, counted };
+    assert!(guard.explain().contains("OLLAMA_CONTEXT_LENGTH"));
+    assert!(reactloop::sentences::guard(&guard)
+        .zh
+        .contains("OLLAMA_CONTEXT_LENGTH"));
+}
+
+#[test]
+fn a_count_under_half_of_the_sent_prompt_is_a_cut_and_a_tokenizer_is_not() {
+    use reactloop::history::cut_by_server;
+    // (sent, counted, the request before) → cut?
+    let cases = [
+        (3000, 2048, None, false),
+        (3000, 1400, None, true),
+        (800, 300, None, false),
+        (1500, 1300, Some((1300, 1250)), false),
+        (1500, 1250, Some((1300, 1250)), true),
+        (1350, 1250, Some((1300, 1250)), false),
+    ];
+    for (sent, counted, before, cut) in cases {
+        assert_eq!(
+            cut_by_server(sent, counted, before),
+            cut,
+            "{sent} {counted} {before:?}"
+        );
+    }
+}

@@ -264,6 +264,10 @@ fn guards() -> Vec<Guard> {
             repeats: 3,
         },
         Guard::SecondMove { repeat: 2 },
+        Guard::PromptCut {
+            sent: 3100,
+            counted: 2048,
+        },
     ]);
     // Every model error, with every constraint in turn.
     let constraints = constraints();
@@ -631,7 +635,8 @@ fn covered_guard(g: &Guard) {
         | Guard::StepLimit { .. }
         | Guard::TooManyFormatErrors { .. }
         | Guard::TooManyRepeats { .. }
-        | Guard::SecondMove { .. } => {}
+        | Guard::SecondMove { .. }
+        | Guard::PromptCut { .. } => {}
     }
 }
 

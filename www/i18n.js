@@ -176,6 +176,7 @@ const en = {
   'guard.too_many_repeats': 'Too many repeats',
   'guard.second_move': 'Feedback changed',
   'guard.constraint_dropped': 'Constraint dropped',
+  'guard.prompt_cut': 'Prompt cut by the server',
   'outcome.title': 'Outcome',
 };
 
@@ -353,6 +354,7 @@ const zh = {
   'guard.too_many_repeats': '重复过多',
   'guard.second_move': '换了修正说明',
   'guard.constraint_dropped': '去掉约束',
+  'guard.prompt_cut': '提示词被服务器截断',
   'outcome.title': '结果',
 };
 

@@ -142,6 +142,48 @@ test('export a trace and replay it without any model', async ({ page }) => {
   await expect(page.getByTestId('error')).toContainText('version 99');
 });
 
+// Ollama cannot be installed here: a stand-in answers as it does (tests/mock/server.mjs,
+// scenario `ollama`): its model list, the JSON its schema decoding makes a model write, and
+// a prompt past its context cut without an error.
+test('an Ollama server gets the JSON schema under auto, and the run reaches its answer', async ({ page }) => {
+  const run = runId('ollama');
+  await openPage(page);
+  await useServer(page, mockUrl('ollama', run));
+  await page.locator('#model').fill('qwen2.5-coder:0.5b');
+  await expect(page.locator('#constrained')).toHaveValue('auto');
+  await ask(page);
+  await expect(finalAnswer(page)).toHaveText('The answer is 395.');
+  const sent = await mockRequests('ollama', run);
+  expect(sent).toHaveLength(2);
+  for (const request of sent) {
+    expect(request.body.response_format.type).toBe('json_schema');
+    expect(request.body.grammar).toBeUndefined();
+  }
+  // One branch per action: the answer is text, never a tool's argument object.
+  const branches = sent[0].body.response_format.json_schema.schema.anyOf;
+  expect(branches.map((b) => b.properties.action.const)).toEqual(['calculator', 'search_docs', 'current_time']);
+  const last = sent[1].body.response_format.json_schema.schema.anyOf.at(-1);
+  expect(last.properties.action_input.type).toBe('string');
+  const first = page.getByTestId('step-card').first();
+  await first.locator('details.anatomy > summary').click();
+  await expect(first.locator('.anatomy-body')).toContainText('Constrained output: json_schema');
+  await expect(page.locator('.guard-prompt_cut')).toHaveCount(0);
+});
+
+test('a prompt longer than the server\'s context is named in the trace with the setting to change', async ({ page }) => {
+  const run = runId('ollama-ctx');
+  await openPage(page);
+  await useServer(page, mockUrl('ollama', run));
+  // A pasted text of about 5,000 tokens, past Ollama's 2,048 (the stand-in counts at most that).
+  const text = 'The quarterly report lists revenue, costs and margins for each region. '.repeat(300);
+  await ask(page, `${text}\n\n${Q}`);
+  await expect(finalAnswer(page)).toHaveText('The answer is 395.');
+  const guard = page.locator('.guard-prompt_cut');
+  await expect(guard).toHaveCount(1);
+  await expect(guard).toContainText('2048 prompt tokens');
+  await expect(guard).toContainText('OLLAMA_CONTEXT_LENGTH=8192');
+});
+
 for (const [name, url] of [
   ['a refused port', () => 'http://127.0.0.1:9/v1'],
   ['a CORS refusal', () => mockUrl('cors-refuse')],

@@ -59,6 +59,11 @@
 // | huge-body         | 200 JSON, a completion of HUGE_BYTES (5 MB), stream or not   | too_large (part body): over the 4 MB reply limit      |
 // | endless-line      | calc script; SSE: `data: ` then 3 MB of x in 64 KB writes,    | too_large (part stream_line): over the 1 MB line limit|
 // |                   |   never a line end; non-stream: the calc script               |                                                       |
+// | ollama            | a stand-in for Ollama (issue 23: Ollama cannot be installed here): /models as   |
+// |                   |   Ollama's /v1/models (owned_by "library", ids qwen2.5-coder:0.5b, llama3.2:1b); | auto picks the JSON schema; the schema path's |
+// |                   |   with response_format 0: a JSON calc step, 1+: a JSON final "The answer is OBS."; | replies; a prompt past the context is named |
+// |                   |   without it the calc script; usage.prompt_tokens at most OLLAMA_CTX (2048), as  |   in the trace (a prompt_cut guard)          |
+// |                   |   Ollama cuts a longer prompt from the front without an error                  |                                              |
 // Faults (http*, not-json, huge-body, hang, cors-refuse) apply to /models too; otherwise /models lists
 // mock-model and mock-small. Unknown scenario → 404 naming the known ones; bad JSON → 400.
 
@@ -94,6 +99,9 @@ const firstLine = (s) => String(s ?? '').trim().split(/\r?\n/)[0];
 
 const calcStep = (thought = 'I need to compute 23 * 17 + 4.') => act(thought, 'calculator', CALC_INPUT);
 const calc = (step, c) => (step === 0 ? calcStep() : fin(`The result is ${c.obs}.`));
+// One ReAct step as the JSON object a server's schema decoding makes a model write.
+const jsonStep = (thought, action, input) => JSON.stringify({ thought, action, action_input: input });
+export const OLLAMA_CTX = 2048;
 const jsTool = (final) => (step, c) =>
   step === 0 ? act('I will call the JS test tool.', 'js_tool', { x: 1 }) : fin(final(c.obs));
 
@@ -156,6 +164,16 @@ const SCENARIOS = {
   'endless-line': { reply: calc, stream: 'endless' },
   hang: { hang: true },
   'cors-refuse': { reply: calc, noCors: true },
+  ollama: {
+    models: () => ['qwen2.5-coder:0.5b', 'llama3.2:1b'].map((id) => ({ id, object: 'model', created: 1733000000, owned_by: 'library' })),
+    contextTokens: OLLAMA_CTX,
+    reply: (step, c) => {
+      if (!c.responseFormat) return calc(step, c);
+      return step === 0
+        ? jsonStep('I need to compute 23 * 17 + 4.', 'calculator', CALC_INPUT)
+        : jsonStep(`The Observation shows ${c.obs}.`, 'final_answer', `The answer is ${c.obs}.`);
+    },
+  },
   zh: {
     reply: (step, c) =>
       step === 0
@@ -391,7 +409,7 @@ export async function startMock({ port = 0 } = {}) {
     }
     if (m[3] === 'models') {
       if (req.method !== 'GET') return send(res, 405, err('use GET', 'invalid_request_error'), cors);
-      const data = ['mock-model', 'mock-small'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock' }));
+      const data = sc.models?.() ?? ['mock-model', 'mock-small'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock' }));
       return send(res, 200, { object: 'list', data }, cors);
     }
     if (req.method !== 'POST') return send(res, 405, err('use POST', 'invalid_request_error'), cors);
@@ -415,7 +433,8 @@ export async function startMock({ port = 0 } = {}) {
     const c = {
       id: `chatcmpl-mock-${++seq}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'mock-model',
       messages, obs: lastObservation(messages), signal: ac.signal,
-      promptTokens: tokens(JSON.stringify(messages)), includeUsage: body.stream_options?.include_usage === true,
+      promptTokens: Math.min(tokens(JSON.stringify(messages)), sc.contextTokens ?? Infinity),
+      includeUsage: body.stream_options?.include_usage === true, responseFormat: body.response_format,
     };
     let text = sc.reply(step, c);
     if (!sc.ignoreStop) text = cutAtStop(text, body.stop);
