@@ -149,6 +149,27 @@ fn msg(role: Role, content: &str) -> Message {
     }
 }
 
+/// The size of a request's messages in [`estimate_tokens`]'s units.
+pub fn estimate(messages: &[Message]) -> u32 {
+    let tokens: usize = messages.iter().map(|m| estimate_tokens(&m.content)).sum();
+    u32::try_from(tokens).unwrap_or(u32::MAX)
+}
+
+/// Whether the server read less of the prompt than was sent: it cut the prompt to fit its
+/// context window and the model never saw its start (Ollama does this without an error; only
+/// `usage.prompt_tokens` shows it). `sent` is the request's [`estimate`], `counted` the
+/// server's `prompt_tokens`, `before` the same two of the previous request. Either the server
+/// counted under half of what was sent (the estimate is rough, never that rough), or the
+/// history grew by 100 tokens or more and the count did not grow: a cut at a fixed size.
+pub fn cut_by_server(sent: u32, counted: u32, before: Option<(u32, u32)>) -> bool {
+    const MIN_SENT: u32 = 1024;
+    const GROWTH: u32 = 100;
+    let under_half = sent >= MIN_SENT && counted.saturating_mul(2) < sent;
+    let stalled =
+        before.is_some_and(|(sent0, counted0)| sent >= sent0 + GROWTH && counted <= counted0);
+    under_half || stalled
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,25 +266,4 @@ mod tests {
             .content
             .ends_with("(Reminder, the question is: What is 2+2?)"));
     }
-}
-
-/// The size of a request's messages in [`estimate_tokens`]'s units.
-pub fn estimate(messages: &[Message]) -> u32 {
-    let tokens: usize = messages.iter().map(|m| estimate_tokens(&m.content)).sum();
-    u32::try_from(tokens).unwrap_or(u32::MAX)
-}
-
-/// Whether the server read less of the prompt than was sent: it cut the prompt to fit its
-/// context window and the model never saw its start (Ollama does this without an error; only
-/// `usage.prompt_tokens` shows it). `sent` is the request's [`estimate`], `counted` the
-/// server's `prompt_tokens`, `before` the same two of the previous request. Either the server
-/// counted under half of what was sent (the estimate is rough, never that rough), or the
-/// history grew by 100 tokens or more and the count did not grow: a cut at a fixed size.
-pub fn cut_by_server(sent: u32, counted: u32, before: Option<(u32, u32)>) -> bool {
-    const MIN_SENT: u32 = 1024;
-    const GROWTH: u32 = 100;
-    let under_half = sent >= MIN_SENT && counted.saturating_mul(2) < sent;
-    let stalled =
-        before.is_some_and(|(sent0, counted0)| sent >= sent0 + GROWTH && counted <= counted0);
-    under_half || stalled
 }
