@@ -5,6 +5,24 @@ import { $, h } from './dom.js';
 import { t, addStrings } from './i18n.js';
 import { engine, sameOrigin, size, estimate } from './inpage.js';
 
+// Small GGUF models people run, from their publishers' or a well-known quantizer's Hugging Face
+// repositories. The sizes are approximate (as listed there); the download shows the real one.
+// Picking one is a download from another origin: it asks first, as a link's model-src does.
+export const CATALOG = [
+  {
+    name: 'SmolLM2-135M-Instruct Q4_K_M', about: '~100 MB',
+    url: 'https://huggingface.co/bartowski/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct-Q4_K_M.gguf',
+  },
+  {
+    name: 'Qwen2.5-0.5B-Instruct Q4_K_M', about: '~400 MB',
+    url: 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+  },
+  {
+    name: 'Qwen2.5-1.5B-Instruct Q4_K_M', about: '~1 GB',
+    url: 'https://huggingface.co/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf',
+  },
+];
+
 addStrings({
   en: {
     'preset.inpage': 'In this page (no server)',
@@ -37,6 +55,9 @@ addStrings({
     'inpage.agree': 'Download and load',
     'inpage.decline': 'Use the demo model',
     'inpage.unsupported': 'This browser cannot run the in-page engine',
+    'inpage.catalog': 'Small models people use (downloaded from Hugging Face once you agree):',
+    'inpage.pick': 'Download',
+    'inpage.confirmPick': 'Download {name} ({about}) from {host} into this page?',
   },
   zh: {
     'preset.inpage': '在本页运行（无需服务器）',
@@ -69,6 +90,9 @@ addStrings({
     'inpage.agree': '下载并加载',
     'inpage.decline': '使用演示模型',
     'inpage.unsupported': '这个浏览器无法运行页内引擎',
+    'inpage.catalog': '常用的小模型（你同意后从 Hugging Face 下载）：',
+    'inpage.pick': '下载',
+    'inpage.confirmPick': '要从 {host} 把 {name}（{about}）下载到本页吗？',
   },
 });
 
@@ -76,7 +100,7 @@ const el = {
   fields: $('#inpage-fields'), file: $('#model-file'), url: $('#model-url'), loadUrl: $('#model-url-load'),
   confirm: $('#inpage-confirm'), progress: $('#inpage-progress'), bar: $('#inpage-bar'), progressText: $('#inpage-progress-text'),
   cancel: $('#inpage-cancel'), status: $('#inpage-status'), problem: $('#inpage-problem'), cached: $('#inpage-cached'),
-  speed: $('#inpage-speed'),
+  speed: $('#inpage-speed'), catalog: $('#inpage-catalog'),
 };
 
 let loading = null; // the AbortController of the load in progress
@@ -101,6 +125,23 @@ export function initInPage({ decline } = {}) {
     }
   });
   el.cancel.addEventListener('click', () => loading?.abort());
+  renderCatalog();
+}
+
+function renderCatalog() {
+  el.catalog.replaceChildren(...CATALOG.map((model) => h('li', { 'data-testid': 'catalog-model' },
+    h('span', {}, `${model.name} (${model.about})`),
+    h('button', {
+      type: 'button', 'data-testid': 'catalog-pick', 'aria-label': `${t('inpage.pick')} ${model.name}`,
+      onclick: () => pickFromCatalog(model),
+    }, t('inpage.pick')))));
+}
+
+/** A catalog model: asked first, then loaded (and kept in the cache like any other). */
+async function pickFromCatalog(model) {
+  const question = t('inpage.confirmPick', { name: model.name, about: model.about, host: new URL(model.url).host });
+  if (await agree(question, { decline: t('inpage.cancel') })) return load({ url: model.url });
+  return false;
 }
 
 /**
@@ -160,20 +201,34 @@ export async function loadFromLink(src) {
   }
   // Not even a HEAD for the size before the person agrees: a link must not make the page
   // contact a host it names (the size shows in the progress once the download starts).
-  const agreed = await new Promise((resolve) => {
-    const yes = h('button', { type: 'button', 'data-testid': 'confirm-model-src', onclick: () => resolve(true) }, t('inpage.agree'));
-    const no = h('button', { type: 'button', onclick: () => resolve(false) }, t('inpage.decline'));
-    el.confirm.replaceChildren(h('p', {}, t('inpage.confirm', { host })), h('p', { class: 'muted' }, t('inpage.why')), h('p', { class: 'actions' }, yes, ' ', no));
-    el.confirm.hidden = false;
-    yes.focus();
-  });
-  el.confirm.hidden = true;
-  el.confirm.replaceChildren();
-  if (!agreed) {
+  if (!(await agree(t('inpage.confirm', { host }), { decline: t('inpage.decline') }))) {
     onDecline();
     return false;
   }
   return load({ url: src });
+}
+
+let pendingAgree = null; // the resolver of the question on show: a new one answers it "no"
+
+/** Asks before a download from another origin; resolves to whether the person agreed. */
+async function agree(question, { decline }) {
+  pendingAgree?.(false);
+  let mine;
+  const agreed = await new Promise((resolve) => {
+    mine = resolve;
+    pendingAgree = resolve;
+    const yes = h('button', { type: 'button', 'data-testid': 'confirm-model-src', onclick: () => resolve(true) }, t('inpage.agree'));
+    const no = h('button', { type: 'button', 'data-testid': 'decline-model-src', onclick: () => resolve(false) }, decline);
+    el.confirm.replaceChildren(h('p', {}, question), h('p', { class: 'muted' }, t('inpage.why')), h('p', { class: 'actions' }, yes, ' ', no));
+    el.confirm.hidden = false;
+    yes.focus();
+  });
+  if (pendingAgree === mine) {
+    pendingAgree = null;
+    el.confirm.hidden = true;
+    el.confirm.replaceChildren();
+  }
+  return agreed;
 }
 
 /** Loads a model ({file}, {url} or {key}); resolves to true when it is ready. */
@@ -270,6 +325,7 @@ async function renderCached() {
 
 /** The language changed: re-render what was written from code. */
 export function rerenderInPage() {
+  renderCatalog();
   if (!el.fields.hidden) {
     renderStatus();
     renderCached();

@@ -49,6 +49,7 @@ export default async function globalSetup() {
   process.env.PLAIN_PAGE_URL = plain.url;
   process.env.COUNTS_URL = `http://127.0.0.1:${counter.address().port}/`;
   process.env.SMOLLM_PATH = `/models/${basename(smollm)}`;
+  process.env.SMOLLM_FILE = smollm;
   return async () => {
     await isolated.close();
     await plain.close();

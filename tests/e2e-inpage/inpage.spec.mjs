@@ -1,7 +1,9 @@
 // The in-page engine (llama.cpp in wasm, in a Worker) in the playground, with SmolLM2-135M
 // served by the suite's static server (global-setup.mjs). No model server runs: every
 // reply comes from the tab itself.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { test, expect, LOCAL_SERVERS } from '../e2e/fixtures.mjs';
 
 const MODEL = () => process.env.SMOLLM_PATH;
@@ -164,4 +166,48 @@ test('<react-loop model-src> says the size, downloads nothing before the click, 
   await expect(loop.locator('pre.live').first()).toContainText('Thought:');
   await loop.getByRole('button', { name: 'Stop' }).click();
   await expect(loop.locator('.outcome')).toContainText('Stopped by the user.');
+});
+
+test('a model from the list downloads only once the person agrees, then loads', async ({ page }) => {
+  // A stand-in for Hugging Face: a host of its own on this machine serves the local SmolLM2 file
+  // with CORS headers, and the list's URL redirects there (as huggingface.co redirects to its
+  // file store); the 98 MB do not pass through Playwright.
+  const host = createServer((req, res) => {
+    const headers = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+    stat(process.env.SMOLLM_FILE).then(({ size }) => {
+      res.writeHead(200, { ...headers, 'content-type': 'application/octet-stream', 'content-length': size });
+      createReadStream(process.env.SMOLLM_FILE).pipe(res);
+    });
+  });
+  await new Promise((done) => host.listen(0, '127.0.0.1', done));
+  const asked = [];
+  await page.context().route(/^https:\/\/huggingface\.co\//, (route) => {
+    asked.push(route.request().url());
+    return route.fulfill({
+      status: 302,
+      headers: { location: `http://127.0.0.1:${host.address().port}/model.gguf`, 'access-control-allow-origin': '*' },
+    });
+  });
+  try {
+    await open(page);
+    await page.locator('#preset').selectOption('inpage');
+    await expect(page.getByTestId('catalog-model')).toHaveCount(3);
+    await expect(page.getByTestId('catalog-model').nth(1)).toContainText('Qwen2.5-0.5B-Instruct Q4_K_M (~400 MB)');
+    const smollm = page.getByTestId('catalog-pick').first();
+    await expect(smollm).toHaveAccessibleName('Download SmolLM2-135M-Instruct Q4_K_M');
+    await smollm.click();
+    await expect(page.locator('#inpage-confirm')).toContainText('Download SmolLM2-135M-Instruct Q4_K_M (~100 MB) from huggingface.co into this page?');
+    await page.getByTestId('decline-model-src').click();
+    await expect(page.locator('#inpage-confirm')).toBeHidden();
+    await page.waitForTimeout(300);
+    expect(asked, 'nothing is asked of the host before the person agrees').toEqual([]);
+    await smollm.click();
+    await page.getByTestId('confirm-model-src').click();
+    await expect(page.getByTestId('inpage-status')).toContainText('is loaded');
+    expect(asked).toEqual(['https://huggingface.co/bartowski/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct-Q4_K_M.gguf']);
+    await expect(page.getByTestId('cached-model')).toHaveCount(1);
+  } finally {
+    host.close();
+    host.closeAllConnections();
+  }
 });
