@@ -655,20 +655,14 @@ impl Agent {
         if self.state != State::NeedModel {
             return Err(AgentError::NotWaitingForModel);
         }
-        let grammar = self.current().request.constrained == Constrained::Grammar;
-        let prefix = self
-            .current()
-            .request
-            .thought_prefix
-            .clone()
-            .unwrap_or_default();
-        let parsed = match grammar
-            .then(|| parse_grammar_reply(&reply.text, &prefix))
-            .flatten()
-        {
-            Some(parsed) => parsed,
-            None => parse::parse_reply(&reply.text),
-        };
+        let request = &self.current().request;
+        let prefix = request.thought_prefix.clone().unwrap_or_default();
+        let parsed = match request.constrained {
+            Constrained::Grammar => parse_grammar_reply(&reply.text, &prefix),
+            Constrained::JsonSchema | Constrained::JsonObject => json_thought_cut(&reply.text),
+            Constrained::Auto | Constrained::Off => None,
+        }
+        .unwrap_or_else(|| parse::parse_reply(&reply.text));
         let observations: Vec<&str> = self.rounds.iter().map(|r| r.observation.as_str()).collect();
         let run = RunSoFar {
             question: &self.trace.question,
@@ -678,6 +672,7 @@ impl Agent {
             after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
             answer_asked: self.current().request.must_answer.is_some()
                 && !self.current().request.constrained.is_on(),
+            last_step: self.trace.steps.len() >= self.trace.config.max_steps,
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
@@ -1283,6 +1278,45 @@ fn parse_grammar_reply(text: &str, prefix: &str) -> Option<ParseResult> {
     };
     parsed.thought = Some(thought.trim().to_string());
     Some(parsed)
+}
+
+/// A JSON reply cut by the token limit inside its `thought`, the first property the schema
+/// asks for: only a Thought, given back next time (as a `const`) with the action to follow, as
+/// under the grammar. The 0.5B model explained a formula over five sentences and was told its
+/// Action Input was not closed, which it was not to blame for, three times in a row.
+fn json_thought_cut(text: &str) -> Option<ParseResult> {
+    let open = text.trim_start().strip_prefix('{')?.trim_start();
+    let value = open.strip_prefix("\"thought\"")?.trim_start();
+    let string = value.strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    let mut escaped = false;
+    for c in string.chars() {
+        match (escaped, c) {
+            (true, _) => escaped = false,
+            (false, '\\') => escaped = true,
+            // The string closes: not cut there, the general parser reads the reply.
+            (false, '"') => return None,
+            _ => {}
+        }
+    }
+    // The text as written, its escapes read where they are whole.
+    let raw = string.trim_end_matches('\\');
+    let thought =
+        serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_string());
+    let start = text.len() - string.len();
+    Some(ParseResult {
+        parsed: Parsed::Error {
+            error: FormatError::ThoughtOnly,
+        },
+        thought: Some(thought.trim().to_string()),
+        spans: Spans {
+            thought: Some(Span {
+                start,
+                end: text.len(),
+            }),
+            ..Spans::default()
+        },
+        repairs: Vec::new(),
+    })
 }
 
 /// The first sentences of a Thought that ran on: up to three sentence ends and

@@ -83,6 +83,8 @@ pub struct RunSoFar<'a> {
     pub after_empty_answer: bool,
     /// The request asked only for the answer, in words ([`crate::prompt::ask_for_answer`]).
     pub answer_asked: bool,
+    /// No step is left after this one: a call could not be answered.
+    pub last_step: bool,
     pub examples: &'a Examples,
 }
 
@@ -131,13 +133,27 @@ pub fn in_context(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> Parse
     let Parsed::Final { answer } = &parsed.parsed else {
         return parsed;
     };
-    let (args, expression) = match arguments_in(reply, &parsed) {
-        Some(args) => (args, false),
+    let (args, calculator) = match arguments_in(reply, &parsed) {
+        Some(args) => (args, None),
         None => match expression_in(answer, run) {
-            Some(args) => (args, true),
+            Some((tool, args)) => (args, Some(tool)),
             None => return parsed,
         },
     };
+    let expression = calculator.is_some();
+    if let Some(tool) = calculator.filter(|_| run.last_step) {
+        // No step is left for the call and its answer: the expression's value is the answer.
+        let value = run.registry.dispatch(&tool, &args).ok().and_then(|call| {
+            run.registry
+                .run_builtin(&call, &HostContext::default(), Lang::En)
+                .ok()
+        });
+        if let Some(value) = value {
+            parsed.parsed = Parsed::Final { answer: value };
+            parsed.repairs.push(Repair::ExpressionEvaluated);
+        }
+        return parsed;
+    }
     match arguments_as_answer(args, answer, run) {
         Some(ArgsAnswer::Call { tool, input }) => {
             parsed.parsed = Parsed::Action { tool, input };
@@ -184,11 +200,11 @@ fn arguments_in(reply: &str, parsed: &ParseResult) -> Option<Value> {
 }
 
 /// A final answer that is an arithmetic expression and not its value (`The answer is 2^13 -
-/// 3^7`), as the calculator's arguments: under the JSON schema the 0.5B model wrote there
+/// 3^7`), as the calculator's name and arguments: under the JSON schema the 0.5B model wrote there
 /// what it should have sent to the calculator. Only with the built-in calculator, and only
 /// for an expression with an operator that a date or a range does not use (`*`, `/`, `+`,
 /// `^`) or a function call: `2025-03-14` and `1990-2000` stand as answers.
-fn expression_in(answer: &str, run: &RunSoFar) -> Option<Value> {
+fn expression_in(answer: &str, run: &RunSoFar) -> Option<(String, Value)> {
     let calculator = run
         .registry
         .specs()
@@ -212,7 +228,8 @@ fn expression_in(answer: &str, run: &RunSoFar) -> Option<Value> {
     let operator = called || rest.contains(['*', '/', '+', '^', '×', '÷']);
     let digits = rest.chars().any(|c| c.is_ascii_digit());
     let (param, _) = calculator.params().into_iter().next()?;
-    (arithmetic && operator && digits).then(|| serde_json::json!({ param: text }))
+    (arithmetic && operator && digits)
+        .then(|| (calculator.name.clone(), serde_json::json!({ param: text })))
 }
 
 /// What to make of a final answer that is really a tool's arguments, e.g.

@@ -1673,3 +1673,68 @@ fn a_count_under_half_of_the_sent_prompt_is_a_cut_and_a_tokenizer_is_not() {
         );
     }
 }
+
+#[test]
+fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
+    let schema = AgentConfig {
+        constrained: Constrained::JsonSchema,
+        act_first: false,
+        ..AgentConfig::default()
+    };
+    let call = r#"{"thought": "Compute it.", "action": "calculator", "action_input": {"expression": "6*7"}}"#;
+    // Cut inside the thought, mid-sentence, after an escaped quote.
+    let cut = "{\n  \"thought\": \"The Observation shows 42. The \\\"formula\\\" is P(1 + r)^n. So the answer is 42. Then, where P is";
+    let answer =
+        r#"{"thought": "done", "action": "final_answer", "action_input": "The answer is 42."}"#;
+    let (outcome, trace) = run("q", schema, &[call, cut, answer]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "The answer is 42.".into()
+        }
+    );
+    assert!(matches!(
+        &trace.steps[1].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ThoughtOnly,
+            ..
+        }]
+    ));
+    let next = &trace.steps[2].request;
+    assert_eq!(
+        next.thought_prefix.as_deref(),
+        Some("The Observation shows 42. The \"formula\" is P(1 + r)^n. So the answer is 42.")
+    );
+    assert!(next.thought_closed);
+    let body = reactloop::llm::chat_body(
+        &reactloop::llm::ClientConfig::new("http://localhost:11434/v1", "m"),
+        next,
+        &trace.tools,
+    );
+    let branches = body["response_format"]["json_schema"]["schema"]["anyOf"]
+        .as_array()
+        .unwrap();
+    for branch in branches {
+        assert_eq!(
+            branch["properties"]["thought"]["const"],
+            "The Observation shows 42. The \"formula\" is P(1 + r)^n. So the answer is 42."
+        );
+    }
+    // A reply whose thought closes is read as a whole, cut or not after it.
+    let (_, trace) = run(
+        "q",
+        AgentConfig {
+            constrained: Constrained::JsonSchema,
+            act_first: false,
+            ..AgentConfig::default()
+        },
+        &["{\"thought\": \"Compute it.\", \"action\": \"calcul", FINAL],
+    );
+    assert!(!matches!(
+        &trace.steps[0].guards[..],
+        [Guard::FormatFeedback {
+            error: FormatError::ThoughtOnly,
+            ..
+        }]
+    ));
+}

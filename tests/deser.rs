@@ -344,6 +344,7 @@ fn repairs() -> Vec<Repair> {
         Repair::AnswerFromEarlierCall,
         Repair::ArgumentsRunAsCall,
         Repair::ExpressionRunAsCall,
+        Repair::ExpressionEvaluated,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
         Repair::InlineLabel,
@@ -685,6 +686,7 @@ fn covered_repair(r: &Repair) {
         | Repair::AnswerFromEarlierCall
         | Repair::ArgumentsRunAsCall
         | Repair::ExpressionRunAsCall
+        | Repair::ExpressionEvaluated
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer
         | Repair::TranslatedLabel

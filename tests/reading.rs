@@ -13,12 +13,19 @@ struct Before {
     calls: Vec<PastCall>,
     after_empty_answer: bool,
     answer_asked: bool,
+    last_step: bool,
 }
 
 const NOTHING: fn() -> Before = || Before {
     calls: vec![],
     after_empty_answer: false,
     answer_asked: false,
+    last_step: false,
+};
+
+const LAST_STEP: fn() -> Before = || Before {
+    last_step: true,
+    ..NOTHING()
 };
 
 const ANSWER_ASKED: fn() -> Before = || Before {
@@ -226,6 +233,13 @@ fn a_reply_means_what_the_run_makes_of_it() {
             Some(Repair::AnswerFromEarlierCall),
         ),
         (
+            "an expression at the last step: no step is left for the call, its value is the answer",
+            fin("答案是 360 * 15 / 100"),
+            LAST_STEP(),
+            answer("54"),
+            Some(Repair::ExpressionEvaluated),
+        ),
+        (
             "a date, a range or a plain number is not an expression",
             fin("2025-03-14"),
             NOTHING(),
@@ -315,6 +329,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             observations: &observations,
             after_empty_answer: before.after_empty_answer,
             answer_asked: before.answer_asked,
+            last_step: before.last_step,
             examples: &examples,
             question: "What is 6 * 7?",
         };

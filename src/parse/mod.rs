@@ -314,6 +314,9 @@ pub enum Repair {
     /// Set by the agent: final_answer was an arithmetic expression, not its value, and the
     /// calculator was run on it.
     ExpressionRunAsCall,
+    /// Set by the agent: final_answer was an arithmetic expression at the last step the limit
+    /// allows, and its value is the answer.
+    ExpressionEvaluated,
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,
@@ -386,6 +389,9 @@ impl Repair {
             }
             Repair::ExpressionRunAsCall => {
                 "final_answer was an expression, not its value: the calculator was run on it"
+            }
+            Repair::ExpressionEvaluated => {
+                "final_answer was an expression at the last step: its value is the answer"
             }
             Repair::AnswerFromEarlierCall => {
                 "final_answer repeated an earlier call's arguments: that call's result is the answer"
