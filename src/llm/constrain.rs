@@ -206,10 +206,12 @@ pub fn react_schema(
 
 // The grammar's `text` (a Thought) and `answer`, as patterns: up to five sentences on one
 // line; a Thought without colons; an answer that does not open with an object, a list, a
-// placeholder, a quote or white space.
+// placeholder, a quote or white space, with a colon only before a digit (a time).
 const TEXT_PATTERN: &str = r#"[^"\\\r\n.!?。！？:：]*([.!?。！？][^"\\\r\n.!?。！？:：]*){0,4}"#;
-const ANSWER_PATTERN: &str =
-    r#"[^{\[<"\\ \t\r\n][^"\\\r\n.!?。！？]*([.!?。！？][^"\\\r\n.!?。！？]*){0,4}"#;
+const ANSWER_PATTERN: &str = concat!(
+    r#"[^{\[<"'“‘「\\ \t\r\n:：]([^"\\\r\n.!?。！？:：]|[:：][0-9])*"#,
+    r#"([.!?。！？]([^"\\\r\n.!?。！？:：]|[:：][0-9])*){0,4}"#
+);
 
 /// `text` matched literally by a pattern; a quote or backslash (which JSON escapes, and the
 /// older converter would not) becomes an apostrophe or a slash.
@@ -382,16 +384,18 @@ pub fn react_grammar(
     // Text ends after a few sentences: small models otherwise repeat a sentence until the
     // token limit and leave a reply with no action. A Thought has no colon, so the 0.5B
     // model's `… Action: search_docs, query: …` inside it is the Action itself (it had then
-    // been made to write a second Action line, and took another tool). An answer may have
-    // colons (a time), and is text, not an argument object, a list or a placeholder: `{`,
-    // `[`, `<` and white space cannot open it.
+    // been made to write a second Action line, and took another tool). An answer is text,
+    // not an argument object, a list, a placeholder or a quotation: `{`, `[`, `<`, a quote and
+    // white space cannot open it. Its colons come before a digit (a time): the 0.5B model
+    // answered `"Thought: The Observation shows …` and `"FAISS vector search (…): FAISS …`,
+    // its own reply or the Observation, label and all.
     grammar.push_str(concat!(
         "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
         "seg ::= [^\\r\\n.!?。！？:：]*\n",
         "end ::= [.!?。！？]\n",
-        "answer ::= [^{\\[<\\r\\n \\t] line\n",
+        "answer ::= [^{\\[<\"'“‘「\\r\\n \\t:：] line\n",
         "line ::= part (end part (end part (end part (end part)?)?)?)?\n",
-        "part ::= [^\\r\\n.!?。！？]*\n",
+        "part ::= ([^\\r\\n.!?。！？:：] | [:：] [0-9])*\n",
         "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
         "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
         "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -605,9 +609,9 @@ mod tests {
                 "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
                 "seg ::= [^\\r\\n.!?。！？:：]*\n",
                 "end ::= [.!?。！？]\n",
-                "answer ::= [^{\\[<\\r\\n \\t] line\n",
+                "answer ::= [^{\\[<\"'“‘「\\r\\n \\t:：] line\n",
                 "line ::= part (end part (end part (end part (end part)?)?)?)?\n",
-                "part ::= [^\\r\\n.!?。！？]*\n",
+                "part ::= ([^\\r\\n.!?。！？:：] | [:：] [0-9])*\n",
                 "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
                 "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
                 "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -776,6 +780,8 @@ mod tests {
                     "The answer is 84.",
                     "The answer is Paris. It is in France.",
                     "The answer is 3.14",
+                    "The answer is 12:30 UTC.",
+                    "The answer is 下午3：15。",
                 ],
                 &[
                     "84",
@@ -784,6 +790,9 @@ mod tests {
                     "The answer is <answer>",
                     "The answer is  84",
                     "The answer is 84\nmore",
+                    "The answer is 'Thought",
+                    "The answer is Thought: The Observation shows 4",
+                    "The answer is FAISS vector search (x): FAISS is a library.",
                 ],
             ),
         ];
