@@ -1715,9 +1715,10 @@ fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
         .as_array()
         .unwrap();
     for branch in branches {
+        // Its quotes as apostrophes: a JSON-schema converter may not escape them.
         assert_eq!(
             branch["properties"]["thought"]["const"],
-            "The Observation shows 42. The \"formula\" is P(1 + r)^n. So the answer is 42."
+            "The Observation shows 42. The 'formula' is P(1 + r)^n. So the answer is 42."
         );
     }
     // A reply whose thought closes is read as a whole, cut or not after it.

@@ -164,7 +164,7 @@ pub fn react_schema(
     answer: Option<&str>,
 ) -> Value {
     let thought = match thought {
-        Thought::Exactly(text) => json!({"type": "string", "const": one_line(text)}),
+        Thought::Exactly(text) => json!({"type": "string", "const": without_escapes(text)}),
         Thought::StartsWith(prefix) => json!({
             "type": "string",
             "pattern": format!("^{}{TEXT_PATTERN}$", regex_literal(prefix)),
@@ -213,18 +213,25 @@ const ANSWER_PATTERN: &str = concat!(
     r#"([.!?。！？]([^"\\\r\n.!?。！？:：]|[:：][0-9])*){0,4}"#
 );
 
-/// `text` matched literally by a pattern; a quote or backslash (which JSON escapes, and the
-/// older converter would not) becomes an apostrophe or a slash.
+/// `text` on one line, its quotes as apostrophes and its backslashes as slashes: JSON escapes
+/// them, and llama.cpp's older JSON-schema converter (Ollama's, llama-cpp-python's) writes a
+/// constant or a pattern holding them into a grammar it then cannot parse.
+fn without_escapes(text: &str) -> String {
+    one_line(text).replace('"', "'").replace('\\', "/")
+}
+
+/// `text` matched literally by a pattern ([`without_escapes`]). A special character goes in a
+/// class of its own (`[.]`): the older converter keeps the backslash of `\\.` in the grammar's
+/// literal, which llama.cpp then cannot parse; only `\\[` and `\\]` does it unescape.
 fn regex_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in one_line(text).chars() {
+    for c in without_escapes(text).chars() {
         match c {
-            '"' => out.push('\''),
-            '\\' => out.push('/'),
-            '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
+            '.' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '{' | '}' => {
+                out.extend(['[', c, ']']);
             }
+            '[' | ']' => out.extend(['\\', c]),
+            '^' => out.push_str("[\\x5E]"),
             c => out.push(c),
         }
     }
@@ -698,7 +705,7 @@ mod tests {
         let tools = builtins();
         let schema = react_schema(
             &actions(&tools, None),
-            Thought::StartsWith("The \"Observation\" shows 3.5"),
+            Thought::StartsWith("The \"Observation\" shows 3.5 = 2^10 (a) [1] {x} $5 a|b?*+"),
             Some("The answer is"),
         );
         let branches = schema["anyOf"].as_array().unwrap();
@@ -764,13 +771,14 @@ mod tests {
                 "thought",
                 pattern(3, "/thought/pattern"),
                 &[
-                    "The 'Observation' shows 3.5 so the answer is 3.5.",
-                    "The 'Observation' shows 3.5",
+                    "The 'Observation' shows 3.5 = 2^10 (a) [1] {x} $5 a|b?*+ so the answer is 3.5.",
+                    "The 'Observation' shows 3.5 = 2^10 (a) [1] {x} $5 a|b?*+",
                 ],
                 &[
                     "I will answer.",
-                    "The 'Observation' shows 3.5. Action: final_answer",
-                    "The 'Observation' shows 3.5\nmore",
+                    "The 'Observation' shows 3.5 = 2^10 (a) [1] {x} $5 a|b?*+. Action: final_answer",
+                    "The 'Observation' shows 3.5 = 2^10 (a) [1] {x} $5 a|b?*+\nmore",
+                    "The 'Observation' shows 3.5 = 2x10 (a) [1] {x} $5 a|b?*+",
                 ],
             ),
             (
@@ -808,6 +816,12 @@ mod tests {
         let finals = react_schema(&actions(&[], None), Thought::Exactly("Done.\nSo"), None);
         assert_eq!(finals["properties"]["action"]["const"], "final_answer");
         assert_eq!(finals["properties"]["thought"]["const"], "Done. So");
+        let quoted = react_schema(
+            &actions(&[], None),
+            Thought::Exactly("It \"is\" a\\b."),
+            None,
+        );
+        assert_eq!(quoted["properties"]["thought"]["const"], "It 'is' a/b.");
     }
 
     #[test]
