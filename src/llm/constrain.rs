@@ -206,12 +206,10 @@ pub fn react_schema(
 
 // The grammar's `text` (a Thought) and `answer`, as patterns: up to five sentences on one
 // line; a Thought without colons; an answer that does not open with an object, a list, a
-// placeholder, a quote or white space, with a colon only before a digit (a time).
+// placeholder, a quote or white space.
 const TEXT_PATTERN: &str = r#"[^"\\\r\n.!?。！？:：]*([.!?。！？][^"\\\r\n.!?。！？:：]*){0,4}"#;
-const ANSWER_PATTERN: &str = concat!(
-    r#"[^{\[<"'“‘「\\ \t\r\n:：]([^"\\\r\n.!?。！？:：]|[:：][0-9])*"#,
-    r#"([.!?。！？]([^"\\\r\n.!?。！？:：]|[:：][0-9])*){0,4}"#
-);
+const ANSWER_PATTERN: &str =
+    r#"[^{\[<"'“‘「\\ \t\r\n][^"\\\r\n.!?。！？]*([.!?。！？][^"\\\r\n.!?。！？]*){0,4}"#;
 
 /// `text` on one line, its quotes as apostrophes and its backslashes as slashes: JSON escapes
 /// them, and llama.cpp's older JSON-schema converter (Ollama's, llama-cpp-python's) writes a
@@ -393,16 +391,16 @@ pub fn react_grammar(
     // model's `… Action: search_docs, query: …` inside it is the Action itself (it had then
     // been made to write a second Action line, and took another tool). An answer is text,
     // not an argument object, a list, a placeholder or a quotation: `{`, `[`, `<`, a quote and
-    // white space cannot open it. Its colons come before a digit (a time): the 0.5B model
-    // answered `"Thought: The Observation shows …` and `"FAISS vector search (…): FAISS …`,
-    // its own reply or the Observation, label and all.
+    // white space cannot open it: the 0.5B model answered `"Thought: The Observation shows …`
+    // and `"FAISS vector search (…): FAISS …`, quoting its own reply or the Observation. (A
+    // colon allowed only before a digit made it write `(…):0` instead.)
     grammar.push_str(concat!(
         "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
         "seg ::= [^\\r\\n.!?。！？:：]*\n",
         "end ::= [.!?。！？]\n",
-        "answer ::= [^{\\[<\"'“‘「\\r\\n \\t:：] line\n",
+        "answer ::= [^{\\[<\"'“‘「\\r\\n \\t] line\n",
         "line ::= part (end part (end part (end part (end part)?)?)?)?\n",
-        "part ::= ([^\\r\\n.!?。！？:：] | [:：] [0-9])*\n",
+        "part ::= [^\\r\\n.!?。！？]*\n",
         "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
         "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
         "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -616,9 +614,9 @@ mod tests {
                 "text ::= seg (end seg (end seg (end seg (end seg)?)?)?)?\n",
                 "seg ::= [^\\r\\n.!?。！？:：]*\n",
                 "end ::= [.!?。！？]\n",
-                "answer ::= [^{\\[<\"'“‘「\\r\\n \\t:：] line\n",
+                "answer ::= [^{\\[<\"'“‘「\\r\\n \\t] line\n",
                 "line ::= part (end part (end part (end part (end part)?)?)?)?\n",
-                "part ::= ([^\\r\\n.!?。！？:：] | [:：] [0-9])*\n",
+                "part ::= [^\\r\\n.!?。！？]*\n",
                 "str ::= \"\\\"\" chr chr* \"\\\"\"\n",
                 "chr ::= [^\"\\\\\\r\\n] | \"\\\\\" [\"\\\\/nt]\n",
                 "num ::= \"-\"? dig (\".\" dig)?\n",
@@ -799,8 +797,6 @@ mod tests {
                     "The answer is  84",
                     "The answer is 84\nmore",
                     "The answer is 'Thought",
-                    "The answer is Thought: The Observation shows 4",
-                    "The answer is FAISS vector search (x): FAISS is a library.",
                 ],
             ),
         ];
