@@ -1686,7 +1686,7 @@ fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
     let cut = "{\n  \"thought\": \"The Observation shows 42. The \\\"formula\\\" is P(1 + r)^n. So the answer is 42. Then, where P is";
     let answer =
         r#"{"thought": "done", "action": "final_answer", "action_input": "The answer is 42."}"#;
-    let (outcome, trace) = run("q", schema, &[call, cut, answer]);
+    let (outcome, trace) = run("q", schema.clone(), &[call, cut, answer]);
     assert_eq!(
         outcome,
         Outcome::Answer {
@@ -1724,11 +1724,7 @@ fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
     // A reply whose thought closes is read as a whole, cut or not after it.
     let (_, trace) = run(
         "q",
-        AgentConfig {
-            constrained: Constrained::JsonSchema,
-            act_first: false,
-            ..AgentConfig::default()
-        },
+        schema,
         &["{\"thought\": \"Compute it.\", \"action\": \"calcul", FINAL],
     );
     assert!(!matches!(

@@ -155,9 +155,10 @@ fn action_name(action: Option<&ToolSpec>) -> &str {
 /// order listed, so `thought` comes first (this needs serde_json's `preserve_order`).
 ///
 /// What the grammar asks of free text, this asks in patterns a JSON-schema converter reads
-/// (llama.cpp's and Ollama's, llguidance, vLLM's): no `.` (the older converter writes it out
-/// unescaped), no bounded repetition of single characters (`maxLength` becomes thousands of
-/// nested rules there), no quote or backslash in free text (no escapes to get wrong).
+/// (llama.cpp's and Ollama's, llguidance, vLLM's): no `.` wildcard (the older converter lets it
+/// write an unescaped quote), no bounded repetition of single characters (`maxLength` becomes
+/// thousands of nested rules there), no quote or backslash in free text or in a literal
+/// ([`regex_literal`]).
 pub fn react_schema(
     actions: &[Option<&ToolSpec>],
     thought: Thought,
