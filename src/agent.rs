@@ -14,7 +14,7 @@ use crate::llm::{
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
-use crate::tools::{DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
+use crate::tools::{Builtin, DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
 /// The version of the trace format; bump it when a saved trace would no longer load.
 pub const TRACE_VERSION: u32 = 1;
@@ -458,6 +458,8 @@ pub struct Agent {
     stuck: usize,
     /// What the last step that got an Observation leaves for the next request.
     last: LastStep,
+    /// A final answer was sent back for leaving out a number of the question (once a run).
+    number_noted: bool,
 }
 
 /// What a finished step leaves for the next request; kept as state so that no decision
@@ -472,7 +474,9 @@ struct LastStep {
     repeated: Option<(String, bool)>,
     /// A tool's result short enough to quote (a number, a date).
     short_result: Option<String>,
-    /// A tool that said its input was not its kind (the calculator given words).
+    /// A tool the next reply may not take: it said its input was not its kind (the
+    /// calculator given words), or it cannot be about the question (a calculation for a
+    /// question without numbers).
     wrong_tool: Option<String>,
     /// A tool whose argument ran on until the token limit cut it off.
     runaway: Option<String>,
@@ -540,6 +544,7 @@ impl Agent {
             last_feedback: None,
             stuck: 0,
             last: LastStep::default(),
+            number_noted: false,
             constrained,
             registry,
             trace: Trace {
@@ -673,9 +678,16 @@ impl Agent {
             answer_asked: self.current().request.must_answer.is_some()
                 && !self.current().request.constrained.is_on(),
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
+            number_noted: self.number_noted,
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
+        self.number_noted |= matches!(
+            parsed.parsed,
+            Parsed::Error {
+                error: FormatError::NumberUnused { .. }
+            }
+        );
         self.last = LastStep::default();
         let reply_text = reply.text.trim().to_string();
         let (kept, cut) = parse::cut_observation(&reply.text);
@@ -871,6 +883,11 @@ impl Agent {
             return Err(AgentError::NotWaitingForTool);
         };
         let (tool, args) = (call.tool.clone(), call.args.clone());
+        // The 0.5B model, made to act first, computed `1 + 1` for "What is the capital of
+        // China?" and answered 2: a calculation for a question without numbers is not about it.
+        let unrelated = call.builtin == Some(Builtin::Calculator)
+            && result.output.is_ok()
+            && !reading::mentions_number(&self.trace.question);
         let reply = self.pending_reply();
         let succeeded = result.output.is_ok();
         self.last.short_result = result
@@ -881,6 +898,21 @@ impl Agent {
             .filter(|text| text.chars().count() <= SHORT_RESULT && !text.contains('\n'))
             .map(str::to_string);
         let (text, source) = match result.output {
+            Ok(text) if unrelated => {
+                self.last.short_result = None;
+                self.last.wrong_tool = Some(tool.clone());
+                let note = match self.trace.config.prompt.lang {
+                    prompt::Lang::En => {
+                        "(The question has no numbers, so this calculation is not about it. If \
+                         no tool answers the question, answer it from what you know.)"
+                    }
+                    prompt::Lang::Zh => {
+                        "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
+                         就根据你自己的知识回答。）"
+                    }
+                };
+                (format!("{text}\n{note}"), ObservationSource::Tool)
+            }
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
                 if error.wrong_tool() {
@@ -1120,7 +1152,11 @@ impl Agent {
             Some(tool.clone())
         } else if config.act_first && self.calls.is_empty() {
             Some(FINAL_ANSWER.to_string())
-        } else if let Some(FormatError::ArgumentsAsAnswer { .. }) = last.format_error {
+        } else if let Some(
+            FormatError::ArgumentsAsAnswer { .. } | FormatError::NumberUnused { .. },
+        ) = last.format_error
+        {
+            // Told the answer is not one yet, the model answers again unless it cannot.
             Some(FINAL_ANSWER.to_string())
         } else {
             None

@@ -428,6 +428,7 @@ fn format_error(value: Value) -> Result<FormatError, Error> {
         "arguments_as_answer",
         "example_copied",
         "question_repeated",
+        "number_unused",
     ];
     let (tag, mut f) = Fields::read(value, "type")?;
     Ok(match tag.as_str() {
@@ -450,6 +451,9 @@ fn format_error(value: Value) -> Result<FormatError, Error> {
         },
         "example_copied" => FormatError::ExampleCopied,
         "question_repeated" => FormatError::QuestionRepeated,
+        "number_unused" => FormatError::NumberUnused {
+            number: f.get("number")?,
+        },
         _ => return Err(Error::unknown_variant(&tag, NAMES)),
     })
 }

@@ -132,6 +132,7 @@ pub fn format_error(error: &FormatError) -> Text {
         FormatError::ArgumentsAsAnswer { .. } => "final_answer 里写的是工具参数，不是答案",
         FormatError::ExampleCopied => "照抄了提示词里的示例",
         FormatError::QuestionRepeated => "答案只是重复了问题",
+        FormatError::NumberUnused { .. } => "答案没有用到问题里的一个数",
         FormatError::MixedActionAndAnswer => "同一行里既有 Action 又有 Final Answer",
     };
     labelled(label, error.to_string())

@@ -69,6 +69,8 @@ fn guards(trace: &Trace) -> Vec<&Guard> {
     trace.steps.iter().flat_map(|s| s.guards.iter()).collect()
 }
 
+/// The question most runs here ask: the calculator is about it.
+const Q: &str = "What is 6 * 7?";
 const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
 const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
 
@@ -100,7 +102,7 @@ fn a_tool_call_then_a_final_answer() {
 
 #[test]
 fn every_request_carries_the_stop_sequence() {
-    let (_, trace) = run("q", AgentConfig::default(), &[CALC, FINAL]);
+    let (_, trace) = run(Q, AgentConfig::default(), &[CALC, FINAL]);
     for step in &trace.steps {
         assert_eq!(step.request.stop, vec!["Observation:".to_string()]);
     }
@@ -113,7 +115,7 @@ fn chat_requests_only_ever_append() {
         .collect();
     let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
     script.push(FINAL);
-    let (outcome, trace) = run("q", chat(), &script);
+    let (outcome, trace) = run(Q, chat(), &script);
     assert!(outcome.finished());
     for pair in trace.steps.windows(2) {
         let (a, b) = (&pair[0].request.messages, &pair[1].request.messages);
@@ -136,7 +138,7 @@ fn the_step_limit_stops_the_run_and_keeps_the_last_observation() {
         max_steps: 4,
         ..AgentConfig::default()
     };
-    let (outcome, trace) = run("q", config, &script);
+    let (outcome, trace) = run(Q, config, &script);
     assert_eq!(
         outcome,
         Outcome::StepLimit {
@@ -153,7 +155,7 @@ fn the_step_limit_stops_the_run_and_keeps_the_last_observation() {
 
 #[test]
 fn format_errors_are_fed_back_and_three_in_a_row_stop_the_run() {
-    let (outcome, trace) = run("q", AgentConfig::default(), &["I think it is 42."]);
+    let (outcome, trace) = run(Q, AgentConfig::default(), &["I think it is 42."]);
     assert_eq!(outcome, Outcome::FormatErrors { count: 3 });
     assert_eq!(trace.steps.len(), 3);
     let feedback = trace.steps[0].observation.as_ref().expect("feedback");
@@ -225,7 +227,7 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
         r#"{"expression": "6*7"}"#,
         r#"{"expression": "6*7", "top_k": 3}"#,
     ] {
-        let (outcome, trace) = run("q", AgentConfig::default(), &[&as_answer(input), &late]);
+        let (outcome, trace) = run(Q, AgentConfig::default(), &[&as_answer(input), &late]);
         assert_eq!(
             outcome,
             Outcome::Answer {
@@ -250,7 +252,7 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     // Arguments the tool cannot run are neither an answer nor a call: the model is told, and
     // constrained modes leave final_answer out of the next reply only.
     let shakespeare = as_answer(r#"{"expression": "William Shakespeare"}"#);
-    let (outcome, trace) = run("q", constrained(), &[&shakespeare, CALC, &late]);
+    let (outcome, trace) = run(Q, constrained(), &[&shakespeare, CALC, &late]);
     assert_eq!(
         outcome,
         Outcome::Answer {
@@ -270,11 +272,11 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
         .collect();
     assert_eq!(avoided, [None, Some("final_answer"), None]);
     // The arguments of a call already made point at its result, which becomes the answer.
-    let (outcome, trace) = run("q", AgentConfig::default(), &[CALC, &early]);
+    let (outcome, trace) = run(Q, AgentConfig::default(), &[CALC, &early]);
     last_parse_answers(&outcome, &trace, "42", Repair::AnswerFromEarlierCall);
     // Keys no tool takes and plain text are answers as they stand.
     for input in [r#"{"value": 2187}"#, "6*7"] {
-        let (outcome, _) = run("q", AgentConfig::default(), &[&as_answer(input)]);
+        let (outcome, _) = run(Q, AgentConfig::default(), &[&as_answer(input)]);
         assert!(outcome.finished(), "{input}: {outcome:?}");
     }
 }
@@ -371,7 +373,7 @@ fn a_refused_constraint_is_dropped_once_and_the_request_rebuilt() {
         models: None,
     };
     let refused = http(500);
-    let mut agent = Agent::new("q", registry(), constrained());
+    let mut agent = Agent::new(Q, registry(), constrained());
     // Not a refusal of the constraint: the driver reports it as it is.
     assert!(!agent.constraint_refused(&http(401)));
     assert!(agent.constraint_refused(&refused));
@@ -424,7 +426,7 @@ fn an_action_input_alone_completes_an_empty_final_answer_just_before() {
         ("Action Input: 42", None),
         ("Thought: so it is\nAction Input: 42", Some("so it is")),
     ] {
-        let (outcome, trace) = run("q", AgentConfig::default(), &[empty, input]);
+        let (outcome, trace) = run(Q, AgentConfig::default(), &[empty, input]);
         let parse = last_parse_answers(&outcome, &trace, "42", Repair::InputCompletesFinalAnswer);
         // A Thought above the input stays the thought; spans point into this reply's text.
         assert_eq!(parse.thought.as_deref(), thought, "{input:?}");
@@ -434,7 +436,7 @@ fn an_action_input_alone_completes_an_empty_final_answer_just_before() {
         assert_eq!(parse.spans.action, None);
     }
     // Elsewhere an input without an action stays a format error.
-    let (_, trace) = run("q", AgentConfig::default(), &["Action Input: 42", FINAL]);
+    let (_, trace) = run(Q, AgentConfig::default(), &["Action Input: 42", FINAL]);
     assert!(matches!(
         &trace.steps[0].guards[..],
         [Guard::FormatFeedback {
@@ -446,7 +448,7 @@ fn an_action_input_alone_completes_an_empty_final_answer_just_before() {
 
 #[test]
 fn repeated_calls_reuse_the_result_then_stop() {
-    let (outcome, trace) = run("q", constrained(), &[CALC]);
+    let (outcome, trace) = run(Q, constrained(), &[CALC]);
     assert_eq!(
         outcome,
         Outcome::RepeatedCalls {
@@ -483,7 +485,7 @@ fn repeated_calls_reuse_the_result_then_stop() {
         ..constrained()
     };
     let other = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}";
-    let (_, trace) = run("q", config, &[CALC, other, FINAL]);
+    let (_, trace) = run(Q, config, &[CALC, other, FINAL]);
     let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
     assert_eq!(must, [None, None, Some(MustAnswer::LastStep)]);
 }
@@ -598,7 +600,7 @@ fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
     // A failed call is not invited as the answer: under a constraint the note asks for
     // other arguments or another tool (and the constraint leaves the tool out).
     let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"month()\"}";
-    let (_, trace) = run("q", constrained(), &[bad, bad, FINAL]);
+    let (_, trace) = run(Q, constrained(), &[bad, bad, FINAL]);
     let cached = trace.steps[1].observation.as_ref().expect("cached");
     assert!(cached
         .text
@@ -677,7 +679,7 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
         .expect("register");
         r
     };
-    let mut agent = Agent::new("q", reg, AgentConfig::default());
+    let mut agent = Agent::new(Q, reg, AgentConfig::default());
     let replies = [
         "Action: weather\nAction Input: {\"city\": \"Paris\", \"unit\": \"C\"}",
         "Action: weather\nAction Input: {\"unit\": \"C\", \"city\": \"Paris\"}",
@@ -707,7 +709,7 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
 
 #[test]
 fn long_observations_are_cut_by_characters_with_a_marker() {
-    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
     agent
         .feed_model(reply("Action: search_docs\nAction Input: {\"query\": \"RAG\"}").unwrap())
         .unwrap();
@@ -748,7 +750,7 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
         history_rounds: 4,
         ..chat()
     };
-    let (outcome, trace) = run("q", config, &script);
+    let (outcome, trace) = run(Q, config, &script);
     assert!(outcome.finished());
     let sizes: Vec<usize> = trace
         .steps
@@ -778,7 +780,7 @@ fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
 #[test]
 fn a_self_written_observation_is_cut_from_the_history() {
     let (outcome, trace) = run(
-        "q",
+        "What is 1 + 1?",
         chat(),
         &[
             "Thought: x\nAction: calculator\nAction Input: {\"expression\": \"1+1\"}\nObservation: 999\nFinal Answer: 999",
@@ -840,7 +842,7 @@ fn tool_errors_become_observations() {
 
 #[test]
 fn a_model_error_ends_the_run_and_retry_continues_it() {
-    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
     let error = LlmError::Timeout { ms: 1000 };
     agent.feed_model_error(error.clone()).unwrap();
     assert_eq!(
@@ -861,7 +863,7 @@ fn a_model_error_ends_the_run_and_retry_continues_it() {
 
 #[test]
 fn abort_keeps_the_trace_and_refuses_more_input() {
-    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
     agent.feed_model(reply(CALC).unwrap()).unwrap();
     agent.abort();
     assert_eq!(agent.trace().outcome, Some(Outcome::Aborted));
@@ -1108,7 +1110,7 @@ fn a_trace_of_every_kind_of_step_round_trips() {
         "It is 434.".to_string(),
     ];
     let replies: Vec<&str> = replies.iter().map(String::as_str).collect();
-    let (outcome, trace) = run("q", AgentConfig::default(), &replies);
+    let (outcome, trace) = run(Q, AgentConfig::default(), &replies);
     assert!(outcome.finished(), "{outcome:?}");
     let json = serde_json::to_string(&trace).unwrap();
     for kind in [
@@ -1178,7 +1180,7 @@ fn a_trace_with_a_bad_version_says_what_is_wrong() {
 
 #[test]
 fn feeding_out_of_turn_is_refused() {
-    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
     assert!(agent
         .feed_tool(ToolResult {
             output: Ok("x".into()),
@@ -1193,7 +1195,7 @@ fn feeding_out_of_turn_is_refused() {
 
 #[test]
 fn a_partial_reply_is_kept_only_after_an_abort_during_a_model_call() {
-    let mut agent = Agent::new("q", registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
     agent.keep_partial_reply("Thought: ha".into());
     assert!(
         agent.trace().steps[0].reply.is_none(),
@@ -1216,7 +1218,7 @@ fn a_thought_that_ran_on_is_given_back_with_the_action_to_follow() {
         "Thought: The Observation shows 42. So the answer is 42. Done. {}",
         "Thanks! ".repeat(100)
     );
-    let (outcome, trace) = run("q", constrained(), &[CALC, &ran_on, FINAL]);
+    let (outcome, trace) = run(Q, constrained(), &[CALC, &ran_on, FINAL]);
     assert!(outcome.finished(), "{outcome:?}");
     assert!(matches!(
         &trace.steps[1].guards[..],
@@ -1233,7 +1235,7 @@ fn a_thought_that_ran_on_is_given_back_with_the_action_to_follow() {
     assert!(next.thought_closed);
     // Other requests leave the Thought open; plain mode has no grammar to close it with.
     assert!(!trace.steps[1].request.thought_closed);
-    let (_, trace) = run("q", AgentConfig::default(), &[CALC, &ran_on, FINAL]);
+    let (_, trace) = run(Q, AgentConfig::default(), &[CALC, &ran_on, FINAL]);
     assert_eq!(trace.steps[2].request.thought_prefix, None);
     assert!(!trace.steps[2].request.thought_closed);
 }
@@ -1325,7 +1327,7 @@ fn a_failed_tool_reminds_the_model_of_the_others() {
 #[test]
 fn no_final_answer_before_a_tool_has_run_under_a_constraint() {
     let config = grammar();
-    let (outcome, trace) = run("q", config, &["prose", CALC, FINAL]);
+    let (outcome, trace) = run(Q, config, &["prose", CALC, FINAL]);
     assert!(outcome.finished(), "{outcome:?}");
     let avoided: Vec<Option<&str>> = trace
         .steps
@@ -1357,7 +1359,7 @@ fn a_reply_that_opens_by_echoing_the_observation_still_counts() {
 fn under_the_grammar_an_action_inside_the_thought_line_is_the_action() {
     let reply =
         "Thought: The result is near. Action: calculator\nAction Input: {\"expression\": \"6*7\"}";
-    let (outcome, trace) = run("q", constrained(), &[reply, FINAL]);
+    let (outcome, trace) = run(Q, constrained(), &[reply, FINAL]);
     assert!(outcome.finished(), "{outcome:?}");
     let step = &trace.steps[0];
     assert_eq!(
@@ -1375,7 +1377,7 @@ fn under_the_grammar_an_action_inside_the_thought_line_is_the_action() {
         "Thought: so. Observation 3. Then",
         "Thought: so. Action: calc",
     ] {
-        let (_, trace) = run("q", constrained(), &[cut, CALC, FINAL]);
+        let (_, trace) = run(Q, constrained(), &[cut, CALC, FINAL]);
         assert!(
             matches!(
                 &trace.steps[0].guards[..],
@@ -1391,7 +1393,7 @@ fn under_the_grammar_an_action_inside_the_thought_line_is_the_action() {
     // Colons in the model's words: not the grammar's making; the general parser reads it.
     let edited =
         "Thought: Note: compute it\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
-    let (_, trace) = run("q", constrained(), &[edited, FINAL]);
+    let (_, trace) = run(Q, constrained(), &[edited, FINAL]);
     let parse = trace.steps[0].parse.as_ref().expect("parse");
     assert_eq!(parse.thought.as_deref(), Some("Note: compute it"));
     assert_eq!(
@@ -1469,7 +1471,7 @@ fn feedback_speaks_the_runs_language() {
 fn a_short_result_opens_the_next_thought_and_a_passage_does_not() {
     let config = grammar();
     let search = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"RAG\"}";
-    let (_, trace) = run("q", config.clone(), &[CALC, search, FINAL]);
+    let (_, trace) = run(Q, config.clone(), &[CALC, search, FINAL]);
     let prefixes: Vec<Option<&str>> = trace
         .steps
         .iter()
@@ -1495,7 +1497,7 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
     };
     let time = "Thought: t\nAction: current_time\nAction Input: {}";
     for words in ["year()", "H2O", "MCP的全称"] {
-        let (outcome, trace) = run("q", config.clone(), &[&calc(words), time, FINAL]);
+        let (outcome, trace) = run(Q, config.clone(), &[&calc(words), time, FINAL]);
         assert!(outcome.finished(), "{words}: {outcome:?}");
         let next = &trace.steps[1].request;
         assert_eq!(next.avoid_action.as_deref(), Some("calculator"), "{words}");
@@ -1503,7 +1505,7 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
         assert_eq!(trace.steps[2].request.avoid_action, None, "{words}");
     }
     let zh = in_chinese(config.clone());
-    let (_, trace) = run("q", zh, &[&calc("month()"), time, FINAL]);
+    let (_, trace) = run(Q, zh, &[&calc("month()"), time, FINAL]);
     // The clock answers a Chinese run in Chinese.
     let clock = &trace.steps[1].observation.as_ref().expect("clock").text;
     assert_eq!(
@@ -1512,7 +1514,7 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
     );
     // A misspelt function and a syntax slip are the calculator's to fix.
     for fixable in ["sqr(16)", "2 +* 3"] {
-        let (_, trace) = run("q", config.clone(), &[&calc(fixable), CALC, FINAL]);
+        let (_, trace) = run(Q, config.clone(), &[&calc(fixable), CALC, FINAL]);
         assert_eq!(trace.steps[1].request.avoid_action, None, "{fixable}");
         assert_eq!(
             trace.steps[1].request.thought_prefix.as_deref(),
@@ -1526,19 +1528,19 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
         "Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"{}",
         "8 * 4 - ".repeat(20)
     );
-    let (_, trace) = run("q", config.clone(), &[&endless, FINAL]);
+    let (_, trace) = run(Q, config.clone(), &[&endless, FINAL]);
     assert_eq!(
         trace.steps[1].request.avoid_action.as_deref(),
         Some("calculator")
     );
     let short = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"2";
-    let (_, trace) = run("q", config.clone(), &[short, FINAL]);
+    let (_, trace) = run(Q, config.clone(), &[short, FINAL]);
     assert_eq!(
         trace.steps[1].request.avoid_action.as_deref(),
         Some("final_answer")
     );
     // The same failed call again: the note asks for a change, not for an answer.
-    let (_, trace) = run("q", config, &[&calc("sqr(16)"), &calc("sqr(16)"), FINAL]);
+    let (_, trace) = run(Q, config, &[&calc("sqr(16)"), &calc("sqr(16)"), FINAL]);
     let note = &trace.steps[1].observation.as_ref().expect("note").text;
     assert!(note.contains("failed the same way"), "{note}");
     assert!(!note.contains("final_answer"), "{note}");
@@ -1581,7 +1583,7 @@ fn a_run_on_thought_is_given_back_short() {
         "Thought: The Observation shows{}",
         ", 2026-12-01".repeat(40)
     );
-    let (_, trace) = run("q", config, &[&run_on, FINAL]);
+    let (_, trace) = run(Q, config, &[&run_on, FINAL]);
     let next = &trace.steps[1].request;
     assert!(next.thought_closed);
     let given = next.thought_prefix.as_deref().expect("the Thought");
@@ -1686,7 +1688,7 @@ fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
     let cut = "{\n  \"thought\": \"The Observation shows 42. The \\\"formula\\\" is P(1 + r)^n. So the answer is 42. Then, where P is";
     let answer =
         r#"{"thought": "done", "action": "final_answer", "action_input": "The answer is 42."}"#;
-    let (outcome, trace) = run("q", schema.clone(), &[call, cut, answer]);
+    let (outcome, trace) = run(Q, schema.clone(), &[call, cut, answer]);
     assert_eq!(
         outcome,
         Outcome::Answer {
@@ -1734,4 +1736,97 @@ fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
             ..
         }]
     ));
+}
+
+#[test]
+fn an_answer_that_leaves_out_a_number_of_the_question_is_sent_back_once() {
+    let clock = "Thought: t\nAction: current_time\nAction Input: {}";
+    let early = "Thought: t\nAction: final_answer\nAction Input: The answer is 2025";
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"2025 - 1969\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: The answer is 56";
+    let question = "How many years have passed since 1969?";
+    let (outcome, trace) = run(question, grammar(), &[clock, early, calc, done]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "The answer is 56".into()
+        }
+    );
+    assert!(matches!(
+        &trace.steps[1].guards[..],
+        [Guard::FormatFeedback { error: FormatError::NumberUnused { number }, .. }] if number == "1969"
+    ));
+    let feedback = &trace.steps[1].observation.as_ref().expect("feedback").text;
+    assert!(
+        feedback.contains("1969") && feedback.contains("tool"),
+        "{feedback}"
+    );
+    // Under a constraint the next reply cannot answer again before a tool has run.
+    assert_eq!(
+        trace.steps[2].request.avoid_action.as_deref(),
+        Some("final_answer")
+    );
+    // Said once: the same answer a second time stands.
+    let (outcome, trace) = run(question, grammar(), &[clock, early, early]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "The answer is 2025".into()
+        }
+    );
+    assert_eq!(trace.steps.len(), 3);
+    // In Chinese, the feedback is Chinese.
+    let (_, trace) = run(
+        "100 天之后是星期几？",
+        in_chinese(grammar()),
+        &[
+            clock,
+            "Thought: t\nAction: final_answer\nAction Input: 答案是 5",
+            done,
+        ],
+    );
+    let feedback = &trace.steps[1].observation.as_ref().expect("feedback").text;
+    assert!(feedback.contains("问题里的 100"), "{feedback}");
+}
+
+#[test]
+fn a_calculation_for_a_question_without_numbers_is_not_about_it() {
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: The answer is Paris";
+    let (outcome, trace) = run("What is the capital of France?", grammar(), &[calc, done]);
+    assert_eq!(
+        outcome,
+        Outcome::Answer {
+            answer: "The answer is Paris".into()
+        }
+    );
+    let observation = &trace.steps[0].observation.as_ref().expect("result").text;
+    assert!(
+        observation.starts_with("2\n") && observation.contains("no numbers"),
+        "{observation}"
+    );
+    let next = &trace.steps[1].request;
+    assert_eq!(next.avoid_action.as_deref(), Some("calculator"));
+    // The unrelated result is not quoted where the next Thought opens.
+    assert_eq!(
+        next.thought_prefix.as_deref(),
+        Some("The Observation shows")
+    );
+    let (_, trace) = run(
+        "中国的首都是哪座城市？",
+        in_chinese(grammar()),
+        &[calc, done],
+    );
+    let observation = &trace.steps[0].observation.as_ref().expect("result").text;
+    assert!(observation.contains("问题里没有数字"), "{observation}");
+    // A question with a number, in digits or in words, keeps its calculation as it is.
+    for question in [
+        "What is 6 * 7?",
+        "What is half of seven?",
+        "三的平方是多少？",
+    ] {
+        let (_, trace) = run(question, grammar(), &[calc, done]);
+        let observation = &trace.steps[0].observation.as_ref().expect("result").text;
+        assert_eq!(observation, "2", "{question}");
+    }
 }

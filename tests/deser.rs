@@ -153,6 +153,9 @@ fn format_errors() -> Vec<FormatError> {
         },
         FormatError::ExampleCopied,
         FormatError::QuestionRepeated,
+        FormatError::NumberUnused {
+            number: "10".into(),
+        },
     ]
 }
 
@@ -581,7 +584,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::InvalidJson { .. }
         | FormatError::ArgumentsAsAnswer { .. }
         | FormatError::ExampleCopied
-        | FormatError::QuestionRepeated => {}
+        | FormatError::QuestionRepeated
+        | FormatError::NumberUnused { .. } => {}
     }
 }
 

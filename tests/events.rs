@@ -197,7 +197,7 @@ fn a_partial_reply_is_kept_only_after_a_stop() {
 fn a_transition_reports_only_the_steps_it_touched() {
     let mut run = run();
     for n in 0..5 {
-        let call = format!("Action: calculator\nAction Input: {{\"expression\": \"{n}+1\"}}");
+        let call = format!("Action: calculator\nAction Input: {{\"expression\": \"6*7+{n}\"}}");
         run.feed_model(reply(&call)).unwrap();
         tool(&mut run);
     }

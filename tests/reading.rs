@@ -10,18 +10,32 @@ use serde_json::json;
 /// What the run had seen: the calls made, whether a final answer was just sent back empty,
 /// and whether the request asked only for the answer.
 struct Before {
+    question: &'static str,
     calls: Vec<PastCall>,
     after_empty_answer: bool,
     answer_asked: bool,
     last_step: bool,
+    number_noted: bool,
 }
 
 const NOTHING: fn() -> Before = || Before {
+    question: "What is 6 * 7?",
     calls: vec![],
     after_empty_answer: false,
     answer_asked: false,
     last_step: false,
+    number_noted: false,
 };
+
+const CLOCK: &str = "Friday, 14 March 2025, 12:00:00 (UTC+00:00); date 2025-03-14";
+
+/// The clock ran for a question that needs one more step.
+fn clock_ran(question: &'static str) -> Before {
+    Before {
+        question,
+        ..ran("current_time", json!({}), CLOCK)
+    }
+}
 
 const LAST_STEP: fn() -> Before = || Before {
     last_step: true,
@@ -33,9 +47,10 @@ const ANSWER_ASKED: fn() -> Before = || Before {
     ..NOTHING()
 };
 
-/// One call that succeeded with this result.
+/// One call that succeeded with this result, for a question without numbers of its own.
 fn ran(tool: &str, args: serde_json::Value, result: &str) -> Before {
     Before {
+        question: "What does the tool say?",
         calls: vec![PastCall {
             tool: tool.into(),
             args,
@@ -299,6 +314,88 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "an answer after the first of two steps, with a number of the question unused, is not one yet",
+            fin("The answer is Friday, 14 March 2025"),
+            clock_ran("How many years have passed since 1969?"),
+            error(FormatError::NumberUnused {
+                number: "1969".into(),
+            }),
+            None,
+        ),
+        (
+            "the same in Chinese, the number before a unit",
+            fin("答案是 5"),
+            clock_ran("100 天之后是星期几？"),
+            error(FormatError::NumberUnused {
+                number: "100".into(),
+            }),
+            None,
+        ),
+        (
+            "said once, the same answer stands",
+            fin("The answer is Friday, 14 March 2025"),
+            Before {
+                number_noted: true,
+                ..clock_ran("How many years have passed since 1969?")
+            },
+            answer("The answer is Friday, 14 March 2025"),
+            None,
+        ),
+        (
+            "a number a call used is used",
+            fin("The answer is 56."),
+            Before {
+                question: "How many years have passed since 1969?",
+                ..calc_ran("2025 - 1969", "56")
+            },
+            answer("The answer is 56."),
+            None,
+        ),
+        (
+            "a number the answer holds is used (written with a group comma)",
+            fin("It was 1,969 days."),
+            Before {
+                question: "What is 1969 days from now?",
+                ..ran("current_time", json!({}), CLOCK)
+            },
+            answer("It was 1,969 days."),
+            None,
+        ),
+        (
+            "a number an Observation holds is used (the date the clock gave)",
+            fin("The answer is Friday."),
+            clock_ran("What weekday is 14 March?"),
+            answer("The answer is Friday."),
+            None,
+        ),
+        (
+            "with no tool run yet, an answer is not checked for the question's numbers",
+            fin("It is 42."),
+            NOTHING(),
+            answer("It is 42."),
+            None,
+        ),
+        (
+            "on the last step, the answer stands",
+            fin("The answer is Friday, 14 March 2025"),
+            Before {
+                last_step: true,
+                ..clock_ran("How many years have passed since 1969?")
+            },
+            answer("The answer is Friday, 14 March 2025"),
+            None,
+        ),
+        (
+            "a digit in a name is not a number of the question",
+            fin("It is a small model."),
+            Before {
+                question: "What is Qwen2 good at?",
+                ..ran("search_docs", json!({"query": "Qwen"}), "[1] Qwen: a family of models.")
+            },
+            answer("It is a small model."),
+            None,
+        ),
+        (
             "an answer that only contains the example's numbers stands",
             fin("It is 36."),
             NOTHING(),
@@ -330,13 +427,43 @@ fn a_reply_means_what_the_run_makes_of_it() {
             after_empty_answer: before.after_empty_answer,
             answer_asked: before.answer_asked,
             last_step: before.last_step,
+            number_noted: before.number_noted,
             examples: &examples,
-            question: "What is 6 * 7?",
+            question: before.question,
         };
         let got = in_context(parse_reply(&reply), &reply, &run);
         assert_eq!(got.parsed, want, "{why}");
         if let Some(repair) = repair {
             assert!(got.repairs.contains(&repair), "{why}: {:?}", got.repairs);
         }
+    }
+}
+
+#[test]
+fn numbers_are_read_as_a_reader_would_compare_them() {
+    use reactloop::reading::{mentions_number, numbers};
+    let cases: &[(&str, &[&str])] = &[
+        ("since 1969", &["1969"]),
+        ("(17 + 8) * 4 / 5", &["17", "8", "4", "5"]),
+        ("1,000.50 and 3.0", &["1000.5", "3"]),
+        ("１００ 天", &["100"]),
+        ("1,2,3", &["1", "2", "3"]),
+        ("Qwen2.5 3D 2nd x2", &[]),
+        ("UTC+08:00", &["8", "0"]),
+        ("0.25 and 007", &["0.25", "7"]),
+        ("2025-03-14", &["2025", "3", "14"]),
+    ];
+    for (text, want) in cases {
+        assert_eq!(numbers(text), *want, "{text}");
+    }
+    for (text, has) in [
+        ("What is the capital of France?", false),
+        ("中国的首都是哪座城市？", false),
+        ("What is half of seven?", true),
+        ("一个星期有几天？", true),
+        ("What is 2 + 2?", true),
+        ("Who wrote Hamlet?", false),
+    ] {
+        assert_eq!(mentions_number(text), has, "{text}");
     }
 }

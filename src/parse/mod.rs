@@ -85,6 +85,10 @@ pub enum FormatError {
     /// Asked for the answer, the model wrote words of the question back (its own search query
     /// as often as not). Reported by the agent.
     QuestionRepeated,
+    /// A final answer after a tool ran, while a number the question gives was used by no call,
+    /// no Observation and not the answer: a step of the question was left out ("10 days from
+    /// today" answered with today's date). Reported by the agent, once a run.
+    NumberUnused { number: String },
 }
 
 // The format the built-in prompts ask for, so feedback never teaches a second one.
@@ -159,6 +163,10 @@ impl FormatError {
             FormatError::QuestionRepeated => "这只是重复了问题，不是答案。请根据上面的 \
                  Observation，在 'Action: final_answer' 之后的 Action Input 里写出答案本身。"
                 .to_string(),
+            FormatError::NumberUnused { number } => format!(
+                "问题里的 {number} 还没有用到：这个答案少了一步。请先用工具完成用到 {number} 的那一步，\
+                 再回答。"
+            ),
         }
     }
 
@@ -233,6 +241,10 @@ impl FormatError {
                  answer. Write the answer itself, from the Observations above, as the Action \
                  Input of 'Action: final_answer'."
                 .to_string(),
+            FormatError::NumberUnused { number } => format!(
+                "The question gives {number}, and nothing so far has used it: this answer skips \
+                 a step. First do the step with {number} with a tool, then answer."
+            ),
         }
     }
 }
@@ -269,6 +281,9 @@ impl fmt::Display for FormatError {
             }
             FormatError::ExampleCopied => f.write_str("copied from the example in the prompt"),
             FormatError::QuestionRepeated => f.write_str("the answer only repeats the question"),
+            FormatError::NumberUnused { number } => {
+                write!(f, "the answer leaves out the question's {number}")
+            }
         }
     }
 }

@@ -431,7 +431,8 @@ impl ToolError {
                     "换用其他或更少的关键词".into()
                 } else {
                     format!(
-                        "换用其他或更少的关键词，或换另一种语言（中文/English）；文档包括：{}",
+                        "换用其他或更少的关键词，或换另一种语言（中文/English）；文档包括：{}；\
+                         如果都与问题无关，就根据你自己的知识回答",
                         topics.join("; ")
                     )
                 },
@@ -464,7 +465,8 @@ impl ToolError {
             }
             ToolError::NoMatch { topics, .. } if !topics.is_empty() => format!(
                 "try other or fewer keywords, or the other language (English/中文); \
-                 the documents include: {}",
+                 the documents include: {}; if none is about the question, answer it from \
+                 what you know",
                 topics.join("; ")
             ),
             ToolError::NoMatch { .. } => "try other or fewer keywords".into(),

@@ -76,6 +76,28 @@ test('a live run in the page: grammar, streamed tokens, a responsive page, a fin
   await expect(page.getByTestId('inpage-speed')).toContainText(/\(([1-9]\d*) reused from the cache\)/);
 });
 
+test("the page's own limits (512 tokens, 8 steps) reach an answer: an argument cannot run away", async ({ page }) => {
+  // Issue 23: the calculator's expression was any string, and SmolLM2 wrote
+  // `} + 7 + 12 = 12 * 7 = 84. 84 is 12 * 7. …` to the token limit, step after step. The
+  // grammar now lets an argument hold only what its tool reads.
+  await page.clock.setFixedTime(new Date('2026-12-01T06:19:40Z'));
+  await open(page);
+  await loadSmollm(page);
+  await expect(page.locator('#max-tokens')).toHaveValue('512');
+  await expect(page.locator('#max-steps')).toHaveValue('8');
+  await page.getByTestId('question').fill('What is 12 * 7?');
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('final-answer')).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
+  expect(trace.config.max_steps).toBe(8);
+  expect(trace.outcome.type).toBe('answer');
+  for (const step of trace.steps) {
+    if (step.call?.tool !== 'calculator') continue;
+    expect(step.call.args.expression).toMatch(/^[0-9 .,+*\/%^()a-z-]+$/);
+  }
+});
+
 test('Stop aborts the generation at once, and the next run works', async ({ page }) => {
   await open(page, process.env.PLAIN_PAGE_URL);
   await loadSmollm(page);
