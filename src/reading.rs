@@ -93,6 +93,12 @@ pub struct RunSoFar<'a> {
 /// `parsed` (the parse of `reply` on its own) read in the context of the run.
 pub fn in_context(parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
     let mut parsed = read(parsed, reply, run);
+    if let Parsed::Final { answer } = &mut parsed.parsed {
+        if let Some(kept) = without_copied_label(answer) {
+            *answer = kept;
+            parsed.repairs.push(Repair::CopiedLabelRemoved);
+        }
+    }
     if let Parsed::Final { answer } = &parsed.parsed {
         if let Some(number) = unused_number(answer, run) {
             parsed.parsed = Parsed::Error {
@@ -464,4 +470,48 @@ pub fn mentions_number(text: &str) -> bool {
             .to_lowercase()
             .split(|c: char| !c.is_ascii_alphabetic())
             .any(|word| WORDS.contains(&word))
+}
+
+/// The answer without a protocol label it opens with, after the answer's opening: the 0.5B
+/// model wrote `The answer is "Observation: Friday, 14 March 2025 …"`, copying the
+/// Observation, label, quotes and all. `None` when there is no such label.
+fn without_copied_label(answer: &str) -> Option<String> {
+    const LABELS: [&str; 5] = [
+        "Observation",
+        "Thought",
+        "Action Input",
+        "Action",
+        "Final Answer",
+    ];
+    let mut opening = "";
+    let mut rest = answer.trim_start();
+    for lang in [Lang::En, Lang::Zh] {
+        let words = prompt::opening(Opening::Answer, lang);
+        if let Some(after) = rest.strip_prefix(words) {
+            opening = words;
+            rest = after.trim_start();
+        }
+    }
+    let unquoted = rest.trim_start_matches(['"', '\'', '“', '‘', '「']);
+    let quoted = unquoted.len() < rest.len();
+    let label = LABELS.iter().find(|l| {
+        unquoted
+            .get(..l.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(l))
+            && unquoted[l.len()..].starts_with([':', '：'])
+    })?;
+    let mut kept = unquoted[label.len()..]
+        .trim_start_matches([':', '：'])
+        .trim();
+    if quoted {
+        kept = kept.trim_end_matches(['"', '\'', '”', '’', '」']).trim_end();
+    }
+    if kept.is_empty() {
+        return None;
+    }
+    Some(match opening {
+        "" => kept.to_string(),
+        // Chinese runs on without a space ("答案是5") as often as not; one reads either way.
+        opening => format!("{opening} {kept}"),
+    })
 }

@@ -108,6 +108,7 @@ pub fn repair(repair: Repair) -> Text {
         Repair::ArgumentsRunAsCall => "final_answer 里是工具参数：执行了那次调用",
         Repair::ExpressionRunAsCall => "final_answer 是算式而不是它的值：用计算器算了它",
         Repair::ExpressionEvaluated => "最后一步的 final_answer 是算式：以它的值为答案",
+        Repair::CopiedLabelRemoved => "答案开头照抄了标签（Observation:）：去掉了这个标签",
         Repair::ProseAsAnswer => "请求只要答案，回复没有按格式给出：以回复的文字为答案",
         Repair::TranslatedLabel => "中文标签按英文标签读取",
         Repair::FullWidthPunctuation => "全角标点按 JSON 标点读取",

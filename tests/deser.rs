@@ -348,6 +348,7 @@ fn repairs() -> Vec<Repair> {
         Repair::ArgumentsRunAsCall,
         Repair::ExpressionRunAsCall,
         Repair::ExpressionEvaluated,
+        Repair::CopiedLabelRemoved,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
         Repair::InlineLabel,
@@ -691,6 +692,7 @@ fn covered_repair(r: &Repair) {
         | Repair::ArgumentsRunAsCall
         | Repair::ExpressionRunAsCall
         | Repair::ExpressionEvaluated
+        | Repair::CopiedLabelRemoved
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer
         | Repair::TranslatedLabel

@@ -335,6 +335,9 @@ pub enum Repair {
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,
+    /// Set by the agent: the answer opened with a label it copied (`The answer is
+    /// "Observation: …`), which was taken out with its quotes.
+    CopiedLabelRemoved,
     /// An `Action Input:` alone, read as the input of the previous reply's empty
     /// `Action: final_answer`.
     InputCompletesFinalAnswer,
@@ -407,6 +410,9 @@ impl Repair {
             }
             Repair::ExpressionEvaluated => {
                 "final_answer was an expression at the last step: its value is the answer"
+            }
+            Repair::CopiedLabelRemoved => {
+                "the answer opened with a copied label ('Observation:'): the label was taken out"
             }
             Repair::AnswerFromEarlierCall => {
                 "final_answer repeated an earlier call's arguments: that call's result is the answer"
