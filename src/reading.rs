@@ -504,7 +504,9 @@ fn without_copied_label(answer: &str) -> Option<String> {
         .trim_start_matches([':', '：'])
         .trim();
     if quoted {
-        kept = kept.trim_end_matches(['"', '\'', '”', '’', '」']).trim_end();
+        kept = kept
+            .trim_end_matches(['"', '\'', '”', '’', '」'])
+            .trim_end();
     }
     if kept.is_empty() {
         return None;
