@@ -22,6 +22,17 @@ pub const MAX_TRACE_BYTES: usize = 20_000_000;
 /// thousands of steps is not a recording of a run, and loading it would freeze the page.
 pub const MAX_TRACE_STEPS: usize = 2_000;
 
+/// The limits as `limits()` gives them to a page (`interface Limits` of
+/// `src/wasm/types.d.ts`).
+pub fn for_page() -> serde_json::Value {
+    serde_json::json!({
+        "replyBytes": MAX_REPLY_BYTES,
+        "streamLineBytes": MAX_STREAM_LINE_BYTES,
+        "traceBytes": MAX_TRACE_BYTES,
+        "traceSteps": MAX_TRACE_STEPS,
+    })
+}
+
 /// `4_000_000` → "4 MB", `1_500_000` → "1.5 MB" (decimal megabytes, as the limits are set).
 pub fn megabytes(bytes: usize) -> String {
     let tenths = (bytes as f64 / 100_000.0).round() / 10.0;

@@ -2,6 +2,7 @@
 //! what a run needs: the agent's config, the client's config and the tool registry. The
 //! browser driver only converts the object to JSON and calls [`configure`].
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::agent::AgentConfig;
@@ -10,6 +11,41 @@ use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, Lang, PromptConfig};
 use crate::tools::{default_documents, Document, Registry};
+
+/// Every key of the settings object, as a page writes it. The reader reads under these names
+/// only (a debug build panics on another), the tests below check it reads each, and
+/// `tests/types.rs` checks that `interface Settings` of `src/wasm/types.d.ts` declares each
+/// and nothing else.
+pub const SETTINGS_KEYS: &[&str] = &[
+    "demo",
+    "demoDelayMs",
+    "inPage",
+    "baseUrl",
+    "apiKey",
+    "model",
+    "temperature",
+    "maxTokens",
+    "stream",
+    "seed",
+    "timeoutMs",
+    "constrained",
+    "actFirst",
+    "lang",
+    "template",
+    "systemPrompt",
+    "fewShot",
+    "workedExamples",
+    "restateQuestion",
+    "stop",
+    "maxSteps",
+    "maxFormatErrors",
+    "maxRepeats",
+    "observationLimit",
+    "historyRounds",
+    "style",
+    "documents",
+    "disabledTools",
+];
 
 /// What a run is configured with.
 #[derive(Debug)]
@@ -85,12 +121,33 @@ impl From<SettingsError> for Refused {
     }
 }
 
+/// The settings object's fields, read under the names of [`SETTINGS_KEYS`] only.
+struct Settings(Fields);
+
+impl Settings {
+    fn opt<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<Option<T>, Refused> {
+        Ok(self.0.opt(listed(name))?)
+    }
+
+    fn or<T: DeserializeOwned>(&mut self, name: &'static str, default: T) -> Result<T, Refused> {
+        Ok(self.0.or(listed(name), default)?)
+    }
+}
+
+fn listed(name: &'static str) -> &'static str {
+    debug_assert!(
+        SETTINGS_KEYS.contains(&name),
+        "the setting {name} is missing from SETTINGS_KEYS"
+    );
+    name
+}
+
 /// Every field may be left out: then it has its default.
 fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
-    let mut f = match settings {
+    let mut f = Settings(match settings {
         Value::Null => Fields::object(serde_json::json!({"demo": purpose == Purpose::Run}))?,
         settings => Fields::object(settings)?,
-    };
+    });
     let defaults = AgentConfig::default();
     let mut limit = |name: &'static str, default: usize| -> Result<usize, Refused> {
         Ok(limit(name, f.opt(name)?, default)?)
@@ -236,6 +293,19 @@ mod tests {
         ];
         for (settings, want) in cases {
             assert_eq!(run(settings.clone()).unwrap_err(), want, "{settings}");
+        }
+    }
+
+    #[test]
+    fn every_listed_key_is_read() {
+        // Read with every default, the reader asked for each key it knows (a key missing
+        // from the list panics in `listed`); a value no setting accepts shows each is read.
+        run(Value::Null).unwrap();
+        for key in SETTINGS_KEYS {
+            let mut settings = json!({"demo": true});
+            settings[key] = json!({"not": "a setting"});
+            let refused = run(settings).map(|_| ()).unwrap_err();
+            assert!(refused.starts_with("Invalid settings"), "{key}: {refused}");
         }
     }
 

@@ -740,14 +740,7 @@ fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
 /// file's size before it reads it.
 #[wasm_bindgen(unchecked_return_type = "Limits")]
 pub fn limits() -> Result<JsValue, JsValue> {
-    use crate::limits::*;
-    to_js(&serde_json::json!({
-        "replyBytes": MAX_REPLY_BYTES,
-        "streamLineBytes": MAX_STREAM_LINE_BYTES,
-        "traceBytes": MAX_TRACE_BYTES,
-        "traceSteps": MAX_TRACE_STEPS,
-    }))
-    .map_err(|e| js_error(e, None, None))
+    to_js(&crate::limits::for_page()).map_err(|e| js_error(e, None, None))
 }
 
 /// The server's model list for these settings (`GET {baseUrl}/models`).

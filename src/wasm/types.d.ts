@@ -1,4 +1,6 @@
 // Types of the plain objects that cross the JS boundary (README.md documents them too).
+// tests/types.rs checks them against the Rust types: every key the settings reader reads,
+// every name of the enums below, and every field of what the core gives a page.
 
 export interface Settings {
   /** The scripted demo model instead of a server. */
@@ -7,6 +9,7 @@ export interface Settings {
   demoDelayMs?: number;
   /** The model is the function given to `useModel` (the in-page engine): no baseUrl. */
   inPage?: boolean;
+  /** Up to and including `/v1`, e.g. `http://localhost:11434/v1`. */
   baseUrl?: string;
   apiKey?: string;
   model?: string;
@@ -16,24 +19,44 @@ export interface Settings {
   seed?: number;
   /** 60000 by default. */
   timeoutMs?: number;
-  constrained?: 'off' | 'json_object' | 'json_schema' | 'grammar';
+  /**
+   * How the server is made to keep the reply format; `auto` (the default) picks it from what
+   * the server's `GET /models` says it is.
+   */
+  constrained?: Constrained;
+  /** Under a constraint the first reply must call a tool (true by default). */
+  actFirst?: boolean;
+  /** 'en' by default. */
   lang?: 'en' | 'zh';
   /** A prompt template with {tools} and {tool_names}. */
   template?: string;
   /** Replaces the generated system prompt. */
   systemPrompt?: string;
   fewShot?: { question: string; transcript: string }[];
+  /** Without a constraint the built-in prompt ends with worked examples (true by default). */
+  workedExamples?: boolean;
+  /** 8 by default. */
   maxSteps?: number;
+  /** 3 by default. */
   maxFormatErrors?: number;
+  /** 3 by default. */
   maxRepeats?: number;
+  /** Characters of an observation the model is sent (500 by default). */
   observationLimit?: number;
+  /** 6 by default. */
   historyRounds?: number;
   restateQuestion?: boolean;
-  style?: 'chat' | 'scratchpad';
+  /** `auto` (the default): `chat` under a constraint, `transcript` without. */
+  style?: 'auto' | 'chat' | 'scratchpad' | 'transcript';
+  /** `["Observation:"]` by default. */
   stop?: string[];
+  /** What `search_docs` searches. */
   documents?: Document[];
   disabledTools?: string[];
 }
+
+/** How the server is made to keep the ReAct format (`off`: the prompt alone). */
+export type Constrained = 'auto' | 'off' | 'json_object' | 'json_schema' | 'grammar';
 
 export interface Document { title: string; text: string }
 
@@ -65,8 +88,22 @@ export interface Edit {
 }
 
 export interface Message { role: 'system' | 'user' | 'assistant'; content: string }
-/** avoid_action: a tool or final_answer that a constrained reply may not take (the one just misused). */
-export interface ModelRequest { messages: Message[]; stop: string[]; avoid_action?: string }
+export interface ModelRequest {
+  messages: Message[];
+  stop: string[];
+  /** A tool or final_answer that a constrained reply may not take (the one just misused). */
+  avoid_action?: string;
+  /** The constraint this request goes out with, as the agent decided it for the server. */
+  constrained: Constrained;
+  /** A constrained reply may only be the final answer, and why. */
+  must_answer?: 'repeated_call' | 'last_step' | 'repeated_failure';
+  /** Words a constrained reply's Thought must begin with. */
+  thought_prefix?: string;
+  /** The Thought is exactly `thought_prefix`, and the Action comes next. */
+  thought_closed?: boolean;
+  /** Words a constrained final answer must begin with. */
+  answer_prefix?: string;
+}
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
 export interface ToolCall {
@@ -107,19 +144,24 @@ export interface Parse {
   repairs: string[];
 }
 
+export interface Observation {
+  /** Exactly what the model is sent after "Observation: ". */
+  text: string;
+  /** `feedback`: format feedback or a dispatch error written by the loop; `cached`: an identical earlier call's result. */
+  source: 'tool' | 'tool_error' | 'feedback' | 'cached';
+  /** Characters of the full result before truncation. */
+  full_chars: number;
+  elapsed_ms: number | null;
+  edited: boolean;
+}
+
 export interface Step {
   index: number;
   request: ModelRequest;
   reply: ModelReply | null;
   parse: Parse | null;
   call: ToolCall | null;
-  observation: {
-    text: string;
-    source: 'tool' | 'tool_error' | 'feedback' | 'cached';
-    full_chars: number;
-    elapsed_ms: number | null;
-    edited: boolean;
-  } | null;
+  observation: Observation | null;
   guards: Guard[];
   error: ModelError | null;
   /** What a page shows for the step (in steps from events, `trace()` and `loadTrace`). */
@@ -148,10 +190,18 @@ export type Pending =
   | { type: 'run_tool'; step: number; call: ToolCall }
   | { type: 'done' };
 
+/** What the server turned out to be under `constrained: 'auto'`, and what that chose. */
+export interface ServerChoice {
+  kind: 'llama_cpp' | 'llama_cpp_python' | 'ollama' | 'lm_studio' | 'vllm' | 'open_ai' | 'in_page' | 'unknown';
+  constrained: Constrained;
+}
+
 export interface Trace {
   version: number;
   model?: string;
   question: string;
+  /** Only when `constrained` was `auto` and the server's kind was learnt. */
+  server?: ServerChoice;
   system_prompt: string;
   tools: ToolSpec[];
   config: object;
