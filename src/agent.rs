@@ -14,6 +14,7 @@ use crate::llm::{
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
+use crate::strategy::Strategy;
 use crate::tools::{Builtin, DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
 /// The version of the trace format; bump it when a saved trace would no longer load.
@@ -57,6 +58,8 @@ pub struct AgentConfig {
     /// few-shot examples of the user's), the system prompt ends with one worked example for
     /// each enabled built-in tool that has one ([`prompt::worked_examples`]).
     pub worked_examples: bool,
+    /// The loop variant: ReAct, Act-only or chain of thought ([`Strategy`]).
+    pub strategy: Strategy,
 }
 
 impl Default for AgentConfig {
@@ -75,6 +78,7 @@ impl Default for AgentConfig {
             constrained: Constrained::Auto,
             act_first: true,
             worked_examples: true,
+            strategy: Strategy::React,
         }
     }
 }
@@ -494,8 +498,11 @@ pub fn system_prompt(
     if let Some(own) = &config.system_prompt {
         return own.clone();
     }
+    let strategy = config.strategy;
     let prompt = PromptConfig {
         few_shot: examples(config, registry, constrained),
+        template: (config.prompt.template.clone())
+            .or_else(|| Some(prompt::template(strategy, config.prompt.lang).to_string())),
         ..config.prompt.clone()
     };
     prompt::system_prompt(&registry.specs(), &prompt)
@@ -522,7 +529,11 @@ fn examples(config: &AgentConfig, registry: &Registry, constrained: Constrained)
         Vec::new()
     } else if !config.prompt.few_shot.is_empty() {
         config.prompt.few_shot.clone()
-    } else if config.worked_examples && config.prompt.template.is_none() && !constrained.is_on() {
+    } else if config.worked_examples
+        && config.prompt.template.is_none()
+        && !constrained.is_on()
+        && config.strategy == Strategy::React
+    {
         let specs = registry.specs();
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         prompt::worked_examples(config.prompt.lang, &names)
@@ -532,7 +543,13 @@ fn examples(config: &AgentConfig, registry: &Registry, constrained: Constrained)
 }
 
 impl Agent {
-    pub fn new(question: &str, registry: Registry, config: AgentConfig) -> Agent {
+    pub fn new(question: &str, mut registry: Registry, config: AgentConfig) -> Agent {
+        if !config.strategy.acts() {
+            let names: Vec<String> = registry.specs().iter().map(|t| t.name.clone()).collect();
+            for name in names {
+                registry.set_enabled(&name, false);
+            }
+        }
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
         let (system_prompt, examples) = prompt_and_examples(&config, &registry, config.constrained);
         let constrained = match config.constrained {
@@ -1196,7 +1213,8 @@ impl Agent {
             (_, Some(thought)) => Some(thought),
             // The tool the question's words point to, named where the first Thought opens;
             // the Action stays the model's choice.
-            (false, None) if config.act_first => {
+            _ if !config.strategy.thinks() => None,
+            (false, None) if config.act_first && config.strategy.acts() => {
                 let opening = prompt::opening(Opening::ChooseTool, lang);
                 Some(match self.registry.suggest(&self.trace.question, lang) {
                     Some(tool) => format!("{opening} {tool}"),
@@ -1225,6 +1243,7 @@ impl Agent {
             stop: if on { Vec::new() } else { config.stop.clone() },
             avoid_action: avoid_action.filter(|_| on),
             constrained: self.constrained,
+            no_thought: on && !config.strategy.thinks(),
         }
     }
 

@@ -180,6 +180,7 @@ fn agent_config(value: Value) -> Result<AgentConfig, Error> {
         system_prompt: f.or("system_prompt", d.system_prompt)?,
         constrained: f.or("constrained", d.constrained)?,
         act_first: f.or("act_first", d.act_first)?,
+        strategy: f.or("strategy", d.strategy)?,
         // Traces from before worked examples ran without them.
         worked_examples: f.or("worked_examples", false)?,
     })
@@ -206,6 +207,7 @@ fn model_request(value: Value) -> Result<ModelRequest, Error> {
         thought_prefix: f.opt("thought_prefix")?,
         thought_closed: f.or("thought_closed", false)?,
         answer_prefix: f.opt("answer_prefix")?,
+        no_thought: f.or("no_thought", false)?,
     })
 }
 

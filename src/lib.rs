@@ -9,6 +9,7 @@
 //! - [`history`]: the messages of each request, append-only between block trims.
 //! - [`reading`]: what a parsed reply means in its run (an answer, a call or a mistake).
 //! - [`agent`]: the state machine, its guards and the trace.
+//! - [`strategy`]: the loop variants (ReAct, Act-only, chain of thought).
 //! - [`settings`]: the page's settings object → the agent's config, the client's and the tools.
 //! - [`sentences`]: the sentences a page shows, in English and Chinese.
 //! - [`view`]: a step or a trace with those sentences and UTF-16 spans, ready to draw.
@@ -33,6 +34,7 @@ pub mod prompt;
 pub mod reading;
 pub mod sentences;
 pub mod settings;
+pub mod strategy;
 pub mod tools;
 pub mod view;
 #[cfg(target_arch = "wasm32")]

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::llm::MustAnswer;
+use crate::strategy::Strategy;
 use crate::tools::{Builtin, ToolSpec};
 
 /// Which built-in template to use.
@@ -63,6 +64,49 @@ Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 
 每次回复都以 \"Thought:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
 \"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
+
+const ACT_EN: &str = "Answer the question with the help of tools; do not compute or guess yourself.
+
+Tools:
+{tools}
+
+Reply in exactly this format, with no reasoning:
+Action: <one of: {tool_names}, final_answer>
+Action Input: <JSON arguments; for final_answer, the answer>
+
+Start every reply with \"Action:\". Write one Action and its Action Input, then stop: the \
+result comes back to you as \"Observation: …\". When an Observation answers the question, use Action: \
+final_answer. If it shows an error, fix the call.";
+
+const ACT_ZH: &str = "借助工具回答问题；不要自己计算或猜测。
+
+可用工具：
+{tools}
+
+每次回复严格使用以下格式（标签保持英文），不写思考：
+Action: <以下之一：{tool_names}, final_answer>
+Action Input: <JSON 参数；若为 final_answer，则写最终答案>
+
+每次回复都以 \"Action:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
+\"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
+
+const COT_EN: &str = "Answer the question by reasoning step by step. There are no tools.
+
+Reply in exactly this format:
+Thought: <your reasoning, step by step>
+Action: final_answer
+Action Input: <the answer>
+
+Start the reply with \"Thought:\".";
+
+const COT_ZH: &str = "一步一步推理来回答问题。没有可用的工具。
+
+回复严格使用以下格式（标签保持英文）：
+Thought: <你的推理，一步一步>
+Action: final_answer
+Action Input: <答案>
+
+回复以 \"Thought:\" 开头。";
 
 /// Words the grammar puts at the start of a reply's parts, so a small model reads before it
 /// writes: the first Thought picks a tool, a Thought after an Observation reads it (instead of
@@ -179,9 +223,18 @@ pub fn worked_examples(lang: Lang, enabled: &[&str]) -> Vec<FewShot> {
 
 /// The built-in template text for a language, with its placeholders.
 pub fn default_template(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => EN,
-        Lang::Zh => ZH,
+    template(Strategy::React, lang)
+}
+
+/// The built-in template of a strategy, with `{tools}` and `{tool_names}` to fill in.
+pub fn template(strategy: Strategy, lang: Lang) -> &'static str {
+    match (strategy, lang) {
+        (Strategy::React, Lang::En) => EN,
+        (Strategy::React, Lang::Zh) => ZH,
+        (Strategy::Act, Lang::En) => ACT_EN,
+        (Strategy::Act, Lang::Zh) => ACT_ZH,
+        (Strategy::Cot, Lang::En) => COT_EN,
+        (Strategy::Cot, Lang::Zh) => COT_ZH,
     }
 }
 

@@ -20,6 +20,7 @@ use reactloop::llm::{
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, Lang, PromptConfig};
+use reactloop::strategy::Strategy;
 use reactloop::tools::{
     default_documents, Builtin, CalcError, DispatchError, HostContext, Note, Registry, ToolCall,
     ToolError,
@@ -501,6 +502,7 @@ fn requests() -> Vec<ModelRequest> {
         thought_prefix: Some("The Observation shows".into()),
         thought_closed: true,
         answer_prefix: Some("The answer is".into()),
+        no_thought: true,
     };
     let mut out: Vec<ModelRequest> = [
         MustAnswer::RepeatedCall,
@@ -795,6 +797,7 @@ fn base_trace() -> Trace {
         constrained: Constrained::JsonSchema,
         act_first: false,
         worked_examples: false,
+        strategy: Strategy::Act,
     };
     let replies = [
         "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}",

@@ -777,6 +777,7 @@ fn request() -> ModelRequest {
         thought_prefix: Some("The result".into()),
         thought_closed: true,
         answer_prefix: Some("The answer is".into()),
+        no_thought: true,
     }
 }
 
@@ -968,7 +969,7 @@ fn settings() -> Value {
         "demo": true, "demoDelayMs": 10, "inPage": true,
         "baseUrl": "http://localhost:11434/v1", "apiKey": "sk-x", "model": "qwen2.5:0.5b",
         "temperature": 0.2, "maxTokens": 256, "stream": true, "seed": 7, "timeoutMs": 30000,
-        "constrained": "grammar", "actFirst": false,
+        "constrained": "grammar", "actFirst": false, "strategy": "act",
         "lang": "zh", "template": "{tools} {tool_names}", "systemPrompt": "You are …",
         "fewShot": [{"question": "q", "transcript": "Thought: t"}], "workedExamples": false,
         "restateQuestion": true, "stop": ["Observation:"],

@@ -171,6 +171,7 @@ pub fn react_schema(
             "pattern": format!("^{}{TEXT_PATTERN}$", regex_literal(prefix)),
         }),
         Thought::Free => json!({"type": "string", "pattern": format!("^{TEXT_PATTERN}$")}),
+        Thought::Omitted => Value::Null,
     };
     let answer_start = match answer.filter(|a| !a.is_empty()) {
         Some(prefix) => format!("{} ", regex_literal(prefix)),
@@ -186,14 +187,20 @@ pub fn react_schema(
                     "pattern": format!("^{answer_start}{ANSWER_PATTERN}$"),
                 }),
             };
+            let mut properties = serde_json::Map::new();
+            if !thought.is_null() {
+                properties.insert("thought".into(), thought.clone());
+            }
+            properties.insert(
+                "action".into(),
+                json!({"type": "string", "const": action_name(*action)}),
+            );
+            properties.insert("action_input".into(), input);
+            let required: Vec<&String> = properties.keys().collect();
             json!({
                 "type": "object",
-                "properties": {
-                    "thought": thought,
-                    "action": {"type": "string", "const": action_name(*action)},
-                    "action_input": input,
-                },
-                "required": ["thought", "action", "action_input"],
+                "properties": properties,
+                "required": required,
                 "additionalProperties": false,
             })
         })
@@ -371,13 +378,20 @@ pub fn react_grammar(
     }
     let opening = match thought {
         Thought::StartsWith(prefix) if !prefix.is_empty() => {
-            format!("{} text", gbnf_literal(&format!("Thought: {prefix}")))
+            format!(
+                "{} text (\"\\n\" | \" \")? ",
+                gbnf_literal(&format!("Thought: {prefix}"))
+            )
         }
-        Thought::Exactly(thought) => gbnf_literal(&format!("Thought: {}", one_line(thought))),
-        _ => "\"Thought: \" text".to_string(),
+        Thought::Exactly(thought) => format!(
+            "{} (\"\\n\" | \" \")? ",
+            gbnf_literal(&format!("Thought: {}", one_line(thought)))
+        ),
+        Thought::Omitted => String::new(),
+        _ => "\"Thought: \" text (\"\\n\" | \" \")? ".to_string(),
     };
     let mut grammar = format!(
-        "root ::= {opening} (\"\\n\" | \" \")? \"Action: \" ( {} )\n",
+        "root ::= {opening}\"Action: \" ( {} )\n",
         choices.join(" | ")
     );
     for rule in rules
@@ -418,6 +432,8 @@ pub enum Thought<'a> {
     Free,
     StartsWith(&'a str),
     Exactly(&'a str),
+    /// No Thought at all: the reply opens with its Action (Act-only).
+    Omitted,
 }
 
 /// Line breaks would end the Thought early: they become spaces.

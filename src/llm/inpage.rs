@@ -50,6 +50,7 @@ mod tests {
             thought_prefix: None,
             thought_closed: false,
             answer_prefix: None,
+            no_thought: false,
         }
     }
 

@@ -100,6 +100,10 @@ pub struct ModelRequest {
     /// copy the prompt's placeholder or an argument object there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_prefix: Option<String>,
+    /// The reply has no Thought, under a constraint: Act-only
+    /// ([`crate::strategy::Strategy::Act`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_thought: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -341,6 +345,7 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     };
     let actions = actions(tools, req.avoid_action.as_deref());
     let thought = match (&req.thought_prefix, req.thought_closed) {
+        _ if req.no_thought => Thought::Omitted,
         (Some(text), true) => Thought::Exactly(text),
         (Some(text), false) => Thought::StartsWith(text),
         (None, _) => Thought::Free,
@@ -514,6 +519,7 @@ mod tests {
             thought_prefix: None,
             thought_closed: false,
             answer_prefix: None,
+            no_thought: false,
         }
     }
 

@@ -26,6 +26,11 @@ export interface Settings {
   constrained?: Constrained;
   /** Under a constraint the first reply must call a tool (true by default). */
   actFirst?: boolean;
+  /**
+   * The loop variant: 'react' (Thought, Action, Observation; the default), 'act' (Actions
+   * without Thoughts) or 'cot' (reasoning, then the answer, no tools).
+   */
+  strategy?: 'react' | 'act' | 'cot';
   /** 'en' by default. */
   lang?: 'en' | 'zh';
   /** A prompt template with {tools} and {tool_names}. */
@@ -103,6 +108,8 @@ export interface ModelRequest {
   thought_closed?: boolean;
   /** Words a constrained final answer must begin with. */
   answer_prefix?: string;
+  /** The constrained reply has no Thought (the `act` strategy). */
+  no_thought?: boolean;
 }
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }

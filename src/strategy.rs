@@ -1,0 +1,41 @@
+//! How a run goes about the question: the loop variants a workshop compares side by side.
+//!
+//! The ReAct paper (Yao et al., 2022) measures ReAct against Act-only (no Thoughts) and
+//! chain-of-thought only (no tools); here each is the same loop with a different format and
+//! tool list, so their traces line up step by step.
+
+use serde::{Deserialize, Serialize};
+
+/// A plain string in settings and traces (`"react"`, `"act"`, `"cot"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// Thought, Action, Action Input; an Observation; again until `final_answer`.
+    #[default]
+    React,
+    /// Action and Action Input only: the tools without the reasoning between them.
+    Act,
+    /// Reasoning, then the answer, with no tools: one request when the format holds.
+    Cot,
+}
+
+impl Strategy {
+    /// Its name in the settings and the trace.
+    pub fn label(self) -> &'static str {
+        match self {
+            Strategy::React => "react",
+            Strategy::Act => "act",
+            Strategy::Cot => "cot",
+        }
+    }
+
+    /// Whether a reply opens with a Thought.
+    pub fn thinks(self) -> bool {
+        self != Strategy::Act
+    }
+
+    /// Whether the model is offered the tools.
+    pub fn acts(self) -> bool {
+        self != Strategy::Cot
+    }
+}

@@ -1,0 +1,214 @@
+//! The loop variants of the ReAct paper's comparison, driven with scripted replies: what each
+//! asks the model (prompt, constraint) and how it reads the replies, in English and Chinese.
+
+use reactloop::agent::{Agent, AgentConfig, Outcome, Trace};
+use reactloop::drive::run_to_end;
+use reactloop::llm::{chat_body, ClientConfig, Constrained, LlmError, ModelRequest};
+use reactloop::prompt::{Lang, PromptConfig};
+use reactloop::settings::{configure, Purpose};
+use reactloop::strategy::Strategy;
+use reactloop::tools::{default_documents, HostContext, Registry};
+use serde_json::{json, Value};
+
+const HOST: HostContext = HostContext {
+    now_unix_ms: 1_796_021_887_000.0,
+    utc_offset_minutes: 0,
+};
+
+fn config(strategy: Strategy, constrained: Constrained, lang: Lang) -> AgentConfig {
+    AgentConfig {
+        strategy,
+        constrained,
+        prompt: PromptConfig {
+            lang,
+            ..PromptConfig::default()
+        },
+        ..AgentConfig::default()
+    }
+}
+
+/// Runs `question` with replies played in order; returns the outcome, the trace and the
+/// request bodies as a llama.cpp server would get them.
+fn run(config: AgentConfig, question: &str, replies: &[&str]) -> (Outcome, Trace, Vec<Value>) {
+    let mut agent = Agent::new(
+        question,
+        Registry::with_builtins(default_documents()),
+        config,
+    );
+    let tools = agent
+        .registry()
+        .specs()
+        .into_iter()
+        .cloned()
+        .collect::<Vec<_>>();
+    let client = ClientConfig::new("http://127.0.0.1:8080/v1", "qwen");
+    let mut bodies = Vec::new();
+    let mut i = 0;
+    let outcome = run_to_end(&mut agent, &HOST, |request: &ModelRequest| {
+        bodies.push(chat_body(&client, request, &tools));
+        let text = replies[i.min(replies.len() - 1)].to_string();
+        i += 1;
+        Ok::<_, LlmError>(reactloop::agent::ModelReply {
+            text,
+            ..Default::default()
+        })
+    });
+    (outcome, agent.trace().clone(), bodies)
+}
+
+fn answer(text: &str) -> Outcome {
+    Outcome::Answer {
+        answer: text.into(),
+    }
+}
+
+#[test]
+fn act_only_asks_for_actions_without_thoughts_and_reads_them() {
+    let calc = "Action: calculator\nAction Input: {\"expression\": \"6 * 7\"}";
+    let done = "Action: final_answer\nAction Input: The answer is 42";
+    for lang in [Lang::En, Lang::Zh] {
+        let (outcome, trace, bodies) = run(
+            config(Strategy::Act, Constrained::Grammar, lang),
+            "What is 6 * 7?",
+            &[calc, done],
+        );
+        assert_eq!(outcome, answer("The answer is 42"), "{lang:?}");
+        assert_eq!(trace.config.strategy, Strategy::Act);
+        // The prompt shows the format without a Thought line and says how a reply starts.
+        assert!(!trace.system_prompt.contains("Thought:"), "{lang:?}");
+        assert!(trace.system_prompt.contains("\"Action:\""), "{lang:?}");
+        assert!(trace.system_prompt.contains("calculator"), "{lang:?}");
+        for (step, body) in trace.steps.iter().zip(&bodies) {
+            assert!(step.request.no_thought);
+            assert_eq!(step.request.thought_prefix, None);
+            let grammar = body["grammar"].as_str().expect("a grammar");
+            assert!(grammar.starts_with("root ::= \"Action: \""), "{grammar}");
+            assert!(!grammar.contains("Thought"), "{grammar}");
+        }
+        let parse = trace.steps[0].parse.as_ref().expect("parsed");
+        assert_eq!(parse.thought, None);
+        assert_eq!(trace.steps[0].observation.as_ref().unwrap().text, "42");
+    }
+}
+
+#[test]
+fn act_only_under_a_json_schema_has_no_thought_property() {
+    let (_, trace, _) = run(
+        config(Strategy::Act, Constrained::JsonSchema, Lang::En),
+        "What is 6 * 7?",
+        &[r#"{"action": "final_answer", "action_input": "The answer is 42"}"#],
+    );
+    let tools = Registry::with_builtins(default_documents());
+    let tools: Vec<_> = tools.specs().into_iter().cloned().collect();
+    let body = chat_body(
+        &ClientConfig::new("http://127.0.0.1:8080/v1", "qwen"),
+        &trace.steps[0].request,
+        &tools,
+    );
+    let schema = &body["response_format"]["json_schema"]["schema"];
+    let branches = schema["anyOf"].as_array().expect("one branch per action");
+    for branch in branches {
+        assert_eq!(
+            branch["required"],
+            json!(["action", "action_input"]),
+            "{branch}"
+        );
+        assert!(branch["properties"].get("thought").is_none(), "{branch}");
+    }
+    // ReAct keeps the Thought first.
+    let mut react = trace.steps[0].request.clone();
+    react.no_thought = false;
+    let body = chat_body(
+        &ClientConfig::new("http://127.0.0.1:8080/v1", "qwen"),
+        &react,
+        &tools,
+    );
+    let first = &body["response_format"]["json_schema"]["schema"]["anyOf"][0];
+    assert_eq!(first["required"][0], json!("thought"));
+}
+
+#[test]
+fn chain_of_thought_reasons_then_answers_with_no_tools() {
+    let reply = "Thought: 6 times 7 is 42.\nAction: final_answer\nAction Input: The answer is 42";
+    for (lang, no_tools) in [
+        (Lang::En, "There are no tools"),
+        (Lang::Zh, "没有可用的工具"),
+    ] {
+        for constrained in [Constrained::Grammar, Constrained::Off] {
+            let (outcome, trace, bodies) = run(
+                config(Strategy::Cot, constrained, lang),
+                "What is 6 * 7?",
+                &[reply],
+            );
+            assert_eq!(outcome, answer("The answer is 42"));
+            // One request, its Thought and its answer.
+            assert_eq!(trace.steps.len(), 1);
+            let parse = trace.steps[0].parse.as_ref().expect("parsed");
+            assert_eq!(parse.thought.as_deref(), Some("6 times 7 is 42."));
+            assert!(trace.tools.is_empty(), "no tool is offered");
+            assert!(
+                trace.system_prompt.contains(no_tools),
+                "{}",
+                trace.system_prompt
+            );
+            assert!(!trace.system_prompt.contains("calculator"));
+            let request = &trace.steps[0].request;
+            // No "To answer this, I need <tool>": there is none to choose.
+            assert_eq!(request.thought_prefix, None);
+            if constrained == Constrained::Grammar {
+                let grammar = bodies[0]["grammar"].as_str().expect("a grammar");
+                assert!(grammar.contains("final_answer"), "{grammar}");
+                assert!(!grammar.contains("calculator"), "{grammar}");
+            }
+        }
+    }
+}
+
+#[test]
+fn chain_of_thought_cannot_call_a_tool() {
+    let call = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6 * 7\"}";
+    let done = "Thought: it is 42\nAction: final_answer\nAction Input: 42";
+    let (outcome, trace, _) = run(
+        config(Strategy::Cot, Constrained::Off, Lang::En),
+        "What is 6 * 7?",
+        &[call, done],
+    );
+    assert_eq!(outcome, answer("42"));
+    let told = &trace.steps[0].observation.as_ref().expect("feedback").text;
+    assert!(told.contains("calculator"), "{told}");
+    assert!(trace.steps[0].call.is_none(), "nothing ran");
+}
+
+#[test]
+fn the_strategy_is_a_setting_and_part_of_the_trace() {
+    for (name, strategy) in [
+        ("react", Strategy::React),
+        ("act", Strategy::Act),
+        ("cot", Strategy::Cot),
+    ] {
+        let configured = configure(json!({"demo": true, "strategy": name}), Purpose::Run)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(configured.agent.strategy, strategy);
+        let (_, trace, _) = run(
+            configured.agent,
+            "What is 6 * 7?",
+            &["Action: final_answer\nAction Input: 42"],
+        );
+        let json = serde_json::to_string(&trace).expect("writes");
+        let again = Trace::from_json(&json).expect("loads");
+        assert_eq!(again.config.strategy, strategy, "{name}");
+        assert!(
+            json.contains(&format!("\"strategy\":\"{name}\""))
+                || json.contains(&format!("\"strategy\": \"{name}\""))
+        );
+    }
+    let refused = configure(json!({"demo": true, "strategy": "reflex"}), Purpose::Run)
+        .err()
+        .map(|e| e.to_string());
+    assert_eq!(
+        refused.as_deref(),
+        Some("Invalid settings: unknown variant `reflex`, expected one of `react`, `act`, `cot`")
+    );
+    // A trace from before strategies is a ReAct run.
+    assert_eq!(AgentConfig::default().strategy, Strategy::React);
+}
