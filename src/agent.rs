@@ -478,12 +478,12 @@ struct LastStep {
     repeated: Option<(String, bool)>,
     /// A tool's result short enough to quote (a number, a date).
     short_result: Option<String>,
-    /// A tool the next reply may not take: it said its input was not its kind (the
-    /// calculator given words), or it cannot be about the question (a calculation for a
-    /// question without numbers).
+    /// A tool that said its input was not its kind (the calculator given words).
     wrong_tool: Option<String>,
     /// A tool whose argument ran on until the token limit cut it off.
     runaway: Option<String>,
+    /// A calculation for a question without numbers: no tool is about the question.
+    unrelated: bool,
 }
 
 /// The system prompt a run starts with: the user's own, or the built-in one, which without a
@@ -917,7 +917,7 @@ impl Agent {
         let (text, source) = match result.output {
             Ok(text) if unrelated => {
                 self.last.short_result = None;
-                self.last.wrong_tool = Some(tool.clone());
+                self.last.unrelated = true;
                 let note = match self.trace.config.prompt.lang {
                     prompt::Lang::En => {
                         "(The question has no numbers, so this calculation is not about it. If \
@@ -1190,6 +1190,9 @@ impl Agent {
             Some(true) => Some(MustAnswer::RepeatedCall),
             // A failed one: a constraint leaves the failing tool out instead (`avoid_action`).
             Some(false) if !on => Some(MustAnswer::RepeatedFailure),
+            // Made to act first, the model computed something for a question without numbers;
+            // the answer is to come from what it knows (a constraint allows only that).
+            _ if last.unrelated => Some(MustAnswer::NoToolFits),
             // The last step the limit allows cannot use another Observation: only the answer
             // is left (after the first, so that a tool can still run in a one-step run). A
             // constraint allows nothing else; without one, the request ends by asking for it.
@@ -1209,11 +1212,17 @@ impl Agent {
         let ran_on = last.thought_only.as_deref().map(leading_sentences);
         let thought_closed = on && ran_on.is_some();
         let observed = !self.rounds.is_empty();
+        let unused = match &last.format_error {
+            Some(FormatError::NumberUnused { number }) => Some(prompt::use_number(number, lang)),
+            _ => None,
+        };
         let thought_prefix = match (observed, ran_on) {
+            _ if !config.strategy.thinks() => None,
             (_, Some(thought)) => Some(thought),
+            _ if last.unrelated => Some(prompt::opening(Opening::FromKnowledge, lang).to_string()),
+            (_, None) if unused.is_some() => unused,
             // The tool the question's words point to, named where the first Thought opens;
             // the Action stays the model's choice.
-            _ if !config.strategy.thinks() => None,
             (false, None) if config.act_first && config.strategy.acts() => {
                 let opening = prompt::opening(Opening::ChooseTool, lang);
                 Some(match self.registry.suggest(&self.trace.question, lang) {

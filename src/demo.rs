@@ -40,28 +40,95 @@ pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The demo model's reply to a request, in the ReAct format.
+/// The demo model's reply to a request, in the format its system prompt asks for: ReAct,
+/// Act-only (no Thought line) or chain of thought (no tools: it reasons and answers at once).
 pub fn reply(request: &ModelRequest) -> String {
-    let conversation: String = request
+    let system = request
+        .messages
+        .iter()
+        .find(|m| m.role == Role::System)
+        .map_or("", |m| m.content.as_str());
+    if system.contains("There are no tools") || system.contains("没有可用的工具") {
+        return without_tools(request);
+    }
+    let text = react_reply(request);
+    if system.contains("Thought:") {
+        text
+    } else {
+        // Act-only: the same moves, without the reasoning between them.
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("Thought:"))
+            .collect();
+        lines.join("\n")
+    }
+}
+
+/// Chain of thought: the question worked out in the Thought, then answered, with no tool.
+fn without_tools(request: &ModelRequest) -> String {
+    let question = question_of(request);
+    let zh = is_zh(&question);
+    let (thought, answer) = match find_expression(&question) {
+        Some(expr) => {
+            let value = crate::tools::calculator::evaluate(&expr)
+                .map(crate::tools::calculator::format_number)
+                .unwrap_or_else(|_| "?".into());
+            if zh {
+                (
+                    format!("我一步一步地算 {expr}，得到 {value}。"),
+                    format!("结果是 {value}。"),
+                )
+            } else {
+                (
+                    format!("I work out {expr} step by step and get {value}."),
+                    format!("The result is {value}."),
+                )
+            }
+        }
+        None if zh => (
+            "没有工具，我只能凭记忆回答。".to_string(),
+            "没有工具，我无法查到这个。".to_string(),
+        ),
+        None => (
+            "Without tools I can only answer from memory.".to_string(),
+            "Without a tool I cannot look this up.".to_string(),
+        ),
+    };
+    format!("Thought: {thought}\nAction: final_answer\nAction Input: {answer}")
+}
+
+/// The run's messages after the system prompt, as one text.
+fn conversation(request: &ModelRequest) -> String {
+    request
         .messages
         .iter()
         .filter(|m| m.role != Role::System)
         .map(|m| m.content.as_str())
         .collect::<Vec<_>>()
-        .join("\n");
-    let question = conversation
+        .join("\n")
+}
+
+fn question_of(request: &ModelRequest) -> String {
+    conversation(request)
         .split_once("Question:")
         .map_or("", |(_, rest)| rest.lines().next().unwrap_or(""))
         .trim()
-        .to_string();
+        .to_string()
+}
+
+fn is_zh(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+fn react_reply(request: &ModelRequest) -> String {
+    let conversation = conversation(request);
+    let question = question_of(request);
     let observations: Vec<&str> = conversation
         .split("Observation: ")
         .skip(1)
         .map(|o| o.split("\n(").next().unwrap_or(o).trim())
         .collect();
-    let zh = question
-        .chars()
-        .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let zh = is_zh(&question);
     let expression = find_expression(&question);
     let plan = match &expression {
         Some(_) => Plan::Calculate,

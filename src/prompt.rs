@@ -116,6 +116,8 @@ pub enum Opening {
     ChooseTool,
     ReadObservation,
     Answer,
+    /// After a calculation that was not about the question ([`MustAnswer::NoToolFits`]).
+    FromKnowledge,
 }
 
 pub fn opening(opening: Opening, lang: Lang) -> &'static str {
@@ -126,6 +128,20 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
         (Opening::ReadObservation, Lang::Zh) => "Observation 显示",
         (Opening::Answer, Lang::En) => "The answer is",
         (Opening::Answer, Lang::Zh) => "答案是",
+        (Opening::FromKnowledge, Lang::En) => "No tool answers this, so I answer from what I know",
+        (Opening::FromKnowledge, Lang::Zh) => "没有工具能回答这个问题，所以我根据自己的知识回答",
+    }
+}
+
+/// Where the Thought opens after an answer that left a number of the question unused: told
+/// so in words, the 0.5B model copied the feedback into its Thought and then sent the number
+/// alone to the calculator or searched for it.
+pub fn use_number(number: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => {
+            format!("To use the {number} of the question, I need the calculator to compute")
+        }
+        Lang::Zh => format!("要用上问题里的 {number}，我需要用计算器计算"),
     }
 }
 
@@ -143,7 +159,7 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
 pub fn ask_for_answer(question: &str, lang: Lang, why: MustAnswer, again: bool) -> String {
     let question = question.trim();
     let placeholder = answer_placeholder(lang);
-    let failed = why == MustAnswer::RepeatedFailure;
+    let failed = matches!(why, MustAnswer::RepeatedFailure | MustAnswer::NoToolFits);
     let source = match (lang, failed, again) {
         (Lang::En, false, _) => "from the Observations above",
         (Lang::En, true, _) => "from what you know: the tools do not answer it",

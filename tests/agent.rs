@@ -1761,10 +1761,13 @@ fn an_answer_that_leaves_out_a_number_of_the_question_is_sent_back_once() {
         feedback.contains("1969") && feedback.contains("tool"),
         "{feedback}"
     );
-    // Under a constraint the next reply cannot answer again before a tool has run.
+    // Under a constraint the next reply cannot answer again before a tool has run, and its
+    // Thought opens on the number to use.
+    let next = &trace.steps[2].request;
+    assert_eq!(next.avoid_action.as_deref(), Some("final_answer"));
     assert_eq!(
-        trace.steps[2].request.avoid_action.as_deref(),
-        Some("final_answer")
+        next.thought_prefix.as_deref(),
+        Some("To use the 1969 of the question, I need the calculator to compute")
     );
     // Said once: the same answer a second time stands.
     let (outcome, trace) = run(question, grammar(), &[clock, early, early]);
@@ -1805,12 +1808,21 @@ fn a_calculation_for_a_question_without_numbers_is_not_about_it() {
         observation.starts_with("2\n") && observation.contains("no numbers"),
         "{observation}"
     );
+    // Only the answer is left, from what the model knows; the unrelated result is not quoted
+    // where the Thought opens.
     let next = &trace.steps[1].request;
-    assert_eq!(next.avoid_action.as_deref(), Some("calculator"));
-    // The unrelated result is not quoted where the next Thought opens.
+    assert_eq!(next.must_answer, Some(MustAnswer::NoToolFits));
     assert_eq!(
         next.thought_prefix.as_deref(),
-        Some("The Observation shows")
+        Some("No tool answers this, so I answer from what I know")
+    );
+    // Without a constraint the request ends by asking for the answer from what it knows.
+    let (_, trace) = run("What is the capital of France?", chat(), &[calc, done]);
+    let last = trace.steps[1].request.messages.last().expect("a message");
+    assert!(
+        last.content.contains("from what you know"),
+        "{}",
+        last.content
     );
     let (_, trace) = run(
         "中国的首都是哪座城市？",

@@ -508,6 +508,7 @@ fn requests() -> Vec<ModelRequest> {
         MustAnswer::RepeatedCall,
         MustAnswer::LastStep,
         MustAnswer::RepeatedFailure,
+        MustAnswer::NoToolFits,
     ]
     .into_iter()
     .map(|m| request(Some(m), Constrained::Grammar))
@@ -747,7 +748,12 @@ fn covered_source(s: &ObservationSource) {
 fn covered_request(r: &ModelRequest) {
     covered_constrained(&r.constrained);
     match r.must_answer {
-        Some(MustAnswer::RepeatedCall | MustAnswer::LastStep | MustAnswer::RepeatedFailure)
+        Some(
+            MustAnswer::RepeatedCall
+            | MustAnswer::LastStep
+            | MustAnswer::RepeatedFailure
+            | MustAnswer::NoToolFits,
+        )
         | None => {}
     }
     for m in &r.messages {

@@ -212,3 +212,44 @@ fn the_strategy_is_a_setting_and_part_of_the_trace() {
     // A trace from before strategies is a ReAct run.
     assert_eq!(AgentConfig::default().strategy, Strategy::React);
 }
+
+#[test]
+fn the_demo_model_follows_each_strategy() {
+    for (strategy, question, want) in [
+        (Strategy::Act, "What is 23 * 17 + 4?", "The result is 395."),
+        (Strategy::Cot, "What is 23 * 17 + 4?", "The result is 395."),
+        (Strategy::Cot, "计算 (2^10 - 24) / 8 的结果", "结果是 125。"),
+        (
+            Strategy::React,
+            "What is 23 * 17 + 4?",
+            "The result is 395.",
+        ),
+    ] {
+        let mut agent = Agent::new(
+            question,
+            Registry::with_builtins(default_documents()),
+            config(strategy, Constrained::Off, Lang::En),
+        );
+        let outcome = run_to_end(&mut agent, &HOST, |request: &ModelRequest| {
+            Ok::<_, LlmError>(reactloop::agent::ModelReply {
+                text: reactloop::demo::reply(request),
+                ..Default::default()
+            })
+        });
+        assert_eq!(outcome, answer(want), "{strategy:?} {question}");
+        let trace = agent.trace();
+        let replies: Vec<&str> = trace
+            .steps
+            .iter()
+            .filter_map(|s| Some(s.reply.as_ref()?.text.as_str()))
+            .collect();
+        match strategy {
+            Strategy::Act => assert!(
+                replies.iter().all(|r| !r.contains("Thought:")),
+                "{replies:?}"
+            ),
+            Strategy::Cot => assert_eq!(trace.steps.len(), 1, "{replies:?}"),
+            Strategy::React => assert!(replies.iter().all(|r| r.contains("Thought:"))),
+        }
+    }
+}

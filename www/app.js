@@ -8,7 +8,7 @@ import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, 
 import { engine } from './inpage.js';
 import { inPageLoaded, loadFromLink, showSpeed, rerenderInPage } from './inpage-panel.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
-import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang } from './prompt.js';
+import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
 
 await init();
@@ -396,6 +396,7 @@ const params = readParams();
 // A language the page does not have falls back to the default, and a notice says so.
 if (params.lang && !isLang(params.lang)) linkNotices.push({ key: 'link.unknownLang', value: params.lang });
 if (params.plang && !isPromptLang(params.plang)) linkNotices.push({ key: 'link.unknownPromptLang', value: params.plang });
+if (params.strategy && !isStrategy(params.strategy)) linkNotices.push({ key: 'link.unknownStrategy', value: params.strategy });
 setLang(initialLang(params.lang));
 renderLinkNotices();
 ui.uiLang.value = lang();

@@ -5,16 +5,18 @@ import { $, h } from './dom.js';
 import { t, lang as uiLang } from './i18n.js';
 
 const el = {
-  lang: $('#prompt-lang'), template: $('#template'), reset: $('#template-reset'),
+  strategy: $('#strategy'), lang: $('#prompt-lang'), template: $('#template'), reset: $('#template-reset'),
   shots: $('#few-shots'), addShot: $('#few-shot-add'), preview: $('#prompt-preview'), tokens: $('#prompt-tokens'),
 };
 let onChange = () => {};
-// The language the template box was filled for, to tell an edited template from a default.
-let filledFor = null;
+// The language and strategy the template box was filled for, to tell an edited template from
+// a default.
+let filledFor = { lang: 'en', strategy: 'react' };
 
 export function initPrompt(changed) {
   onChange = changed;
   el.lang.addEventListener('change', followLang);
+  el.strategy.addEventListener('change', followLang);
   el.template.addEventListener('input', onChange);
   el.reset.addEventListener('click', () => fill(promptLang()));
   el.addShot.addEventListener('click', () => { addShot(); onChange(); });
@@ -24,15 +26,15 @@ export function initPrompt(changed) {
 /** The prompt's language: chosen, or the interface's. */
 const promptLang = () => (el.lang.value === 'auto' ? uiLang() : el.lang.value);
 
-const edited = () => el.template.value !== defaultTemplate(filledFor);
+const edited = () => el.template.value !== defaultTemplate(filledFor.lang, filledFor.strategy);
 
 function fill(lang) {
-  filledFor = lang;
-  el.template.value = defaultTemplate(lang);
+  filledFor = { lang, strategy: el.strategy.value };
+  el.template.value = defaultTemplate(lang, el.strategy.value);
   onChange();
 }
 
-/** Called when either language changes: an unedited template follows. */
+/** Called when either language or the strategy changes: an unedited template follows. */
 export function followLang() {
   if (!edited()) fill(promptLang());
   else onChange();
@@ -52,7 +54,10 @@ const shots = () => allShots().filter((s) => s.question.trim() && s.transcript.t
 
 /** The prompt part of the Agent settings; a default template is left to the core. */
 export function promptSettings() {
-  return { lang: promptLang(), template: edited() ? el.template.value : undefined, fewShot: shots() };
+  return {
+    strategy: el.strategy.value, lang: promptLang(),
+    template: edited() ? el.template.value : undefined, fewShot: shots(),
+  };
 }
 
 export function showPreview(systemPrompt) {
@@ -64,18 +69,24 @@ export function showPreview(systemPrompt) {
 export function promptParams() {
   const few = shots();
   return {
+    strategy: el.strategy.value === 'react' ? '' : el.strategy.value,
     plang: el.lang.value === 'auto' ? '' : el.lang.value,
     template: edited() ? el.template.value : '',
     fewshot: few.length ? JSON.stringify(few) : '',
   };
 }
 
+/** Whether `value` names a strategy (a link may carry anything). */
+export const isStrategy = (value) => [...el.strategy.options].some((o) => o.value === value);
+
 /** Whether the prompt can be written in `value` (a link may carry anything). */
 export const isPromptLang = (value) => [...el.lang.options].some((o) => o.value === value);
 
-export function restorePrompt({ plang, template, fewshot }) {
-  // An unknown language would leave the select empty and every run refused: keep 'auto'.
+export function restorePrompt({ strategy, plang, template, fewshot }) {
+  // An unknown language or strategy would leave the select empty and every run refused: keep
+  // the default.
   if (plang && isPromptLang(plang)) el.lang.value = plang;
+  if (strategy && isStrategy(strategy)) el.strategy.value = strategy;
   fill(promptLang());
   if (template) el.template.value = template;
   try {

@@ -3,7 +3,7 @@ export { traceToMarkdown } from './markdown.js';
 
 // What a permalink carries. Never the API key, and never a JavaScript tool: a link that runs
 // code in this page could read a remembered key.
-const PARAMS = ['model-src', 'endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'tools', 'plang', 'template', 'fewshot'];
+const PARAMS = ['model-src', 'endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'tools', 'strategy', 'plang', 'template', 'fewshot'];
 
 /** The URL parameters this page understands, as an object of strings. */
 export function readParams(search = location.search) {

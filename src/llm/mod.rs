@@ -67,6 +67,9 @@ pub enum MustAnswer {
     /// answer (a question of general knowledge, an expression the calculator cannot read);
     /// the 0.5B model sent the same failing call until the repeat limit ended the run.
     RepeatedFailure,
+    /// A calculation for a question without numbers: no tool is about the question (the
+    /// 0.5B model, made to act first, computed `1 + 1` for "What is the capital of China?").
+    NoToolFits,
 }
 
 /// What the agent core asks the model for.

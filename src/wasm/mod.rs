@@ -779,11 +779,15 @@ pub fn default_documents() -> Result<JsValue, JsValue> {
     to_js(&crate::tools::default_documents()).map_err(|e| js_error(e, None, None))
 }
 
-/// The built-in template for "en" or "zh", with its `{tools}` and `{tool_names}` slots.
+/// The built-in template for "en" or "zh" and a strategy (`react` when left out or unknown),
+/// with its `{tools}` and `{tool_names}` slots.
 #[wasm_bindgen(js_name = defaultTemplate)]
-pub fn default_template(lang: &str) -> String {
+pub fn default_template(lang: &str, strategy: Option<String>) -> String {
     let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
-    crate::prompt::default_template(lang).to_string()
+    let strategy = strategy
+        .and_then(|s| serde_json::from_value(serde_json::Value::String(s)).ok())
+        .unwrap_or_default();
+    crate::prompt::template(strategy, lang).to_string()
 }
 
 /// A rough token count (see `prompt::estimate_tokens` for the method).

@@ -1,4 +1,5 @@
 // The page with the built-in demo model: no server at all.
+import { readFile } from 'node:fs/promises';
 import { test, expect, openPage, finalAnswer, screenshot } from './fixtures.mjs';
 
 const Q = 'What is 23 * 17 + 4?';
@@ -81,6 +82,42 @@ test('an autorun permalink runs the question on load', async ({ page }) => {
   await expect(page.getByTestId('question')).toHaveValue('What is RAG?');
   await expect(finalAnswer(page)).toContainText(/retriev/i);
   await expect(page.getByTestId('step-card').first()).toContainText('search_docs');
+});
+
+test('the strategy select runs Act only and chain of thought, and a link carries it', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  const strategy = page.getByTestId('strategy');
+  await expect(strategy).toHaveValue('react');
+  // Act only: the template follows the strategy, and no reply has a Thought.
+  await page.locator('#prompt-panel > summary').click();
+  await strategy.selectOption('act');
+  await expect(page.locator('#template')).not.toHaveValue(/Thought:/);
+  await expect(page.locator('#prompt-preview')).toContainText('Start every reply with "Action:"');
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const cards = page.getByTestId('step-card');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText('calculator');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
+  expect(trace.config.strategy).toBe('act');
+  for (const step of trace.steps) expect(step.reply.text).not.toContain('Thought:');
+  // Chain of thought: one request, no tools offered, its Thought and its answer.
+  await strategy.selectOption('cot');
+  await expect(page.locator('#prompt-preview')).toContainText('There are no tools');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('I work out 23 * 17 + 4 step by step');
+  // The permalink carries the strategy; a strategy the page does not have is named.
+  await page.locator('#permalink').click();
+  await expect(page.locator('#permalink-url')).toHaveValue(/strategy=cot/);
+  await openPage(page, { demo: '1', strategy: 'cot' });
+  await expect(page.getByTestId('strategy')).toHaveValue('cot');
+  await openPage(page, { demo: '1', strategy: 'reflexion' });
+  await expect(page.getByTestId('strategy')).toHaveValue('react');
+  await expect(page.getByTestId('link-notice')).toContainText('the strategy “reflexion”');
 });
 
 test.describe('small screens and dark scheme', () => {
