@@ -36,23 +36,24 @@ test('step through with an edited reply: the edit is shown and drives the next s
   await page.getByTestId('question').fill(Q);
   await page.getByTestId('step').click(); // arms the debugger before the first request
   await expect(page.locator('#debug-next')).toContainText('ask the model (step 1)');
-  const edited = 'Thought: Let me try 6 * 7 instead.\nAction: calculator\nAction Input: {"expression": "6 * 7"}';
+  // The edit keeps the question's numbers: an answer that left one unused would be sent back.
+  const edited = 'Thought: Let me try 4 + 17 * 23 instead.\nAction: calculator\nAction Input: {"expression": "4 + 17 * 23"}';
   await page.getByTestId('edit').fill(edited);
   await screenshot(page, 'step-debugger');
   await page.getByTestId('step').click();
   const first = page.getByTestId('step-card').first();
-  await expect(first).toContainText('Let me try 6 * 7 instead.');
+  await expect(first).toContainText('Let me try 4 + 17 * 23 instead.');
   await expect(first.locator('.badge.edited')).toBeVisible();
-  await expect(page.locator('#debug-next')).toContainText('run calculator with {"expression":"6 * 7"}');
+  await expect(page.locator('#debug-next')).toContainText('run calculator with {"expression":"4 + 17 * 23"}');
   expect(await mockRequests('calc', run), 'the edited reply replaced the model call').toHaveLength(0);
   await page.getByTestId('step').click();
-  await expect(first.locator('.observation')).toContainText('42');
+  await expect(first.locator('.observation')).toContainText('395');
   await page.locator('#continue').click();
-  await expect(finalAnswer(page)).toHaveText('The result is 42.');
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
   const sent = await mockRequests('calc', run);
   expect(sent).toHaveLength(1);
-  expect(sent[0].body.messages.at(-1).content).toContain('Observation: 42');
-  expect(JSON.stringify(sent[0].body.messages)).toContain('Let me try 6 * 7 instead.');
+  expect(sent[0].body.messages.at(-1).content).toContain('Observation: 395');
+  expect(JSON.stringify(sent[0].body.messages)).toContain('Let me try 4 + 17 * 23 instead.');
 });
 
 test('ask the model, edit its reply, continue: one request, and the edit drives the next step', async ({ page }) => {
@@ -66,25 +67,25 @@ test('ask the model, edit its reply, continue: one request, and the edit drives 
   await expect(box).toHaveValue('Thought: I need to compute 23 * 17 + 4.\nAction: calculator\nAction Input: {"expression": "23 * 17 + 4"}');
   await expect(page.getByTestId('use-reply')).toHaveAttribute('aria-disabled', 'false');
   expect(await mockRequests('calc', run), 'Ask sent exactly one request').toHaveLength(1);
-  await box.fill((await box.inputValue()).replace('"23 * 17 + 4"', '"6 * 7"'));
+  await box.fill((await box.inputValue()).replace('"23 * 17 + 4"', '"4 + 17 * 23"'));
   await screenshot(page, 'ask-then-edit');
   await page.getByTestId('use-reply').click();
   const first = page.getByTestId('step-card').first();
   await expect(first.locator('.badge.edited')).toBeVisible();
   await expect(first.locator('.meta')).toContainText('tokens'); // the asked request's usage is kept
-  await expect(page.locator('#debug-next')).toContainText('run calculator with {"expression":"6 * 7"}');
+  await expect(page.locator('#debug-next')).toContainText('run calculator with {"expression":"4 + 17 * 23"}');
   expect(await mockRequests('calc', run), 'continuing did not ask again').toHaveLength(1);
   await page.getByTestId('step').click();
-  await expect(first.locator('.observation')).toContainText('42');
+  await expect(first.locator('.observation')).toContainText('395');
   // Asked and continued unchanged: not marked as edited.
   await page.getByTestId('ask-model').click();
-  await expect(box).toHaveValue(/The result is 42\.$/);
+  await expect(box).toHaveValue(/The result is 395\.$/);
   await page.getByTestId('use-reply').click();
-  await expect(finalAnswer(page)).toHaveText('The result is 42.');
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
   await expect(page.getByTestId('step-card').nth(1).locator('.badge.edited')).toHaveCount(0);
   const sent = await mockRequests('calc', run);
   expect(sent).toHaveLength(2);
-  expect(sent[1].body.messages.at(-1).content).toContain('Observation: 42');
+  expect(sent[1].body.messages.at(-1).content).toContain('Observation: 395');
 });
 
 test('Ask streams into the edit box, and Stop ends it without a problem', async ({ page }) => {

@@ -61,6 +61,7 @@ test('while (true) {} in a tool: the page stays responsive, Stop ends the worker
 
   // A new run, against a server whose model does not call the tool, is not held up.
   await useServer(page, mockUrl('calc', runId('after')));
+  await page.getByTestId('question').fill('What is 23 * 17 + 4?'); // the question the mock answers
   const clicked = Date.now();
   await page.getByTestId('run').click();
   await expect(page.getByTestId('step-card').first()).toBeVisible({ timeout: 1000 });
