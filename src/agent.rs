@@ -203,6 +203,10 @@ pub enum Guard {
         /// The server's `usage.prompt_tokens`.
         counted: u32,
     },
+    /// The self-check of the `reflect` strategy answered: it kept the answer, or gave another.
+    SelfCheck {
+        kept: bool,
+    },
 }
 
 impl Guard {
@@ -247,6 +251,10 @@ impl Guard {
                 "The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.",
                 constrained.label()
             ),
+            Guard::SelfCheck { kept: true } => "The self-check kept the answer.".to_string(),
+            Guard::SelfCheck { kept: false } => {
+                "The self-check changed the answer: the revised one is final.".to_string()
+            }
             Guard::PromptCut { sent, counted } => format!(
                 "The server read {counted} prompt tokens where about {sent} were sent: it cut the prompt to fit its context window, so the model did not see its start (the tools or the question). Give the server a larger context (Ollama: start it with OLLAMA_CONTEXT_LENGTH=8192; llama.cpp: --ctx-size 8192; LM Studio: the model's context length) or lower \"History rounds kept\"."
             ),
@@ -464,6 +472,10 @@ pub struct Agent {
     last: LastStep,
     /// A final answer was sent back for leaving out a number of the question (once a run).
     number_noted: bool,
+    /// The answer the pending request asks the model to check (`reflect`).
+    checking: Option<String>,
+    /// The run's one self-check was asked for.
+    checked: bool,
 }
 
 /// What a finished step leaves for the next request; kept as state so that no decision
@@ -562,6 +574,8 @@ impl Agent {
             stuck: 0,
             last: LastStep::default(),
             number_noted: false,
+            checking: None,
+            checked: false,
             constrained,
             registry,
             trace: Trace {
@@ -695,7 +709,8 @@ impl Agent {
             answer_asked: self.current().request.must_answer.is_some()
                 && !self.current().request.constrained.is_on(),
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
-            number_noted: self.number_noted,
+            // "OK" to a self-check leaves the question's numbers where they were.
+            number_noted: self.number_noted || self.checking.is_some(),
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
@@ -722,7 +737,7 @@ impl Agent {
         match parsed.parsed {
             Parsed::Final { answer } => {
                 self.format_errors = 0;
-                self.finish(Outcome::Answer { answer });
+                self.final_answer(kept, answer);
             }
             Parsed::Error { error } => {
                 self.format_errors += 1;
@@ -748,6 +763,12 @@ impl Agent {
             }
             Parsed::Action { tool, input } => {
                 self.format_errors = 0;
+                if self.checking.take().is_some() {
+                    // The self-check went back to the tools: its revision is what follows.
+                    self.current_mut()
+                        .guards
+                        .push(Guard::SelfCheck { kept: false });
+                }
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
                         let lang = self.trace.config.prompt.lang;
@@ -763,6 +784,29 @@ impl Agent {
             }
         }
         Ok(())
+    }
+
+    /// A final answer: taken, or first checked once (`reflect`), or the check's own reply,
+    /// which keeps the answer it was shown ("OK") or replaces it.
+    fn final_answer(&mut self, reply: String, answer: String) {
+        let config = &self.trace.config;
+        if let Some(checked) = self.checking.take() {
+            let kept = prompt::keeps_answer(&answer);
+            self.current_mut().guards.push(Guard::SelfCheck { kept });
+            let answer = if kept { checked } else { answer };
+            self.finish(Outcome::Answer { answer });
+        } else if config.strategy.checks()
+            && !self.checked
+            && self.trace.steps.len() < config.max_steps
+        {
+            self.checked = true;
+            let lang = config.prompt.lang;
+            let text = prompt::check_answer(&self.trace.question, &answer, lang);
+            self.checking = Some(answer);
+            self.observe(reply, text, ObservationSource::Feedback, None, false);
+        } else {
+            self.finish(Outcome::Answer { answer });
+        }
     }
 
     /// A [`Guard::PromptCut`] when the server's count of this request's prompt shows it cut
@@ -1219,6 +1263,7 @@ impl Agent {
         let thought_prefix = match (observed, ran_on) {
             _ if !config.strategy.thinks() => None,
             (_, Some(thought)) => Some(thought),
+            _ if self.checking.is_some() => Some(prompt::opening(Opening::Check, lang).to_string()),
             _ if last.unrelated => Some(prompt::opening(Opening::FromKnowledge, lang).to_string()),
             (_, None) if unused.is_some() => unused,
             // The tool the question's words point to, named where the first Thought opens;
@@ -1240,7 +1285,10 @@ impl Agent {
             }
         }
         .filter(|_| on);
-        let answer_prefix = on.then(|| prompt::opening(Opening::Answer, lang).to_string());
+        let checks_answer = self.checking.clone();
+        // The check's reply may be "OK": no opening forces a sentence.
+        let answer_prefix = (on && checks_answer.is_none())
+            .then(|| prompt::opening(Opening::Answer, lang).to_string());
         ModelRequest {
             must_answer,
             thought_prefix,
@@ -1253,6 +1301,7 @@ impl Agent {
             avoid_action: avoid_action.filter(|_| on),
             constrained: self.constrained,
             no_thought: on && !config.strategy.thinks(),
+            checks_answer,
         }
     }
 

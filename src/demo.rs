@@ -41,7 +41,8 @@ pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The demo model's reply to a request, in the format its system prompt asks for: ReAct,
-/// Act-only (no Thought line) or chain of thought (no tools: it reasons and answers at once).
+/// Act-only (no Thought line) or chain of thought (no tools: it reasons and answers at once);
+/// asked to check its answer, it keeps it.
 pub fn reply(request: &ModelRequest) -> String {
     let system = request
         .messages
@@ -50,6 +51,15 @@ pub fn reply(request: &ModelRequest) -> String {
         .map_or("", |m| m.content.as_str());
     if system.contains("There are no tools") || system.contains("没有可用的工具") {
         return without_tools(request);
+    }
+    if request.checks_answer.is_some() {
+        // The self-check: its answer came from the last Observation, so it stands.
+        let thought = if is_zh(&question_of(request)) {
+            "答案与 Observation 一致。"
+        } else {
+            "The answer matches the Observation."
+        };
+        return format!("Thought: {thought}\nAction: final_answer\nAction Input: OK");
     }
     let text = react_reply(request);
     if system.contains("Thought:") {

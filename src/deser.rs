@@ -208,6 +208,7 @@ fn model_request(value: Value) -> Result<ModelRequest, Error> {
         thought_closed: f.or("thought_closed", false)?,
         answer_prefix: f.opt("answer_prefix")?,
         no_thought: f.or("no_thought", false)?,
+        checks_answer: f.opt("checks_answer")?,
     })
 }
 
@@ -275,6 +276,7 @@ fn guard(value: Value) -> Result<Guard, Error> {
         "second_move",
         "constraint_dropped",
         "prompt_cut",
+        "self_check",
     ];
     let (tag, mut f) = Fields::read(value, "type")?;
     Ok(match tag.as_str() {
@@ -323,6 +325,9 @@ fn guard(value: Value) -> Result<Guard, Error> {
         "prompt_cut" => Guard::PromptCut {
             sent: f.get("sent")?,
             counted: f.get("counted")?,
+        },
+        "self_check" => Guard::SelfCheck {
+            kept: f.get("kept")?,
         },
         _ => return Err(Error::unknown_variant(&tag, NAMES)),
     })

@@ -118,6 +118,8 @@ pub enum Opening {
     Answer,
     /// After a calculation that was not about the question ([`MustAnswer::NoToolFits`]).
     FromKnowledge,
+    /// The self-check of an answer ([`crate::strategy::Strategy::Reflect`]).
+    Check,
 }
 
 pub fn opening(opening: Opening, lang: Lang) -> &'static str {
@@ -130,6 +132,8 @@ pub fn opening(opening: Opening, lang: Lang) -> &'static str {
         (Opening::Answer, Lang::Zh) => "答案是",
         (Opening::FromKnowledge, Lang::En) => "No tool answers this, so I answer from what I know",
         (Opening::FromKnowledge, Lang::Zh) => "没有工具能回答这个问题，所以我根据自己的知识回答",
+        (Opening::Check, Lang::En) => "I compare the answer with the question and the Observations",
+        (Opening::Check, Lang::Zh) => "我把答案与问题和 Observation 对照",
     }
 }
 
@@ -245,8 +249,8 @@ pub fn default_template(lang: Lang) -> &'static str {
 /// The built-in template of a strategy, with `{tools}` and `{tool_names}` to fill in.
 pub fn template(strategy: Strategy, lang: Lang) -> &'static str {
     match (strategy, lang) {
-        (Strategy::React, Lang::En) => EN,
-        (Strategy::React, Lang::Zh) => ZH,
+        (Strategy::React | Strategy::Reflect, Lang::En) => EN,
+        (Strategy::React | Strategy::Reflect, Lang::Zh) => ZH,
         (Strategy::Act, Lang::En) => ACT_EN,
         (Strategy::Act, Lang::Zh) => ACT_ZH,
         (Strategy::Cot, Lang::En) => COT_EN,
@@ -348,6 +352,38 @@ pub(crate) fn is_cjk_ideograph(c: char) -> bool {
 fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3000..=0x303F | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// What the model is sent, as the Observation of its final answer, when the answer is checked
+/// before it is taken. "OK" keeps it; anything else is the revision.
+pub fn check_answer(question: &str, answer: &str, lang: Lang) -> String {
+    let (question, answer) = (question.trim(), answer.trim());
+    match lang {
+        Lang::En => format!(
+            "Before this answer is final, check it. The question: \"{question}\". Your answer: \
+             \"{answer}\". Does it answer the question, and do the Observations above support it? \
+             If it is right, reply with Action: final_answer and Action Input: OK. If not, say \
+             why in your Thought, then call a tool or give the corrected answer."
+        ),
+        Lang::Zh => format!(
+            "在答案最终确定之前，请检查它。问题：“{question}”。你的答案：“{answer}”。它回答了问题吗？\
+             上面的 Observation 支持它吗？如果正确，请回复 Action: final_answer，Action Input 写 OK。\
+             如果不正确，请在 Thought 里说明原因，然后调用工具或给出改正后的答案。"
+        ),
+    }
+}
+
+/// The check's reply keeps the answer: "OK", alone or after the answer's opening.
+pub fn keeps_answer(reply: &str) -> bool {
+    let mut text = reply.trim();
+    for lang in [Lang::En, Lang::Zh] {
+        text = text
+            .strip_prefix(opening(Opening::Answer, lang))
+            .unwrap_or(text)
+            .trim();
+    }
+    let text = text.trim_end_matches(['.', '。', '!', '！']).trim();
+    text.eq_ignore_ascii_case("ok") || text == "好" || text == "正确"
 }
 
 #[cfg(test)]

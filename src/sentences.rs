@@ -60,6 +60,8 @@ pub fn guard(guard: &Guard) -> Text {
             "服务器拒绝了 {} 约束；请求已去掉约束重新发送，本次运行余下部分也不再使用它。",
             constrained.label()
         ),
+        Guard::SelfCheck { kept: true } => "自我检查保留了答案。".to_string(),
+        Guard::SelfCheck { kept: false } => "自我检查改动了答案：改动后的答案就是最终答案。".to_string(),
         Guard::PromptCut { sent, counted } => format!(
             "服务器只读了 {counted} 个提示词 token，而发送的约有 {sent} 个：它为适应上下文窗口截掉了提示词的开头，模型没有看到工具说明或问题。请给服务器更大的上下文（Ollama：用 OLLAMA_CONTEXT_LENGTH=8192 启动；llama.cpp：--ctx-size 8192；LM Studio：模型的上下文长度），或调低“保留的历史轮数”。"
         ),

@@ -17,6 +17,9 @@ pub enum Strategy {
     Act,
     /// Reasoning, then the answer, with no tools: one request when the format holds.
     Cot,
+    /// ReAct, and before a final answer is taken, one request to check it against the
+    /// question and the Observations: kept, revised, or another tool call first. Once a run.
+    Reflect,
 }
 
 impl Strategy {
@@ -26,6 +29,7 @@ impl Strategy {
             Strategy::React => "react",
             Strategy::Act => "act",
             Strategy::Cot => "cot",
+            Strategy::Reflect => "reflect",
         }
     }
 
@@ -37,5 +41,10 @@ impl Strategy {
     /// Whether the model is offered the tools.
     pub fn acts(self) -> bool {
         self != Strategy::Cot
+    }
+
+    /// Whether a final answer is checked once before it is taken.
+    pub fn checks(self) -> bool {
+        self == Strategy::Reflect
     }
 }

@@ -272,6 +272,7 @@ fn guards() -> Vec<Guard> {
             sent: 3100,
             counted: 2048,
         },
+        Guard::SelfCheck { kept: true },
     ]);
     // Every model error, with every constraint in turn.
     let constraints = constraints();
@@ -503,6 +504,7 @@ fn requests() -> Vec<ModelRequest> {
         thought_closed: true,
         answer_prefix: Some("The answer is".into()),
         no_thought: true,
+        checks_answer: Some("The answer is 42".into()),
     };
     let mut out: Vec<ModelRequest> = [
         MustAnswer::RepeatedCall,
@@ -645,7 +647,8 @@ fn covered_guard(g: &Guard) {
         | Guard::TooManyFormatErrors { .. }
         | Guard::TooManyRepeats { .. }
         | Guard::SecondMove { .. }
-        | Guard::PromptCut { .. } => {}
+        | Guard::PromptCut { .. }
+        | Guard::SelfCheck { .. } => {}
     }
 }
 

@@ -185,6 +185,7 @@ fn the_strategy_is_a_setting_and_part_of_the_trace() {
         ("react", Strategy::React),
         ("act", Strategy::Act),
         ("cot", Strategy::Cot),
+        ("reflect", Strategy::Reflect),
     ] {
         let configured = configure(json!({"demo": true, "strategy": name}), Purpose::Run)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -207,7 +208,7 @@ fn the_strategy_is_a_setting_and_part_of_the_trace() {
         .map(|e| e.to_string());
     assert_eq!(
         refused.as_deref(),
-        Some("Invalid settings: unknown variant `reflex`, expected one of `react`, `act`, `cot`")
+        Some("Invalid settings: unknown variant `reflex`, expected one of `react`, `act`, `cot`, `reflect`")
     );
     // A trace from before strategies is a ReAct run.
     assert_eq!(AgentConfig::default().strategy, Strategy::React);
@@ -221,6 +222,11 @@ fn the_demo_model_follows_each_strategy() {
         (Strategy::Cot, "计算 (2^10 - 24) / 8 的结果", "结果是 125。"),
         (
             Strategy::React,
+            "What is 23 * 17 + 4?",
+            "The result is 395.",
+        ),
+        (
+            Strategy::Reflect,
             "What is 23 * 17 + 4?",
             "The result is 395.",
         ),
@@ -250,6 +256,83 @@ fn the_demo_model_follows_each_strategy() {
             ),
             Strategy::Cot => assert_eq!(trace.steps.len(), 1, "{replies:?}"),
             Strategy::React => assert!(replies.iter().all(|r| r.contains("Thought:"))),
+            Strategy::Reflect => assert!(replies
+                .last()
+                .is_some_and(|r| r.ends_with("Action Input: OK"))),
         }
     }
+}
+
+/// A reflect run: a calculation, an answer, and then the reply to the self-check.
+fn reflect(check: &str, more: &[&str], lang: Lang) -> (Outcome, Trace, Vec<Value>) {
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"6 * 7\"}";
+    let first = "Thought: t\nAction: final_answer\nAction Input: The answer is 42";
+    let mut replies = vec![calc, first, check];
+    replies.extend(more);
+    run(
+        config(Strategy::Reflect, Constrained::Grammar, lang),
+        "What is 6 * 7?",
+        &replies,
+    )
+}
+
+#[test]
+fn reflect_checks_an_answer_once_before_taking_it() {
+    for lang in [Lang::En, Lang::Zh] {
+        // "OK" keeps the answer the check was shown.
+        let ok = "Thought: t\nAction: final_answer\nAction Input: OK";
+        let (outcome, trace, bodies) = reflect(ok, &[], lang);
+        assert_eq!(outcome, answer("The answer is 42"), "{lang:?}");
+        assert_eq!(trace.steps.len(), 3);
+        // The answer's step sends the check back as its Observation; the next step is the
+        // check, its own card, asked with no answer opening (it may be "OK").
+        let sent = &trace.steps[1].observation.as_ref().expect("the check").text;
+        assert!(
+            sent.contains("The answer is 42") && sent.contains("What is 6 * 7?"),
+            "{sent}"
+        );
+        let check = &trace.steps[2].request;
+        assert_eq!(check.checks_answer.as_deref(), Some("The answer is 42"));
+        assert_eq!(check.answer_prefix, None);
+        let grammar = bodies[2]["grammar"].as_str().expect("a grammar");
+        assert!(
+            grammar.contains("calculator"),
+            "a revision may use a tool: {grammar}"
+        );
+        assert!(matches!(
+            trace.steps[2].guards[..],
+            [reactloop::agent::Guard::SelfCheck { kept: true }]
+        ));
+        // The request is the previous one extended: the server's prompt cache holds.
+        let (before, after) = (&trace.steps[1].request.messages, &check.messages);
+        assert_eq!(&after[..before.len()], &before[..]);
+    }
+    // Another answer is the revision, and final.
+    let revised =
+        "Thought: t\nAction: final_answer\nAction Input: The answer is 42, six times seven";
+    let (outcome, trace, _) = reflect(revised, &[], Lang::En);
+    assert_eq!(outcome, answer("The answer is 42, six times seven"));
+    assert!(matches!(
+        trace.steps[2].guards[..],
+        [reactloop::agent::Guard::SelfCheck { kept: false }]
+    ));
+    // A tool call goes on with the loop; the next answer is taken without a second check.
+    let call = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"7 * 6\"}";
+    let last = "Thought: t\nAction: final_answer\nAction Input: The answer is 42 again";
+    let (outcome, trace, _) = reflect(call, &[last], Lang::En);
+    assert_eq!(outcome, answer("The answer is 42 again"));
+    assert_eq!(trace.steps.len(), 4);
+    // Chinese: the check is asked in Chinese.
+    let ok = "Thought: t\nAction: final_answer\nAction Input: OK";
+    let (_, trace, _) = reflect(ok, &[], Lang::Zh);
+    let sent = &trace.steps[1].observation.as_ref().expect("the check").text;
+    assert!(sent.contains("请检查它"), "{sent}");
+    // At the step limit there is no step left for a check: the answer is taken.
+    let mut cfg = config(Strategy::Reflect, Constrained::Off, Lang::En);
+    cfg.max_steps = 2;
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"6 * 7\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: 42";
+    let (outcome, trace, _) = run(cfg, "What is 6 * 7?", &[calc, done]);
+    assert_eq!(outcome, answer("42"));
+    assert_eq!(trace.steps.len(), 2);
 }

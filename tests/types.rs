@@ -778,6 +778,7 @@ fn request() -> ModelRequest {
         thought_closed: true,
         answer_prefix: Some("The answer is".into()),
         no_thought: true,
+        checks_answer: Some("The answer is 42".into()),
     }
 }
 

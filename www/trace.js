@@ -139,6 +139,7 @@ export class TraceView {
     return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
       h('header', { class: 'card-head' },
         h('h3', { id: titleId }, t('card.step', { n: step.index })),
+        step.request?.checks_answer != null ? h('span', { class: 'badge check', 'data-testid': 'self-check' }, t('card.selfCheck')) : null,
         reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
         h('span', { class: 'meta' }, meta(step))),
       h('div', { class: 'card-body' },
@@ -263,6 +264,7 @@ function constraintLines({ index, request }) {
     request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : avoidKey ? h('p', {}, t(avoidKey, { tool: avoid })) : null,
     request.thought_prefix ? h('p', {}, t(request.thought_closed ? 'anatomy.thoughtClosed' : 'anatomy.thoughtPrefix'), ' ', quote(request.thought_prefix)) : null,
     request.answer_prefix ? h('p', {}, t('anatomy.answerPrefix'), ' ', quote(request.answer_prefix)) : null,
+    request.checks_answer != null ? h('p', {}, t('anatomy.checksAnswer'), ' ', quote(request.checks_answer)) : null,
   ];
 }
 

@@ -51,6 +51,7 @@ mod tests {
             thought_closed: false,
             answer_prefix: None,
             no_thought: false,
+            checks_answer: None,
         }
     }
 

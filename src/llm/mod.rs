@@ -107,6 +107,10 @@ pub struct ModelRequest {
     /// ([`crate::strategy::Strategy::Act`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_thought: bool,
+    /// The answer this request asks the model to check before it is taken (the `reflect`
+    /// strategy): the step is the self-check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks_answer: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -523,6 +527,7 @@ mod tests {
             thought_closed: false,
             answer_prefix: None,
             no_thought: false,
+            checks_answer: None,
         }
     }
 

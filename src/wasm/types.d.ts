@@ -28,9 +28,10 @@ export interface Settings {
   actFirst?: boolean;
   /**
    * The loop variant: 'react' (Thought, Action, Observation; the default), 'act' (Actions
-   * without Thoughts) or 'cot' (reasoning, then the answer, no tools).
+   * without Thoughts), 'cot' (reasoning, then the answer, no tools) or 'reflect' (ReAct, and
+   * one self-check of the answer before it is taken).
    */
-  strategy?: 'react' | 'act' | 'cot';
+  strategy?: 'react' | 'act' | 'cot' | 'reflect';
   /** 'en' by default. */
   lang?: 'en' | 'zh';
   /** A prompt template with {tools} and {tool_names}. */
@@ -110,6 +111,8 @@ export interface ModelRequest {
   answer_prefix?: string;
   /** The constrained reply has no Thought (the `act` strategy). */
   no_thought?: boolean;
+  /** The answer this request asks the model to check (the `reflect` strategy's self-check). */
+  checks_answer?: string;
 }
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }

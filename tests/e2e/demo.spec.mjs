@@ -84,7 +84,7 @@ test('an autorun permalink runs the question on load', async ({ page }) => {
   await expect(page.getByTestId('step-card').first()).toContainText('search_docs');
 });
 
-test('the strategy select runs Act only and chain of thought, and a link carries it', async ({ page }) => {
+test('the strategy select runs Act only, chain of thought and Reflect, and a link carries it', async ({ page }) => {
   await openPage(page, { demo: '1' });
   const strategy = page.getByTestId('strategy');
   await expect(strategy).toHaveValue('react');
@@ -110,6 +110,15 @@ test('the strategy select runs Act only and chain of thought, and a link carries
   await expect(finalAnswer(page)).toHaveText('The result is 395.');
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText('I work out 23 * 17 + 4 step by step');
+  // Reflect: the answer is checked once, on a card of its own, and kept.
+  await strategy.selectOption('reflect');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  await expect(cards).toHaveCount(3);
+  await expect(cards.nth(2).getByTestId('self-check')).toHaveText('Self-check');
+  await expect(cards.nth(1).locator('.observation')).toContainText('Before this answer is final, check it.');
+  await expect(cards.nth(2)).toContainText('The self-check kept the answer.');
+  await strategy.selectOption('cot');
   // The permalink carries the strategy; a strategy the page does not have is named.
   await page.locator('#permalink').click();
   await expect(page.locator('#permalink-url')).toHaveValue(/strategy=cot/);
