@@ -319,6 +319,9 @@ pub struct Step {
     pub observation: Option<Observation>,
     pub guards: Vec<Guard>,
     pub error: Option<LlmError>,
+    /// The steps of the plan this reply wrote (the `plan` strategy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Vec<String>>,
 }
 
 /// The append-only record of a run; serialisable, and all a page needs to render it.
@@ -476,6 +479,12 @@ pub struct Agent {
     checking: Option<String>,
     /// The run's one self-check was asked for.
     checked: bool,
+    /// The plan of a `plan` run, kept in the prompt.
+    plan: Option<Vec<String>>,
+    /// The next request asks for a plan: the first, or one new plan after a failed tool.
+    plan_pending: bool,
+    /// The one new plan was asked for.
+    replanned: bool,
 }
 
 /// What a finished step leaves for the next request; kept as state so that no decision
@@ -576,6 +585,9 @@ impl Agent {
             number_noted: false,
             checking: None,
             checked: false,
+            plan: None,
+            plan_pending: config.strategy.plans(),
+            replanned: false,
             constrained,
             registry,
             trace: Trace {
@@ -691,6 +703,14 @@ impl Agent {
         if self.state != State::NeedModel {
             return Err(AgentError::NotWaitingForModel);
         }
+        if self.current().request.asks_plan {
+            self.plan_pending = false;
+            if let Some(steps) = prompt::read_plan(&reply.text) {
+                self.take_plan(reply, steps);
+                return Ok(());
+            }
+            // No plan in the reply: the run goes on without one, as ReAct.
+        }
         let request = &self.current().request;
         let prefix = request.thought_prefix.clone().unwrap_or_default();
         let parsed = match request.constrained {
@@ -784,6 +804,19 @@ impl Agent {
             }
         }
         Ok(())
+    }
+
+    /// A plan reply: its steps on the step, in the prompt from now on, and the model told to
+    /// carry it out.
+    fn take_plan(&mut self, reply: ModelReply, steps: Vec<String>) {
+        let kept = reply.text.trim().to_string();
+        let lang = self.trace.config.prompt.lang;
+        self.plan = Some(steps.clone());
+        let step = self.current_mut();
+        step.reply = Some(reply);
+        step.plan = Some(steps);
+        let text = prompt::plan_feedback(lang, false).to_string();
+        self.observe(kept, text, ObservationSource::Feedback, None, false);
     }
 
     /// A final answer: taken, or first checked once (`reflect`), or the check's own reply,
@@ -980,8 +1013,14 @@ impl Agent {
                     self.last.wrong_tool = Some(tool.clone());
                 }
                 let lang = self.trace.config.prompt.lang;
-                let text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
+                let mut text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
                 self.current_mut().guards.push(Guard::ToolFailed { error });
+                if self.plan.is_some() && !self.replanned {
+                    // One new plan, now that a step of the old one failed.
+                    self.replanned = true;
+                    self.plan_pending = true;
+                    text = format!("{text}\n{}", prompt::plan_feedback(lang, true));
+                }
                 (text, ObservationSource::ToolError)
             }
         };
@@ -1181,6 +1220,7 @@ impl Agent {
             observation: None,
             guards: Vec::new(),
             error: None,
+            plan: None,
         });
     }
 
@@ -1190,6 +1230,8 @@ impl Agent {
         let config = &self.trace.config;
         let on = self.constrained.is_on();
         let layout = Layout {
+            pinned: (self.plan.as_deref())
+                .map(|steps| prompt::plan_text(steps, config.prompt.lang)),
             style: config.style.resolve(on),
             restate_question: config.restate_question,
             lang: config.prompt.lang,
@@ -1261,7 +1303,7 @@ impl Agent {
             _ => None,
         };
         let thought_prefix = match (observed, ran_on) {
-            _ if !config.strategy.thinks() => None,
+            _ if !config.strategy.thinks() || self.plan_pending => None,
             (_, Some(thought)) => Some(thought),
             _ if self.checking.is_some() => Some(prompt::opening(Opening::Check, lang).to_string()),
             _ if last.unrelated => Some(prompt::opening(Opening::FromKnowledge, lang).to_string()),
@@ -1286,8 +1328,9 @@ impl Agent {
         }
         .filter(|_| on);
         let checks_answer = self.checking.clone();
-        // The check's reply may be "OK": no opening forces a sentence.
-        let answer_prefix = (on && checks_answer.is_none())
+        let asks_plan = self.plan_pending && must_answer.is_none();
+        // The check's reply may be "OK": no opening forces a sentence; a plan has no answer.
+        let answer_prefix = (on && checks_answer.is_none() && !asks_plan)
             .then(|| prompt::opening(Opening::Answer, lang).to_string());
         ModelRequest {
             must_answer,
@@ -1298,10 +1341,11 @@ impl Agent {
             // A constrained reply ends by itself; a stop would cut a Thought that mentions
             // an Observation and leave a reply with no action.
             stop: if on { Vec::new() } else { config.stop.clone() },
-            avoid_action: avoid_action.filter(|_| on),
+            avoid_action: avoid_action.filter(|_| on && !asks_plan),
             constrained: self.constrained,
             no_thought: on && !config.strategy.thinks(),
             checks_answer,
+            asks_plan,
         }
     }
 

@@ -8,6 +8,7 @@
 //! learners see format feedback correct the model.
 
 use crate::llm::{ModelRequest, Role};
+use crate::prompt::{plan_feedback, Lang};
 
 /// Questions the demo model is scripted for; the page offers them as examples.
 pub const QUESTIONS: [&str; 5] = [
@@ -51,6 +52,9 @@ pub fn reply(request: &ModelRequest) -> String {
         .map_or("", |m| m.content.as_str());
     if system.contains("There are no tools") || system.contains("没有可用的工具") {
         return without_tools(request);
+    }
+    if request.asks_plan {
+        return plan(request);
     }
     if request.checks_answer.is_some() {
         // The self-check: its answer came from the last Observation, so it stands.
@@ -118,6 +122,24 @@ fn conversation(request: &ModelRequest) -> String {
         .join("\n")
 }
 
+/// A two-step plan: the tool the question needs, then the answer from its result.
+fn plan(request: &ModelRequest) -> String {
+    let question = question_of(request);
+    let zh = is_zh(&question);
+    let tool = if find_expression(&question).is_some() {
+        "calculator"
+    } else if asks_time(&question) {
+        "current_time"
+    } else {
+        "search_docs"
+    };
+    if zh {
+        format!("Plan:\n1. 用 {tool} 得到需要的信息。\n2. 根据结果回答问题。")
+    } else {
+        format!("Plan:\n1. Use {tool} to get what the question needs.\n2. Answer from its result.")
+    }
+}
+
 fn question_of(request: &ModelRequest) -> String {
     conversation(request)
         .split_once("Question:")
@@ -133,10 +155,13 @@ fn is_zh(text: &str) -> bool {
 fn react_reply(request: &ModelRequest) -> String {
     let conversation = conversation(request);
     let question = question_of(request);
+    // The Observation of a plan is no tool's result.
+    let plan_feedback = [Lang::En, Lang::Zh].map(|lang| plan_feedback(lang, false));
     let observations: Vec<&str> = conversation
         .split("Observation: ")
         .skip(1)
         .map(|o| o.split("\n(").next().unwrap_or(o).trim())
+        .filter(|o| !plan_feedback.contains(o))
         .collect();
     let zh = is_zh(&question);
     let expression = find_expression(&question);

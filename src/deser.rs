@@ -161,6 +161,7 @@ fn step(value: Value) -> Result<Step, Error> {
         observation: f.opt("observation")?,
         guards: f.get("guards")?,
         error: f.opt("error")?,
+        plan: f.opt("plan")?,
     })
 }
 
@@ -209,6 +210,7 @@ fn model_request(value: Value) -> Result<ModelRequest, Error> {
         answer_prefix: f.opt("answer_prefix")?,
         no_thought: f.or("no_thought", false)?,
         checks_answer: f.opt("checks_answer")?,
+        asks_plan: f.or("asks_plan", false)?,
     })
 }
 

@@ -57,6 +57,9 @@ pub struct Layout {
     /// once written, so requests remain append-only; the cost is tokens.
     pub restate_question: bool,
     pub lang: Lang,
+    /// Written after the question once its round has left the window: the plan of a `plan`
+    /// run, which stays in the prompt.
+    pub pinned: Option<String>,
 }
 
 /// Where the kept window starts after `total` rounds, given the current start and the
@@ -81,6 +84,10 @@ pub fn messages(
             Lang::En => format!("\n(The first {omitted} steps were omitted to save space.)"),
             Lang::Zh => format!("\n（为节省篇幅，前 {omitted} 步已省略。）"),
         });
+        if let Some(pinned) = &layout.pinned {
+            opening.push('\n');
+            opening.push_str(pinned);
+        }
     }
     let observation = |r: &Round| {
         let mut text = format!("Observation: {}", r.observation);
@@ -185,6 +192,7 @@ mod tests {
 
     fn layout(style: MessageStyle) -> Layout {
         Layout {
+            pinned: None,
             style,
             restate_question: false,
             lang: Lang::En,
@@ -257,6 +265,7 @@ mod tests {
     #[test]
     fn restated_question_and_omission_note_appear() {
         let l = Layout {
+            pinned: None,
             restate_question: true,
             ..layout(MessageStyle::Chat)
         };

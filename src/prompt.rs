@@ -90,6 +90,42 @@ Action Input: <JSON 参数；若为 final_answer，则写最终答案>
 每次回复都以 \"Action:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
 \"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
 
+const PLAN_EN: &str =
+    "Answer the question with the help of tools; do not compute or guess yourself.
+
+Tools:
+{tools}
+
+First reply with a plan, and nothing else:
+Plan:
+1. <first step>
+2. <next step>
+(at most five steps). Then carry it out, one step per reply, in exactly this format:
+Thought: <your reasoning>
+Action: <one of: {tool_names}, final_answer>
+Action Input: <JSON arguments; for final_answer, the answer>
+
+Write one Action and its Action Input, then stop: the result comes back to you as \
+\"Observation: …\". When an Observation answers the question, use Action: final_answer. If it \
+shows an error, fix the call.";
+
+const PLAN_ZH: &str = "借助工具回答问题；不要自己计算或猜测。
+
+可用工具：
+{tools}
+
+先只回复一个计划：
+Plan:
+1. <第一步>
+2. <下一步>
+（最多五步）。然后逐步执行，每次回复一步，严格使用以下格式（标签保持英文）：
+Thought: <你的思考>
+Action: <以下之一：{tool_names}, final_answer>
+Action Input: <JSON 参数；若为 final_answer，则写最终答案>
+
+只写一个 Action 及其 Action Input，然后停下：结果会以 \"Observation: …\" 返回给你。\
+当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
+
 const COT_EN: &str = "Answer the question by reasoning step by step. There are no tools.
 
 Reply in exactly this format:
@@ -255,6 +291,8 @@ pub fn template(strategy: Strategy, lang: Lang) -> &'static str {
         (Strategy::Act, Lang::Zh) => ACT_ZH,
         (Strategy::Cot, Lang::En) => COT_EN,
         (Strategy::Cot, Lang::Zh) => COT_ZH,
+        (Strategy::Plan, Lang::En) => PLAN_EN,
+        (Strategy::Plan, Lang::Zh) => PLAN_ZH,
     }
 }
 
@@ -384,6 +422,61 @@ pub fn keeps_answer(reply: &str) -> bool {
     }
     let text = text.trim_end_matches(['.', '。', '!', '！']).trim();
     text.eq_ignore_ascii_case("ok") || text == "好" || text == "正确"
+}
+
+/// The steps of a plan reply: `Plan:` and numbered lines (`1.`, `2)`, `3、`), or a JSON
+/// object `{"plan": ["…", …]}`; at most five. `None` when the reply holds no numbered step.
+pub fn read_plan(reply: &str) -> Option<Vec<String>> {
+    let text = reply.trim();
+    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) {
+        let steps: Vec<String> = map
+            .get("plan")?
+            .as_array()?
+            .iter()
+            .filter_map(|s| s.as_str())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .take(MAX_PLAN_STEPS)
+            .collect();
+        return (!steps.is_empty()).then_some(steps);
+    }
+    let steps: Vec<String> = text
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let digits = line.chars().take_while(char::is_ascii_digit).count();
+            let rest = line[digits..].strip_prefix(['.', ')', '、', '．', '）'])?;
+            (digits > 0 && !rest.trim().is_empty()).then(|| rest.trim().to_string())
+        })
+        .take(MAX_PLAN_STEPS)
+        .collect();
+    (!steps.is_empty()).then_some(steps)
+}
+
+/// The most steps a plan holds: small models number on without end.
+pub const MAX_PLAN_STEPS: usize = 5;
+
+/// A plan as the prompt shows it, after the question or as the plan's Observation.
+pub fn plan_text(steps: &[String], lang: Lang) -> String {
+    let label = match lang {
+        Lang::En => "The plan:",
+        Lang::Zh => "计划：",
+    };
+    let mut out = label.to_string();
+    for (i, step) in steps.iter().enumerate() {
+        out.push_str(&format!("\n{}. {step}", i + 1));
+    }
+    out
+}
+
+/// The Observation of a plan: carry it out. After a failed tool, a new plan is asked for.
+pub fn plan_feedback(lang: Lang, replan: bool) -> &'static str {
+    match (lang, replan) {
+        (Lang::En, false) => "Now carry out the plan, one step per reply, starting with step 1.",
+        (Lang::Zh, false) => "现在执行这个计划，每次回复一步，从第 1 步开始。",
+        (Lang::En, true) => "Write a new plan first, in the same form: Plan: and numbered steps.",
+        (Lang::Zh, true) => "请先用同样的形式写一个新计划：Plan: 和编号的步骤。",
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,9 @@ pub enum Strategy {
     Act,
     /// Reasoning, then the answer, with no tools: one request when the format holds.
     Cot,
+    /// Plan-and-Execute: the first reply is a numbered plan, kept in the prompt; then ReAct.
+    /// One new plan is asked for after a tool fails.
+    Plan,
     /// ReAct, and before a final answer is taken, one request to check it against the
     /// question and the Observations: kept, revised, or another tool call first. Once a run.
     Reflect,
@@ -29,6 +32,7 @@ impl Strategy {
             Strategy::React => "react",
             Strategy::Act => "act",
             Strategy::Cot => "cot",
+            Strategy::Plan => "plan",
             Strategy::Reflect => "reflect",
         }
     }
@@ -41,6 +45,11 @@ impl Strategy {
     /// Whether the model is offered the tools.
     pub fn acts(self) -> bool {
         self != Strategy::Cot
+    }
+
+    /// Whether the run starts with a plan.
+    pub fn plans(self) -> bool {
+        self == Strategy::Plan
     }
 
     /// Whether a final answer is checked once before it is taken.

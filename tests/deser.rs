@@ -505,6 +505,7 @@ fn requests() -> Vec<ModelRequest> {
         answer_prefix: Some("The answer is".into()),
         no_thought: true,
         checks_answer: Some("The answer is 42".into()),
+        asks_plan: true,
     };
     let mut out: Vec<ModelRequest> = [
         MustAnswer::RepeatedCall,

@@ -185,6 +185,7 @@ fn the_strategy_is_a_setting_and_part_of_the_trace() {
         ("react", Strategy::React),
         ("act", Strategy::Act),
         ("cot", Strategy::Cot),
+        ("plan", Strategy::Plan),
         ("reflect", Strategy::Reflect),
     ] {
         let configured = configure(json!({"demo": true, "strategy": name}), Purpose::Run)
@@ -208,7 +209,7 @@ fn the_strategy_is_a_setting_and_part_of_the_trace() {
         .map(|e| e.to_string());
     assert_eq!(
         refused.as_deref(),
-        Some("Invalid settings: unknown variant `reflex`, expected one of `react`, `act`, `cot`, `reflect`")
+        Some("Invalid settings: unknown variant `reflex`, expected one of `react`, `act`, `cot`, `plan`, `reflect`")
     );
     // A trace from before strategies is a ReAct run.
     assert_eq!(AgentConfig::default().strategy, Strategy::React);
@@ -230,6 +231,8 @@ fn the_demo_model_follows_each_strategy() {
             "What is 23 * 17 + 4?",
             "The result is 395.",
         ),
+        (Strategy::Plan, "What is 23 * 17 + 4?", "The result is 395."),
+        (Strategy::Plan, "什么是模型上下文协议？", "MCP"),
     ] {
         let mut agent = Agent::new(
             question,
@@ -242,7 +245,10 @@ fn the_demo_model_follows_each_strategy() {
                 ..Default::default()
             })
         });
-        assert_eq!(outcome, answer(want), "{strategy:?} {question}");
+        let Outcome::Answer { answer: got } = &outcome else {
+            panic!("{strategy:?} {question}: {outcome:?}");
+        };
+        assert!(got.contains(want), "{strategy:?} {question}: {got}");
         let trace = agent.trace();
         let replies: Vec<&str> = trace
             .steps
@@ -259,6 +265,11 @@ fn the_demo_model_follows_each_strategy() {
             Strategy::Reflect => assert!(replies
                 .last()
                 .is_some_and(|r| r.ends_with("Action Input: OK"))),
+            Strategy::Plan => {
+                assert!(replies[0].starts_with("Plan:\n1. "), "{replies:?}");
+                assert_eq!(trace.steps[0].plan.as_ref().map(Vec::len), Some(2));
+                assert_eq!(trace.steps.len(), 3, "{replies:?}");
+            }
         }
     }
 }
@@ -335,4 +346,133 @@ fn reflect_checks_an_answer_once_before_taking_it() {
     let (outcome, trace, _) = run(cfg, "What is 6 * 7?", &[calc, done]);
     assert_eq!(outcome, answer("42"));
     assert_eq!(trace.steps.len(), 2);
+}
+
+#[test]
+fn plan_asks_for_a_plan_first_keeps_it_and_replans_once_after_a_failure() {
+    let plan = "Plan:\n1. Compute 6 * 7 with the calculator.\n2. Answer with the result.";
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"6 * 7\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: The answer is 42";
+    for (lang, carry) in [
+        (Lang::En, "Now carry out the plan"),
+        (Lang::Zh, "现在执行这个计划"),
+    ] {
+        let (outcome, trace, bodies) = run(
+            config(Strategy::Plan, Constrained::Grammar, lang),
+            "What is 6 * 7?",
+            &[plan, calc, done],
+        );
+        assert_eq!(outcome, answer("The answer is 42"), "{lang:?}");
+        let first = &trace.steps[0];
+        assert!(first.request.asks_plan);
+        assert_eq!(first.request.thought_prefix, None);
+        assert_eq!(first.request.avoid_action, None);
+        let grammar = bodies[0]["grammar"].as_str().expect("a plan grammar");
+        assert!(grammar.starts_with("root ::= \"Plan:\\n1. \""), "{grammar}");
+        assert_eq!(
+            first.plan.as_deref(),
+            Some(
+                &[
+                    "Compute 6 * 7 with the calculator.".to_string(),
+                    "Answer with the result.".to_string()
+                ][..]
+            )
+        );
+        assert!(first.observation.as_ref().unwrap().text.starts_with(carry));
+        // Then ReAct, with the plan in the history (the requests only append).
+        assert!(!trace.steps[1].request.asks_plan);
+        let (before, after) = (
+            &trace.steps[1].request.messages,
+            &trace.steps[2].request.messages,
+        );
+        assert_eq!(&after[..before.len()], &before[..]);
+        assert!(before
+            .iter()
+            .any(|m| m.content.contains("1. Compute 6 * 7")));
+        assert!(trace.system_prompt.contains("Plan:"));
+    }
+    // Under a JSON schema the plan is a list.
+    let (_, trace, _) = run(
+        config(Strategy::Plan, Constrained::JsonSchema, Lang::En),
+        "What is 6 * 7?",
+        &[r#"{"plan": ["Compute it.", "Answer."]}"#, done],
+    );
+    assert_eq!(trace.steps[0].plan.as_ref().map(Vec::len), Some(2));
+    let tools: Vec<_> = Registry::with_builtins(default_documents())
+        .specs()
+        .into_iter()
+        .cloned()
+        .collect();
+    let body = chat_body(
+        &ClientConfig::new("http://x/v1", "m"),
+        &trace.steps[0].request,
+        &tools,
+    );
+    let schema = &body["response_format"]["json_schema"]["schema"];
+    assert_eq!(schema["properties"]["plan"]["maxItems"], json!(5));
+    // A failed tool asks for one new plan; a second failure does not.
+    let bad = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"6 // 7\"}";
+    let (outcome, trace, _) = run(
+        config(Strategy::Plan, Constrained::Off, Lang::En),
+        "What is 6 * 7?",
+        &[
+            plan,
+            bad,
+            plan,
+            &bad.replace("6 // 7", "7 // 6"),
+            calc,
+            done,
+        ],
+    );
+    assert_eq!(outcome, answer("The answer is 42"));
+    let asked: Vec<bool> = trace.steps.iter().map(|s| s.request.asks_plan).collect();
+    assert_eq!(asked, [true, false, true, false, false, false]);
+    assert!(trace.steps[1]
+        .observation
+        .as_ref()
+        .unwrap()
+        .text
+        .contains("Write a new plan first"));
+    assert!(!trace.steps[3]
+        .observation
+        .as_ref()
+        .unwrap()
+        .text
+        .contains("Write a new plan first"));
+    // A model that skips the plan goes on as ReAct.
+    let (outcome, trace, _) = run(
+        config(Strategy::Plan, Constrained::Off, Lang::En),
+        "What is 6 * 7?",
+        &[calc, done],
+    );
+    assert_eq!(outcome, answer("The answer is 42"));
+    assert_eq!(trace.steps[0].plan, None);
+    assert_eq!(
+        trace.steps[0].call.as_ref().map(|c| c.tool.as_str()),
+        Some("calculator")
+    );
+}
+
+#[test]
+fn a_plan_is_read_from_numbered_lines_or_json() {
+    use reactloop::prompt::read_plan;
+    let cases: &[(&str, Option<&[&str]>)] = &[
+        (
+            "Plan:\n1. Search.\n2. Answer.",
+            Some(&["Search.", "Answer."]),
+        ),
+        ("计划：\n1、搜索文档\n2）回答", Some(&["搜索文档", "回答"])),
+        (
+            "1) a\n2) b\n3) c\n4) d\n5) e\n6) f",
+            Some(&["a", "b", "c", "d", "e"]),
+        ),
+        (r#"{"plan": ["a", " ", "b"]}"#, Some(&["a", "b"])),
+        ("Thought: t\nAction: calculator", None),
+        (r#"{"plan": []}"#, None),
+        ("2025. A year.", Some(&["A year."])),
+    ];
+    for (text, want) in cases {
+        let want = want.map(|w| w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(read_plan(text), want, "{text}");
+    }
 }

@@ -779,6 +779,7 @@ fn request() -> ModelRequest {
         answer_prefix: Some("The answer is".into()),
         no_thought: true,
         checks_answer: Some("The answer is 42".into()),
+        asks_plan: true,
     }
 }
 
@@ -825,6 +826,7 @@ fn step() -> Step {
             repeat: 2,
         }],
         error: Some(LlmError::Timeout { ms: 60_000 }),
+        plan: Some(vec!["Compute 6 * 7.".into()]),
     }
 }
 

@@ -36,6 +36,10 @@ pre.json, pre.live, pre.xray-text, .message pre.text { background: var(--code-bg
 pre.live { border: 1px dashed var(--border); }
 .more { margin: .2rem 0 0; font-size: .82rem; }
 code.tool { font-weight: 700; }
+.plan { margin: 0; padding-left: 1.4rem; }
+.plan li.done { color: var(--muted); }
+.badge.check { border-color: var(--accent); color: var(--accent); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .badge { display: inline-block; font-size: .75rem; padding: 0 .45rem; border-radius: 999px; border: 1px solid var(--border); margin-bottom: .2rem; }
 .badge.source-tool_error, .badge.source-feedback, .badge.source-cached, .badge.edited, .badge.cut-off { border-color: var(--warn); color: var(--warn); }
 .badge.edited { font-weight: 600; }

@@ -73,6 +73,22 @@ export class TraceView {
     else this.list.append(el);
     this.cards.set(step.index, { el, step });
     if (!old) this.reveal(step.index);
+    // A tool that answered ticks the next item of the plan it carries out.
+    if (step.observation?.source === 'tool') {
+      const plan = [...this.cards.values()].filter((c) => c.step.plan && c.step.index < step.index).at(-1);
+      if (plan) this.showStep(plan.step);
+    }
+  }
+
+  /** How many items of the plan on step `index` are done: the tools that answered since. */
+  planDone(index) {
+    let done = 0;
+    for (const { step } of this.cards.values()) {
+      if (step.index <= index) continue;
+      if (step.plan) break;
+      if (step.observation?.source === 'tool') done += 1;
+    }
+    return done;
   }
 
   /**
@@ -144,7 +160,7 @@ export class TraceView {
         h('span', { class: 'meta' }, meta(step))),
       h('div', { class: 'card-body' },
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
-        parse ? parsedRows(step) : reply ? cutOffRow(reply) : null,
+        parse ? parsedRows(step) : step.plan ? planRow(step.plan, this.planDone(step.index)) : reply ? cutOffRow(reply) : null,
         observation ? observationRow(step) : null,
         step.guards.length ? guardList(step) : null,
         (this.notices.get(step.index) ?? []).map(notice),
@@ -212,6 +228,15 @@ function parsedRows({ parse, call, view }) {
 }
 
 /** A reply without a parse was cut off by Stop: the text that had streamed in by then. */
+/** A plan as a checklist: an item is ticked once a tool has answered for it. */
+function planRow(items, done) {
+  return row(t('card.plan'), 'plan', h('ol', { class: 'plan', 'data-testid': 'plan' }, items.map((item, i) =>
+    h('li', { class: i < done ? 'done' : '' },
+      h('span', { class: 'tick', 'aria-hidden': 'true' }, i < done ? '☑ ' : '☐ '),
+      item,
+      i < done ? h('span', { class: 'visually-hidden' }, ` ${t('plan.done')}`) : null))));
+}
+
 function cutOffRow({ text }) {
   return row(t('card.reply'), 'cut-off', h('span', { class: 'badge cut-off' }, t('card.cutOff')), cappedText(text));
 }

@@ -426,6 +426,38 @@ pub fn react_grammar(
     grammar
 }
 
+/// A plan under the grammar: `Plan:` and one to five numbered steps, each a line of a few
+/// sentences (the Thought's `text`, without colons).
+pub fn plan_grammar() -> String {
+    let mut steps = String::new();
+    for n in (2..=crate::prompt::MAX_PLAN_STEPS).rev() {
+        steps = format!("(\"\\n{n}. \" text {steps})?");
+    }
+    format!(
+        "root ::= \"Plan:\\n1. \" text {steps}\n\
+         text ::= seg (end seg (end seg)?)?\n\
+         seg ::= [^\\r\\n.!?。！？:：]*\n\
+         end ::= [.!?。！？]\n"
+    )
+}
+
+/// A plan under a JSON schema: `{"plan": [one to five steps]}`.
+pub fn plan_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "plan": {
+                "type": "array",
+                "items": {"type": "string", "pattern": format!("^{TEXT_PATTERN}$")},
+                "minItems": 1,
+                "maxItems": crate::prompt::MAX_PLAN_STEPS,
+            },
+        },
+        "required": ["plan"],
+        "additionalProperties": false,
+    })
+}
+
 /// What the grammar lets the Thought be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Thought<'a> {

@@ -52,6 +52,7 @@ mod tests {
             answer_prefix: None,
             no_thought: false,
             checks_answer: None,
+            asks_plan: false,
         }
     }
 

@@ -111,6 +111,9 @@ pub struct ModelRequest {
     /// strategy): the step is the self-check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks_answer: Option<String>,
+    /// The reply is to be a plan (the `plan` strategy): `Plan:` and numbered steps.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub asks_plan: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -358,8 +361,27 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         (None, _) => Thought::Free,
     };
     let answer = req.answer_prefix.as_deref();
+    let plan = req.asks_plan;
     match req.constrained {
         Constrained::Auto | Constrained::Off => {}
+        Constrained::JsonObject if plan => {
+            body.insert(
+                "response_format".into(),
+                json!({"type": "json_object", "schema": constrain::plan_schema()}),
+            );
+        }
+        Constrained::JsonSchema if plan => {
+            body.insert(
+                "response_format".into(),
+                json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "react_plan", "schema": constrain::plan_schema()},
+                }),
+            );
+        }
+        Constrained::Grammar if plan => {
+            body.insert("grammar".into(), json!(constrain::plan_grammar()));
+        }
         Constrained::JsonObject => {
             body.insert(
                 "response_format".into(),
@@ -528,6 +550,7 @@ mod tests {
             answer_prefix: None,
             no_thought: false,
             checks_answer: None,
+            asks_plan: false,
         }
     }
 

@@ -29,9 +29,10 @@ export interface Settings {
   /**
    * The loop variant: 'react' (Thought, Action, Observation; the default), 'act' (Actions
    * without Thoughts), 'cot' (reasoning, then the answer, no tools) or 'reflect' (ReAct, and
-   * one self-check of the answer before it is taken).
+   * one self-check of the answer before it is taken) or 'plan' (a numbered plan first, then
+   * ReAct; one new plan after a failed tool).
    */
-  strategy?: 'react' | 'act' | 'cot' | 'reflect';
+  strategy?: 'react' | 'act' | 'cot' | 'plan' | 'reflect';
   /** 'en' by default. */
   lang?: 'en' | 'zh';
   /** A prompt template with {tools} and {tool_names}. */
@@ -113,6 +114,8 @@ export interface ModelRequest {
   no_thought?: boolean;
   /** The answer this request asks the model to check (the `reflect` strategy's self-check). */
   checks_answer?: string;
+  /** The reply is to be a plan (the `plan` strategy): `Plan:` and numbered steps. */
+  asks_plan?: boolean;
 }
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
@@ -174,6 +177,8 @@ export interface Step {
   observation: Observation | null;
   guards: Guard[];
   error: ModelError | null;
+  /** The steps of the plan this reply wrote (the `plan` strategy). */
+  plan?: string[];
   /** What a page shows for the step (in steps from events, `trace()` and `loadTrace`). */
   view?: StepView;
 }

@@ -84,7 +84,7 @@ test('an autorun permalink runs the question on load', async ({ page }) => {
   await expect(page.getByTestId('step-card').first()).toContainText('search_docs');
 });
 
-test('the strategy select runs Act only, chain of thought and Reflect, and a link carries it', async ({ page }) => {
+test('the strategy select runs Act only, chain of thought, Reflect and Plan, and a link carries it', async ({ page }) => {
   await openPage(page, { demo: '1' });
   const strategy = page.getByTestId('strategy');
   await expect(strategy).toHaveValue('react');
@@ -118,6 +118,13 @@ test('the strategy select runs Act only, chain of thought and Reflect, and a lin
   await expect(cards.nth(2).getByTestId('self-check')).toHaveText('Self-check');
   await expect(cards.nth(1).locator('.observation')).toContainText('Before this answer is final, check it.');
   await expect(cards.nth(2)).toContainText('The self-check kept the answer.');
+  // Plan and execute: a checklist whose items tick as tools answer.
+  await strategy.selectOption('plan');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  await expect(cards).toHaveCount(3);
+  const plan = cards.first().getByTestId('plan').locator('li');
+  await expect(plan).toHaveText(['☑ Use calculator to get what the question needs. (done)', '☐ Answer from its result.']);
   await strategy.selectOption('cot');
   // The permalink carries the strategy; a strategy the page does not have is named.
   await page.locator('#permalink').click();
