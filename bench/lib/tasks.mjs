@@ -34,6 +34,10 @@ export const MODES = [
   { id: 'qwen-plain-examples-chat', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'chat' }, extra: true, label: 'plain prompt, chat messages, worked examples' },
   { id: 'qwen-plain-examples-transcript', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'plain prompt, worked examples, replies and Observations in one assistant message' },
   { id: 'qwen-defaults-transcript', model: 'qwen', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'defaults, replies and Observations in one assistant message' },
+  // The strategies of issue 24 (only when named in --modes): the Agent defaults otherwise.
+  ...['act', 'cot', 'plan', 'reflect'].flatMap((strategy) => ['qwen', 'qwen15'].map((model) => ({
+    id: `${model}-${strategy}`, model, fewShot: false, settings: { strategy }, extra: true, label: `defaults, strategy ${strategy}`,
+  }))),
   { id: 'qwen-plain-restate', model: 'qwen', constrained: 'off', fewShot: false, settings: { restateQuestion: true }, extra: true, label: 'plain prompt, the question restated after each Observation' },
 ];
 
