@@ -10,6 +10,7 @@ import { inPageLoaded, loadFromLink, showSpeed, rerenderInPage } from './inpage-
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
+import { initCompare, rerenderCompare } from './compare.js';
 
 await init();
 
@@ -360,6 +361,7 @@ function switchLang(next) {
   rerenderInPage();
   followLang();
   view.rerender();
+  rerenderCompare();
   refresh();
 }
 
@@ -403,6 +405,7 @@ ui.uiLang.value = lang();
 initConnect();
 initTools(settingsChanged);
 initPrompt(settingsChanged);
+initCompare({ buildAgent, question: () => ui.question.value });
 if (params.tools) setEnabledBuiltins(params.tools === 'none' ? [] : params.tools.split(','));
 restorePrompt(params);
 if (params.question) ui.question.value = params.question;

@@ -10,7 +10,10 @@ import { traceSheet } from './trace-style.js';
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
 export class TraceView {
-  /** `actions` back an error card's buttons: canRetry(step), retry(), testConnection(). */
+  /**
+   * `actions` back an error card's buttons: canRetry(step), retry(), testConnection(); its
+   * `idPrefix` keeps element ids unique when a page shows several views.
+   */
   constructor(root, actions) {
     this.root = root;
     this.actions = actions;
@@ -150,7 +153,7 @@ export class TraceView {
 
   card(step, open) {
     const { reply, parse, observation } = step;
-    const titleId = `step-${step.index}-title`;
+    const titleId = `${this.actions.idPrefix ?? ''}step-${step.index}-title`;
     const waiting = !reply && !step.error && !this.outcome;
     return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
       h('header', { class: 'card-head' },

@@ -1,0 +1,87 @@
+// Compare: one question or a list under two to four configurations at once, side by side.
+import { test, expect, openPage, useServer, mockUrl, mockRequests, screenshot } from './fixtures.mjs';
+
+const Q = 'What is 23 * 17 + 4?';
+let runs = 0;
+const runId = (name) => `${name}-${process.pid}-${++runs}`;
+
+/** Opens the Compare panel and sets column `n` (0-based) to `choices` ({strategy, server, …}). */
+async function configure(page, n, choices) {
+  const panel = page.locator('#compare-panel');
+  if (!(await panel.evaluate((d) => d.open))) await panel.locator('summary').click();
+  const column = page.locator('.compare-config').nth(n);
+  for (const [key, value] of Object.entries(choices)) await column.getByTestId(`compare-${key}`).selectOption(value);
+}
+
+test('two columns run at once: one pauses and steps while the other runs to its answer', async ({ page }) => {
+  const run = runId('compare');
+  await openPage(page);
+  await useServer(page, mockUrl('calc', run));
+  await page.getByTestId('question').fill(Q);
+  // The demo model types its replies (slow enough to pause); the mock answers at once.
+  await configure(page, 0, { strategy: 'react', server: 'demo' });
+  await configure(page, 1, { strategy: 'react', server: 'current' });
+  await page.getByTestId('compare').click();
+  const [slow, fast] = [0, 1].map((i) => page.getByTestId('compare-column').nth(i));
+  await slow.getByTestId('compare-pause').click();
+  await expect(fast.getByTestId('final-answer')).toHaveText('The result is 395.');
+  await expect(fast.getByTestId('compare-summary')).toContainText('The result is 395. · 2 steps');
+  expect(await mockRequests('calc', run)).toHaveLength(2);
+  // The paused column waits: no answer, Step and Continue offered.
+  await expect(slow).toHaveAttribute('data-state', 'paused');
+  await expect(slow.getByTestId('final-answer')).toHaveCount(0);
+  await expect(slow.getByTestId('compare-continue')).toHaveAttribute('aria-disabled', 'false');
+  const before = await slow.getByTestId('step-card').count();
+  await slow.getByTestId('compare-step').click();
+  await expect(slow).toHaveAttribute('data-state', 'paused');
+  await expect.poll(() => slow.getByTestId('step-card').count()).toBeGreaterThanOrEqual(before);
+  await slow.getByTestId('compare-continue').click();
+  await expect(slow.getByTestId('final-answer')).toHaveText('The result is 395.');
+  await expect(slow).toHaveAttribute('data-state', 'done');
+  // Each column is labelled with its configuration, and ids stay unique across the views.
+  await expect(page.locator('#compare-col-0-title')).toContainText('ReAct · Demo model');
+  const duplicates = await page.evaluate(() => {
+    const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    return ids.filter((id, i) => ids.indexOf(id) !== i);
+  });
+  expect(duplicates).toEqual([]);
+  await screenshot(page, 'compare-two-columns');
+});
+
+test('a list of questions gives a grid with each column\'s success count', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await configure(page, 0, { strategy: 'react', server: 'demo' });
+  await configure(page, 1, { strategy: 'cot', server: 'demo' });
+  await page.getByTestId('compare-questions').fill(`${Q} => 395\nWhat is RAG? => retrieval`);
+  await page.getByTestId('compare').click();
+  const counts = page.getByTestId('compare-count');
+  // ReAct searches the documents; chain of thought has no tools and cannot look RAG up.
+  await expect(counts).toHaveText(['2/2', '1/2']);
+  const rows = page.locator('#compare-grid tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1).locator('td').nth(1)).toContainText('✗');
+  await expect(page.locator('#compare-grid thead th').nth(2)).toContainText('Chain of thought');
+});
+
+test('on a phone the columns are tabs, switched from the keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openPage(page, { demo: '1' });
+  await page.getByTestId('question').fill(Q);
+  await configure(page, 0, { server: 'demo' });
+  await configure(page, 1, { server: 'demo', strategy: 'act' });
+  await page.getByTestId('compare').click();
+  const tabs = page.getByRole('tab');
+  await expect(tabs).toHaveCount(2);
+  const columns = page.getByTestId('compare-column');
+  await expect(columns.nth(0)).toBeVisible();
+  await expect(columns.nth(1)).toBeHidden();
+  await tabs.nth(0).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.nth(1)).toBeFocused();
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(columns.nth(1)).toBeVisible();
+  await expect(columns.nth(0)).toBeHidden();
+  await expect(columns.nth(1).getByTestId('final-answer')).toHaveText('The result is 395.');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+});

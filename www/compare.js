@@ -1,0 +1,297 @@
+// Compare: one question (or a list) under two to four configurations at once, side by side.
+// Each column is its own Agent and TraceView with Pause / Step / Continue / Stop; a summary
+// under its heading; a list of questions adds a grid with each column's success count.
+import { TraceView } from './trace.js';
+import { $, h, formatMs, formatCount } from './dom.js';
+import { t, lang as uiLang } from './i18n.js';
+
+const MAX_COLUMNS = 4;
+const CHOICES = {
+  strategy: ['react', 'act', 'cot', 'plan', 'reflect'],
+  server: ['current', 'demo'],
+  plang: ['auto', 'en', 'zh'],
+  constrained: ['auto', 'off', 'json_schema', 'grammar', 'json_object'],
+};
+// What a new column starts as: the ReAct paper's comparison first.
+const DEFAULTS = [{ strategy: 'react' }, { strategy: 'act' }, { strategy: 'cot' }, { strategy: 'plan' }];
+
+const el = {
+  panel: $('#compare-panel'), configs: $('#compare-configs'), add: $('#compare-add'),
+  questions: $('#compare-questions'), run: $('#compare-run'), out: $('#compare'),
+  tabs: $('#compare-tabs'), columns: $('#compare-columns'), grid: $('#compare-grid'),
+};
+
+let deps = null; // {buildAgent(overrides), question()}
+let configs = [];
+let columns = [];
+
+/** `buildAgent(overrides)` builds an Agent from the page's settings; `question()` is the page's question. */
+export function initCompare(dependencies) {
+  deps = dependencies;
+  configs = [{ ...base(), ...DEFAULTS[0] }, { ...base(), ...DEFAULTS[1] }];
+  el.add.addEventListener('click', () => {
+    if (configs.length < MAX_COLUMNS) configs.push({ ...base(), ...DEFAULTS[configs.length] });
+    renderConfigs();
+  });
+  el.run.addEventListener('click', start);
+  renderConfigs();
+}
+
+const base = () => ({ strategy: 'react', server: 'current', plang: 'auto', constrained: 'auto' });
+
+/** Redraws what depends on the interface language. */
+export function rerenderCompare() {
+  renderConfigs();
+  for (const column of columns) column.rerender();
+  renderGrid();
+}
+
+function renderConfigs() {
+  el.configs.replaceChildren(...configs.map((config, i) => h('fieldset', { class: 'compare-config' },
+    h('legend', {}, t('compare.column', { n: i + 1 })),
+    Object.keys(CHOICES).map((key) => {
+      const id = `compare-${i}-${key}`;
+      return h('div', { class: 'field' },
+        h('label', { for: id }, t(`compare.${key}`)),
+        h('select', { id, 'data-testid': `compare-${key}`, onchange: (e) => { config[key] = e.target.value; } },
+          CHOICES[key].map((value) => h('option', { value, selected: config[key] === value }, t(`compare.${key}.${value}`)))));
+    }),
+    configs.length > 2 ? h('button', { type: 'button', class: 'link', onclick: () => { configs.splice(i, 1); renderConfigs(); } }, t('compare.remove')) : null)));
+  el.add.hidden = configs.length >= MAX_COLUMNS;
+}
+
+/** The questions to run: the list's lines (`question => expected`), or the page's question. */
+function questions() {
+  const lines = el.questions.value.split('\n').map((l) => l.trim()).filter(Boolean);
+  const list = lines.length ? lines : [deps.question().trim()].filter(Boolean);
+  return list.map((line) => {
+    const [question, expected] = line.split('=>').map((s) => s.trim());
+    return { question, expected: expected || null };
+  });
+}
+
+function start() {
+  const list = questions();
+  if (!list.length) return;
+  for (const column of columns) column.stop();
+  el.out.hidden = false;
+  columns = configs.map((config, i) => new Column(i, { ...config }, list));
+  el.tabs.replaceChildren(...columns.map((c) => c.tab));
+  el.columns.replaceChildren(...columns.map((c) => c.root));
+  for (const column of columns) column.attach();
+  el.columns.style.setProperty('--columns', String(columns.length));
+  select(0);
+  renderGrid();
+  for (const column of columns) column.runAll();
+}
+
+/** On a narrow screen the columns are tabs: one shows at a time. */
+function select(index) {
+  columns.forEach((c, i) => {
+    c.tab.setAttribute('aria-selected', String(i === index));
+    c.tab.tabIndex = i === index ? 0 : -1;
+    c.root.classList.toggle('selected', i === index);
+  });
+}
+
+function onTabKey(event, index) {
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+  if (!step) return;
+  const next = (index + step + columns.length) % columns.length;
+  select(next);
+  columns[next].tab.focus();
+}
+
+/** Right when the answer holds the expected text, case and spacing aside; null when none is given. */
+function isRight(answer, expected) {
+  if (!expected || answer == null) return expected ? false : null;
+  const norm = (s) => s.toLowerCase().replace(/[\s,，]+/g, '');
+  return norm(answer).includes(norm(expected));
+}
+
+class Column {
+  constructor(index, config, list) {
+    this.index = index;
+    this.config = config;
+    this.list = list;
+    this.results = [];
+    this.agent = null;
+    this.busy = false;
+    this.pending = null;
+    const id = `compare-col-${index}`;
+    this.tab = h('button', { type: 'button', role: 'tab', id: `${id}-tab`, 'aria-controls': id, class: 'compare-tab',
+      onclick: () => select(index), onkeydown: (e) => onTabKey(e, index) });
+    this.heading = h('h3', { id: `${id}-title` });
+    this.summary = h('p', { class: 'compare-summary', 'data-testid': 'compare-summary', 'aria-live': 'polite' });
+    this.buttons = {
+      pause: h('button', { type: 'button', 'data-testid': 'compare-pause', onclick: () => this.agent?.pause() }),
+      step: h('button', { type: 'button', 'data-testid': 'compare-step', onclick: () => this.step() }),
+      cont: h('button', { type: 'button', 'data-testid': 'compare-continue', onclick: () => this.go() }),
+      stop: h('button', { type: 'button', 'data-testid': 'compare-stop', onclick: () => this.stop() }),
+    };
+    this.traceEl = h('div');
+    this.root = h('section', { class: 'compare-column', id, role: 'tabpanel', 'aria-labelledby': `${id}-title`, 'data-testid': 'compare-column' },
+      this.heading, h('div', { class: 'controls' }, Object.values(this.buttons)), this.summary, this.traceEl);
+    this.rerender();
+  }
+
+  /** Once in the document: a view adopts the document's trace stylesheet. */
+  attach() {
+    const id = this.root.id;
+    this.view = new TraceView(this.traceEl, { canRetry: () => false, retry() {}, testConnection() {}, idPrefix: `${id}-` });
+  }
+
+  label() {
+    const c = this.config;
+    return ['strategy', 'server', 'plang', 'constrained'].map((key) => t(`compare.${key}.${c[key]}`)).join(' · ');
+  }
+
+  rerender() {
+    const label = `${this.index + 1}. ${this.label()}`;
+    this.heading.textContent = label;
+    this.tab.textContent = label;
+    this.buttons.pause.textContent = t('run.pause');
+    this.buttons.step.textContent = t('run.step');
+    this.buttons.cont.textContent = t('run.continue');
+    this.buttons.stop.textContent = t('run.stop');
+    this.view?.rerender();
+    this.showSummary();
+    this.refresh();
+  }
+
+  overrides() {
+    const c = this.config;
+    return {
+      strategy: c.strategy,
+      ...(c.server === 'demo' ? { demo: true, inPage: false } : {}),
+      ...(c.plang === 'auto' ? { lang: uiLang() } : { lang: c.plang }),
+      ...(c.constrained === 'auto' ? {} : { constrained: c.constrained }),
+      template: undefined, // a template edited for one strategy is not every column's
+    };
+  }
+
+  /** Runs the column's questions one after another; a paused run waits for Continue. */
+  async runAll() {
+    for (const [i, item] of this.list.entries()) {
+      if (this.stopped) break;
+      this.current = i;
+      const result = await this.runOne(item.question);
+      this.results[i] = { ...result, right: isRight(result.answer, item.expected) };
+      this.showSummary();
+      renderGrid();
+    }
+  }
+
+  runOne(question) {
+    return new Promise((resolve) => {
+      this.finished = resolve;
+      this.started = performance.now();
+      try {
+        this.agent = deps.buildAgent(this.overrides());
+        this.agent.start(question);
+      } catch (error) {
+        this.summary.textContent = error.message;
+        return resolve({ answer: null, error: error.message });
+      }
+      this.pending = { type: 'call_model' };
+      this.view.reset(this.agent.trace());
+      this.go();
+    });
+  }
+
+  events() {
+    const agent = this.agent;
+    return (event) => {
+      if (agent !== this.agent) return;
+      if (event.type === 'next') this.pending = event.next;
+      this.view.event(event);
+    };
+  }
+
+  async drive(work) {
+    this.busy = true;
+    this.refresh();
+    try {
+      await work();
+    } catch (error) {
+      this.summary.textContent = error.message;
+    } finally {
+      this.busy = false;
+      this.refresh();
+      if (this.pending?.type === 'done') this.done();
+    }
+  }
+
+  go() {
+    if (this.busy || !this.agent || this.pending?.type === 'done') return;
+    const agent = this.agent;
+    this.drive(() => agent.continueRun(this.events()));
+  }
+
+  step() {
+    if (this.busy || !this.agent || this.pending?.type === 'done') return;
+    const agent = this.agent;
+    this.drive(() => agent.step(this.events()));
+  }
+
+  stop() {
+    this.stopped = true;
+    this.agent?.abort();
+    if (this.agent && !this.busy) this.done();
+  }
+
+  done() {
+    if (!this.finished) return;
+    const trace = this.agent.trace();
+    const steps = trace.steps;
+    const tokens = steps.reduce((sum, s) => sum + (s.reply?.usage?.prompt_tokens ?? 0) + (s.reply?.usage?.completion_tokens ?? 0), 0);
+    const result = {
+      answer: trace.outcome?.type === 'answer' ? trace.outcome.answer : null,
+      outcome: trace.outcome?.type ?? 'aborted',
+      steps: steps.length, tokens, ms: performance.now() - this.started,
+    };
+    const resolve = this.finished;
+    this.finished = null;
+    if (!this.busy) this.view.showEnd(trace);
+    resolve(result);
+  }
+
+  showSummary() {
+    const r = this.results[this.current ?? 0];
+    if (!r) return;
+    const right = r.right == null ? '' : r.right ? ` ${t('compare.right')}` : ` ${t('compare.wrong')}`;
+    const answer = r.answer ?? t(`compare.outcome.${r.outcome ?? 'error'}`);
+    this.summary.textContent = `${answer}${right} · ${t('compare.stats', { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
+  }
+
+  refresh() {
+    const running = this.busy;
+    const waiting = Boolean(this.agent) && !running && this.pending?.type !== 'done';
+    const enable = (button, on) => button.setAttribute('aria-disabled', String(!on));
+    enable(this.buttons.pause, running);
+    enable(this.buttons.step, waiting);
+    enable(this.buttons.cont, waiting);
+    enable(this.buttons.stop, running || waiting);
+    this.root.dataset.state = running ? 'running' : waiting ? 'paused' : 'done';
+  }
+}
+
+/** With more than one question: a row per question, a cell per column, and each column's count. */
+function renderGrid() {
+  const list = columns[0]?.list ?? [];
+  if (list.length < 2) return el.grid.replaceChildren();
+  const checked = list.some((q) => q.expected);
+  el.grid.replaceChildren(
+    h('caption', {}, t('compare.gridCaption')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('compare.question')), columns.map((c) => h('th', { scope: 'col' }, c.label())))),
+    h('tbody', {}, list.map((item, i) => h('tr', {},
+      h('th', { scope: 'row' }, item.question),
+      columns.map((c) => {
+        const r = c.results[i];
+        const mark = !r ? '…' : r.right == null ? '' : r.right ? '✓ ' : '✗ ';
+        return h('td', { class: r?.right === false ? 'wrong' : '' }, mark, r ? (r.answer ?? t(`compare.outcome.${r.outcome ?? 'error'}`)) : '');
+      })))),
+    checked ? h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('compare.count')),
+      columns.map((c) => h('td', { 'data-testid': 'compare-count' },
+        t('compare.countOf', { right: c.results.filter((r) => r?.right).length, total: list.length }))))) : null);
+}
