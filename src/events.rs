@@ -97,6 +97,16 @@ struct Mark {
 pub struct Run {
     agent: Agent,
     page_origin: String,
+    /// The agent as it was before each reply and each tool result was fed: where a fork
+    /// starts ([`Run::fork`]). A clone is a few kilobytes per step; a run is a few steps.
+    before: Vec<Agent>,
+}
+
+/// What a fork replaces at its step: the model's reply, or the tool's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Reply,
+    Observation,
 }
 
 impl Run {
@@ -104,7 +114,27 @@ impl Run {
         Run {
             agent,
             page_origin: page_origin.into(),
+            before: Vec::new(),
         }
+    }
+
+    /// A new run from where step `step` waited for its reply or its tool's result: the same
+    /// history up to there and nothing after, so an edited reply or Observation (or another
+    /// model) can take it on. `None` when the run never waited there.
+    pub fn fork(&self, step: usize, part: Part) -> Option<Run> {
+        let at = self.before.iter().position(|agent| {
+            let waits = match agent.next() {
+                Next::CallModel { .. } => Part::Reply,
+                Next::RunTool { .. } => Part::Observation,
+                Next::Done { .. } => return false,
+            };
+            agent.trace().steps.len() == step && waits == part
+        })?;
+        Some(Run {
+            agent: self.before[at].clone(),
+            page_origin: self.page_origin.clone(),
+            before: self.before[..at].to_vec(),
+        })
     }
 
     pub fn agent(&self) -> &Agent {
@@ -147,6 +177,7 @@ impl Run {
     }
 
     pub fn feed_model(&mut self, reply: ModelReply) -> Result<Vec<Event>, AgentError> {
+        self.before.push(self.agent.clone());
         self.change(|agent| agent.feed_model(reply))
     }
 
@@ -155,6 +186,7 @@ impl Run {
     }
 
     pub fn feed_tool(&mut self, result: ToolResult) -> Result<Vec<Event>, AgentError> {
+        self.before.push(self.agent.clone());
         self.change(|agent| agent.feed_tool(result))
     }
 

@@ -2,7 +2,7 @@
 //! with its sentences, and only for the steps it touched.
 
 use reactloop::agent::{Agent, AgentConfig, ModelReply, ToolResult};
-use reactloop::events::{Event, Pending, Run};
+use reactloop::events::{Event, Part, Pending, Run};
 use reactloop::llm::{Constrained, LlmError};
 use reactloop::tools::{default_documents, HostContext, Registry};
 use serde_json::{json, Value};
@@ -208,4 +208,51 @@ fn a_transition_reports_only_the_steps_it_touched() {
         .map(|s| s["index"].clone())
         .collect();
     assert_eq!(indices, [json!(6)]);
+}
+
+#[test]
+fn a_fork_starts_from_a_steps_history_and_leaves_the_run_alone() {
+    let mut run = run();
+    run.feed_model(reply(CALC)).unwrap();
+    tool(&mut run);
+    run.feed_model(reply(FINAL)).unwrap();
+    let original = run.agent().trace().clone();
+    assert_eq!(original.steps.len(), 2);
+
+    // From step 2's reply: step 1 as it was, step 2 waiting for the model again.
+    let mut fork = run.fork(2, Part::Reply).expect("step 2 waited for a reply");
+    assert_eq!(fork.pending(), Pending::CallModel { step: 2 });
+    assert_eq!(fork.agent().trace().steps[0], original.steps[0]);
+    let edited = "Thought: check\nAction: calculator\nAction Input: {\"expression\": \"7*6\"}";
+    fork.feed_model(reply(edited)).unwrap();
+    tool(&mut fork);
+    fork.feed_model(reply(FINAL)).unwrap();
+    assert_eq!(fork.agent().trace().steps.len(), 3);
+    assert_eq!(
+        run.agent().trace(),
+        &original,
+        "the original run is untouched"
+    );
+
+    // From step 1's Observation: the call made, its result to be given.
+    let mut fork = run
+        .fork(1, Part::Observation)
+        .expect("step 1 waited for its tool");
+    assert!(matches!(fork.pending(), Pending::RunTool { step: 1, .. }));
+    fork.feed_tool(ToolResult {
+        output: Ok("41".into()),
+        elapsed_ms: None,
+        edited: true,
+    })
+    .unwrap();
+    let step = &fork.agent().trace().steps[0];
+    assert_eq!(
+        step.observation.as_ref().map(|o| o.text.as_str()),
+        Some("41")
+    );
+    // A fork of a fork goes on from its own history.
+    assert!(fork.fork(1, Part::Observation).is_some());
+    // A step the run never waited at has no fork.
+    assert!(run.fork(2, Part::Observation).is_none());
+    assert!(run.fork(9, Part::Reply).is_none());
 }

@@ -70,6 +70,54 @@ function questions() {
   });
 }
 
+/**
+ * "Fork from here" on a step card of the playground's run: an editor for that step's reply or
+ * Observation, then the original and the fork side by side, folded to the step where they part.
+ */
+export function openFork(original, step) {
+  el.out.hidden = false;
+  const parts = ['reply', ...(step.call && step.observation ? ['observation'] : [])];
+  const text = (part) => (part === 'reply' ? step.reply?.text ?? '' : step.observation?.text ?? '');
+  const box = h('textarea', { id: 'fork-text', rows: 5, spellcheck: 'false', 'data-testid': 'fork-text' }, text('reply'));
+  let part = 'reply';
+  const choose = (value) => { part = value; box.value = text(value); };
+  const editor = h('form', { class: 'fork-editor', 'data-testid': 'fork-editor', onsubmit: (e) => { e.preventDefault(); runFork(original, step, part, box.value); } },
+    h('h3', {}, t('fork.title', { n: step.index })),
+    h('fieldset', {}, h('legend', {}, t('fork.part')),
+      parts.map((value) => h('label', { class: 'inline' },
+        h('input', { type: 'radio', name: 'fork-part', value, checked: value === 'reply', 'data-testid': `fork-part-${value}`, onchange: () => choose(value) }),
+        ' ', t(`fork.part.${value}`)))),
+    h('label', { for: 'fork-text' }, t('fork.text')), box,
+    h('div', { class: 'controls' },
+      h('button', { type: 'submit', class: 'primary', 'data-testid': 'fork-run' }, t('fork.run')),
+      h('button', { type: 'button', onclick: () => editor.remove() }, t('fork.cancel'))));
+  el.out.querySelector('.fork-editor')?.remove();
+  el.tabs.before(editor);
+  editor.scrollIntoView({ block: 'nearest' });
+  box.focus();
+}
+
+function runFork(original, step, part, text) {
+  el.out.querySelector('.fork-editor')?.remove();
+  let forked;
+  try {
+    forked = original.fork(step.index, part);
+  } catch (error) {
+    return el.grid.replaceChildren(h('caption', { class: 'problem' }, error.message));
+  }
+  for (const column of columns) column.stop();
+  const titles = [t('fork.original'), t('fork.forked', { n: step.index })];
+  columns = titles.map((title, i) => new Column(i, { title }, []));
+  el.tabs.replaceChildren(...columns.map((c) => c.tab));
+  el.columns.replaceChildren(...columns.map((c) => c.root));
+  el.columns.style.setProperty('--columns', '2');
+  for (const column of columns) column.attach();
+  select(1);
+  renderGrid();
+  columns[0].adopt(original, { partAt: step.index });
+  columns[1].adopt(forked, { partAt: step.index, edit: part === 'reply' ? { reply: text } : { observation: text } });
+}
+
 function start() {
   const list = questions();
   if (!list.length) return;
@@ -143,6 +191,7 @@ class Column {
 
   label() {
     const c = this.config;
+    if (c.title) return c.title;
     return ['strategy', 'server', 'plang', 'constrained'].map((key) => t(`compare.${key}.${c[key]}`)).join(' · ');
   }
 
@@ -241,7 +290,6 @@ class Column {
   }
 
   done() {
-    if (!this.finished) return;
     const trace = this.agent.trace();
     const steps = trace.steps;
     const tokens = steps.reduce((sum, s) => sum + (s.reply?.usage?.prompt_tokens ?? 0) + (s.reply?.usage?.completion_tokens ?? 0), 0);
@@ -253,7 +301,29 @@ class Column {
     const resolve = this.finished;
     this.finished = null;
     if (!this.busy) this.view.showEnd(trace);
-    resolve(result);
+    if (resolve) resolve(result);
+    else {
+      this.results[0] = { ...result, right: null };
+      this.showSummary();
+    }
+  }
+
+  /** Shows `agent`'s run so far; a live fork goes on from its `edit`, the original stays as it is. */
+  async adopt(agent, { partAt, edit = null }) {
+    this.agent = agent;
+    this.started = performance.now();
+    const trace = agent.trace();
+    this.view.reset(trace);
+    trace.steps.forEach((s) => this.view.showStep(s));
+    this.view.foldBefore(partAt);
+    if (!edit) {
+      this.pending = { type: 'done' };
+      this.refresh();
+      return this.done();
+    }
+    this.pending = { type: 'call_model' };
+    await this.drive(() => agent.step(this.events(), edit));
+    this.go();
   }
 
   showSummary() {

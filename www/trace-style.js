@@ -36,6 +36,9 @@ pre.json, pre.live, pre.xray-text, .message pre.text { background: var(--code-bg
 pre.live { border: 1px dashed var(--border); }
 .more { margin: .2rem 0 0; font-size: .82rem; }
 code.tool { font-weight: 700; }
+.card.shared { display: none; }
+.badge.parts { border-color: var(--accent); color: var(--accent); font-weight: 600; }
+.card-head .fork { margin-left: .5rem; font-size: .82rem; }
 .plan { margin: 0; padding-left: 1.4rem; }
 .plan li.done { color: var(--muted); }
 .badge.check { border-color: var(--accent); color: var(--accent); }

@@ -32,7 +32,7 @@ export class TraceView {
     this.outcome = null;
     this.list = h('ol', { class: 'steps' });
     this.end = h('div', { class: 'outcome-slot' });
-    this.root.replaceChildren(...(trace ? [this.head(trace)] : []), this.list, this.end);
+    this.root.replaceChildren(...(trace ? [this.head(trace)] : []), ...(this.shared ? [this.shared] : []), this.list, this.end);
   }
 
   head(trace) {
@@ -121,6 +121,16 @@ export class TraceView {
     this.end.replaceChildren(h('section', { class: `outcome outcome-${outcome.type}`, role: 'status' }, ...body));
   }
 
+  /**
+   * Compared with a fork that parts at step `index`: the steps before it are folded into one
+   * line, so both columns show the step where they part at the same height.
+   */
+  foldBefore(index) {
+    this.partAt = index;
+    this.shared = index > 1 ? h('p', { class: 'muted shared-note', 'data-testid': 'shared-steps' }, t('fork.shared', { last: index - 1 })) : null;
+    this.rerender();
+  }
+
   /** Shows how `trace` ended, or nothing while it runs. */
   showEnd(trace) {
     this.showOutcome(trace?.outcome ? { outcome: trace.outcome, message: trace.view.outcome } : null);
@@ -155,12 +165,16 @@ export class TraceView {
     const { reply, parse, observation } = step;
     const titleId = `${this.actions.idPrefix ?? ''}step-${step.index}-title`;
     const waiting = !reply && !step.error && !this.outcome;
-    return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
+    // Compared with a fork: the steps both runs share are folded, and the runs part at `partAt`.
+    const shared = this.partAt && step.index < this.partAt ? ' shared' : '';
+    return h('li', { class: `card${step.guards.length ? ' has-guard' : ''}${step.error ? ' has-error' : ''}${shared}`, 'data-testid': 'step-card', 'aria-labelledby': titleId },
       h('header', { class: 'card-head' },
         h('h3', { id: titleId }, t('card.step', { n: step.index })),
+        step.index === this.partAt ? h('span', { class: 'badge parts', 'data-testid': 'parts-here' }, t('fork.partsHere')) : null,
         step.request?.checks_answer != null ? h('span', { class: 'badge check', 'data-testid': 'self-check' }, t('card.selfCheck')) : null,
         reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
-        h('span', { class: 'meta' }, meta(step))),
+        h('span', { class: 'meta' }, meta(step)),
+        reply && this.actions.canFork?.(step) ? h('button', { type: 'button', class: 'link fork', 'data-testid': 'fork', onclick: () => this.actions.fork(step) }, t('fork.button')) : null),
       h('div', { class: 'card-body' },
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
         parse ? parsedRows(step) : step.plan ? planRow(step.plan, this.planDone(step.index)) : reply ? cutOffRow(reply) : null,

@@ -18,7 +18,7 @@ use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
 use crate::agent::{self, AgentConfig, ModelReply, Next, ToolResult, Trace};
-use crate::events::{Event, Run};
+use crate::events::{Event, Part, Run};
 use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
 use crate::prompt::Lang;
 use crate::settings::{self, Configured, Purpose, SettingsError};
@@ -230,6 +230,45 @@ impl JsAgent {
                 tools: RefCell::new(Vec::new()),
                 model: RefCell::new(None),
                 run: RefCell::new(None),
+                fetch: RefCell::new(controller()?),
+                aborted: RefCell::new(abort_promise()),
+                busy: Cell::new(false),
+                paused: Cell::new(false),
+            }),
+        })
+    }
+
+    /// A new Agent from where step `step` waited for its reply (`part` "reply") or its tool's
+    /// result ("observation"): the same settings, tools and model, the history up to there
+    /// and nothing after. Give it the edited text with `step(onEvent, {reply})` or
+    /// `{observation}`, or let it ask (`continueRun`); this agent's run is left as it is.
+    pub fn fork(&self, step: usize, part: &str) -> Result<JsAgent, JsValue> {
+        let part = match part {
+            "reply" => Part::Reply,
+            "observation" => Part::Observation,
+            other => {
+                let message =
+                    format!("A fork replaces a \"reply\" or an \"observation\", not \"{other}\".");
+                return Err(js_error(&message, None, None));
+            }
+        };
+        let forked = with_run(&self.inner, |run| run.fork(step, part))?.ok_or_else(|| {
+            js_error(
+                format!("Step {step} of this run cannot be forked there."),
+                None,
+                None,
+            )
+        })?;
+        let inner = &self.inner;
+        Ok(JsAgent {
+            inner: Rc::new(Inner {
+                config: inner.config.clone(),
+                client: inner.client.clone(),
+                demo_delay_ms: inner.demo_delay_ms,
+                registry: RefCell::new(inner.registry.borrow().clone()),
+                tools: RefCell::new(inner.tools.borrow().clone()),
+                model: RefCell::new(inner.model.borrow().clone()),
+                run: RefCell::new(Some(forked)),
                 fetch: RefCell::new(controller()?),
                 aborted: RefCell::new(abort_promise()),
                 busy: Cell::new(false),

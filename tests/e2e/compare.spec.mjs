@@ -85,3 +85,41 @@ test('on a phone the columns are tabs, switched from the keyboard', async ({ pag
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 });
+
+test('fork from a step: the edited reply or Observation runs on beside the original, folded to where they part', async ({ page }) => {
+  const run = runId('fork');
+  await openPage(page);
+  await useServer(page, mockUrl('calc', run));
+  await page.getByTestId('question').fill(Q);
+  await page.getByTestId('run').click();
+  const main = page.locator('#trace');
+  await expect(main.getByTestId('final-answer')).toHaveText('The result is 395.');
+  // Step 2's reply, edited.
+  await main.getByTestId('step-card').nth(1).getByTestId('fork').click();
+  await expect(page.getByTestId('fork-text')).toHaveValue(/Action: final_answer/);
+  await page.getByTestId('fork-text').fill('Thought: I check it once more.\nAction: final_answer\nAction Input: It is 395, checked.');
+  await page.getByTestId('fork-run').click();
+  const [original, fork] = [0, 1].map((i) => page.getByTestId('compare-column').nth(i));
+  await expect(fork.getByTestId('final-answer')).toHaveText('It is 395, checked.');
+  await expect(original.getByTestId('final-answer')).toHaveText('The result is 395.');
+  for (const column of [original, fork]) {
+    await expect(column.getByTestId('shared-steps')).toHaveText('Steps 1 to 1 are the same in both runs.');
+    await expect(column.getByTestId('step-card').nth(0)).toBeHidden();
+    await expect(column.getByTestId('step-card').nth(1).getByTestId('parts-here')).toBeVisible();
+  }
+  await expect(fork.getByTestId('step-card').nth(1).locator('.badge.edited')).toBeVisible();
+  expect(await mockRequests('calc', run), 'the fork asked the model nothing: its reply was given').toHaveLength(2);
+  // Step 1's Observation, edited: the model reads the new result and answers from it.
+  await main.getByTestId('step-card').nth(0).getByTestId('fork').click();
+  await page.getByTestId('fork-part-observation').check();
+  await expect(page.getByTestId('fork-text')).toHaveValue('395');
+  await page.getByTestId('fork-text').fill('400');
+  await page.getByTestId('fork-run').click();
+  await expect(fork.getByTestId('final-answer')).toHaveText('The result is 400.');
+  await expect(fork.getByTestId('step-card').nth(0).getByTestId('parts-here')).toBeVisible();
+  await expect(original.getByTestId('final-answer')).toHaveText('The result is 395.');
+  const sent = await mockRequests('calc', run);
+  expect(sent).toHaveLength(3);
+  expect(sent[2].body.messages.at(-1).content).toContain('Observation: 400');
+  await screenshot(page, 'fork');
+});
