@@ -523,7 +523,7 @@ pub fn system_prompt(
     let prompt = PromptConfig {
         few_shot: examples(config, registry, constrained),
         template: (config.prompt.template.clone())
-            .or_else(|| Some(prompt::template(strategy, config.prompt.lang).to_string())),
+            .or_else(|| Some(prompt::template(strategy, config.prompt.lang))),
         ..config.prompt.clone()
     };
     prompt::system_prompt(&registry.specs(), &prompt)

@@ -36,95 +36,54 @@ pub struct PromptConfig {
     pub few_shot: Vec<FewShot>,
 }
 
-// "Start every reply with Thought:" matters: without it small models (Qwen2.5 0.5B) open
-// with "Observation:", which the stop sequence cuts to an empty reply.
-const EN: &str = "Answer the question with the help of tools; do not compute or guess yourself.
+// The tool strategies' templates, from shared pieces so the variants differ only where the
+// strategy does. "Start every reply with Thought:" matters: without it small models (Qwen2.5
+// 0.5B) open with "Observation:", which the stop sequence cuts to an empty reply.
+struct Pieces {
+    intro: &'static str,
+    format: &'static str,
+    act_format: &'static str,
+    plan_format: &'static str,
+    thought: &'static str,
+    action: &'static str,
+    start: &'static str,
+    act_start: &'static str,
+    rules: &'static str,
+}
 
-Tools:
-{tools}
+const EN: Pieces = Pieces {
+    intro: "Answer the question with the help of tools; do not compute or guess yourself.\n\n\
+            Tools:\n{tools}\n\n",
+    format: "Reply in exactly this format:\n",
+    act_format: "Reply in exactly this format, with no reasoning:\n",
+    plan_format: "First reply with a plan, and nothing else:\nPlan:\n1. <first step>\n2. <next \
+                  step>\n(at most five steps). Then carry it out, one step per reply, in exactly \
+                  this format:\n",
+    thought: "Thought: <your reasoning>\n",
+    action: "Action: <one of: {tool_names}, final_answer>\nAction Input: <JSON arguments; for \
+             final_answer, the answer>\n\n",
+    start: "Start every reply with \"Thought:\". ",
+    act_start: "Start every reply with \"Action:\". ",
+    rules: "Write one Action and its Action Input, then stop: the result comes back to you as \
+            \"Observation: …\". When an Observation answers the question, use Action: \
+            final_answer. If it shows an error, fix the call.",
+};
 
-Reply in exactly this format:
-Thought: <your reasoning>
-Action: <one of: {tool_names}, final_answer>
-Action Input: <JSON arguments; for final_answer, the answer>
-
-Start every reply with \"Thought:\". Write one Action and its Action Input, then stop: the \
-result comes back to you as \"Observation: …\". When an Observation answers the question, use Action: \
-final_answer. If it shows an error, fix the call.";
-
-const ZH: &str = "借助工具回答问题；不要自己计算或猜测。
-
-可用工具：
-{tools}
-
-每次回复严格使用以下格式（标签保持英文）：
-Thought: <你的思考>
-Action: <以下之一：{tool_names}, final_answer>
-Action Input: <JSON 参数；若为 final_answer，则写最终答案>
-
-每次回复都以 \"Thought:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
-\"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
-
-const ACT_EN: &str = "Answer the question with the help of tools; do not compute or guess yourself.
-
-Tools:
-{tools}
-
-Reply in exactly this format, with no reasoning:
-Action: <one of: {tool_names}, final_answer>
-Action Input: <JSON arguments; for final_answer, the answer>
-
-Start every reply with \"Action:\". Write one Action and its Action Input, then stop: the \
-result comes back to you as \"Observation: …\". When an Observation answers the question, use Action: \
-final_answer. If it shows an error, fix the call.";
-
-const ACT_ZH: &str = "借助工具回答问题；不要自己计算或猜测。
-
-可用工具：
-{tools}
-
-每次回复严格使用以下格式（标签保持英文），不写思考：
-Action: <以下之一：{tool_names}, final_answer>
-Action Input: <JSON 参数；若为 final_answer，则写最终答案>
-
-每次回复都以 \"Action:\" 开头。只写一个 Action 及其 Action Input，然后停下：结果会以 \
-\"Observation: …\" 返回给你。当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
-
-const PLAN_EN: &str =
-    "Answer the question with the help of tools; do not compute or guess yourself.
-
-Tools:
-{tools}
-
-First reply with a plan, and nothing else:
-Plan:
-1. <first step>
-2. <next step>
-(at most five steps). Then carry it out, one step per reply, in exactly this format:
-Thought: <your reasoning>
-Action: <one of: {tool_names}, final_answer>
-Action Input: <JSON arguments; for final_answer, the answer>
-
-Write one Action and its Action Input, then stop: the result comes back to you as \
-\"Observation: …\". When an Observation answers the question, use Action: final_answer. If it \
-shows an error, fix the call.";
-
-const PLAN_ZH: &str = "借助工具回答问题；不要自己计算或猜测。
-
-可用工具：
-{tools}
-
-先只回复一个计划：
-Plan:
-1. <第一步>
-2. <下一步>
-（最多五步）。然后逐步执行，每次回复一步，严格使用以下格式（标签保持英文）：
-Thought: <你的思考>
-Action: <以下之一：{tool_names}, final_answer>
-Action Input: <JSON 参数；若为 final_answer，则写最终答案>
-
-只写一个 Action 及其 Action Input，然后停下：结果会以 \"Observation: …\" 返回给你。\
-当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。";
+const ZH: Pieces = Pieces {
+    intro: "借助工具回答问题；不要自己计算或猜测。\n\n可用工具：\n{tools}\n\n",
+    format: "每次回复严格使用以下格式（标签保持英文）：\n",
+    act_format: "每次回复严格使用以下格式（标签保持英文），不写思考：\n",
+    plan_format:
+        "先只回复一个计划：\nPlan:\n1. <第一步>\n2. <下一步>\n（最多五步）。然后逐步执行，\
+                  每次回复一步，严格使用以下格式（标签保持英文）：\n",
+    thought: "Thought: <你的思考>\n",
+    action: "Action: <以下之一：{tool_names}, final_answer>\nAction Input: <JSON 参数；若为 \
+             final_answer，则写最终答案>\n\n",
+    start: "每次回复都以 \"Thought:\" 开头。",
+    act_start: "每次回复都以 \"Action:\" 开头。",
+    rules: "只写一个 Action 及其 Action Input，然后停下：结果会以 \"Observation: …\" 返回给你。\
+            当 Observation 已能回答问题时，使用 Action: final_answer。如果它显示错误，请修正调用。",
+};
 
 const COT_EN: &str = "Answer the question by reasoning step by step. There are no tools.
 
@@ -278,22 +237,29 @@ pub fn worked_examples(lang: Lang, enabled: &[&str]) -> Vec<FewShot> {
 }
 
 /// The built-in template text for a language, with its placeholders.
-pub fn default_template(lang: Lang) -> &'static str {
+pub fn default_template(lang: Lang) -> String {
     template(Strategy::React, lang)
 }
 
 /// The built-in template of a strategy, with `{tools}` and `{tool_names}` to fill in.
-pub fn template(strategy: Strategy, lang: Lang) -> &'static str {
-    match (strategy, lang) {
-        (Strategy::React | Strategy::Reflect, Lang::En) => EN,
-        (Strategy::React | Strategy::Reflect, Lang::Zh) => ZH,
-        (Strategy::Act, Lang::En) => ACT_EN,
-        (Strategy::Act, Lang::Zh) => ACT_ZH,
-        (Strategy::Cot, Lang::En) => COT_EN,
-        (Strategy::Cot, Lang::Zh) => COT_ZH,
-        (Strategy::Plan, Lang::En) => PLAN_EN,
-        (Strategy::Plan, Lang::Zh) => PLAN_ZH,
-    }
+pub fn template(strategy: Strategy, lang: Lang) -> String {
+    let p = match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    };
+    let [format, thought, start] = match strategy {
+        Strategy::Cot => {
+            return match lang {
+                Lang::En => COT_EN,
+                Lang::Zh => COT_ZH,
+            }
+            .to_string()
+        }
+        Strategy::React | Strategy::Reflect => [p.format, p.thought, p.start],
+        Strategy::Act => [p.act_format, "", p.act_start],
+        Strategy::Plan => [p.plan_format, p.thought, ""],
+    };
+    [p.intro, format, thought, p.action, start, p.rules].concat()
 }
 
 /// One line per tool: name, purpose, an example Action Input built from its schema, and
@@ -340,10 +306,7 @@ pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
 
 /// The full system prompt for these tools.
 pub fn system_prompt(tools: &[&ToolSpec], config: &PromptConfig) -> String {
-    let template = config
-        .template
-        .as_deref()
-        .unwrap_or_else(|| default_template(config.lang));
+    let template = (config.template.clone()).unwrap_or_else(|| default_template(config.lang));
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     let mut prompt = template
         .replace("{tools}", &render_tools(tools, config.lang))

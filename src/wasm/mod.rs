@@ -826,7 +826,7 @@ pub fn default_template(lang: &str, strategy: Option<String>) -> String {
     let strategy = strategy
         .and_then(|s| serde_json::from_value(serde_json::Value::String(s)).ok())
         .unwrap_or_default();
-    crate::prompt::template(strategy, lang).to_string()
+    crate::prompt::template(strategy, lang)
 }
 
 /// A rough token count (see `prompt::estimate_tokens` for the method).
