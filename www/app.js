@@ -280,6 +280,18 @@ function exportText(format) {
   }
 }
 
+/** The run as one HTML file that replays it with no network (www/export-page.js, loaded on use). */
+async function exportPageFile() {
+  const trace = agent ? agent.trace() : loaded;
+  if (!trace) return (ui.status.textContent = t('share.nothing'));
+  try {
+    const { exportPage } = await import('./export-page.js');
+    download('reactloop-run.html', await exportPage(trace, { lang: lang() }), 'text/html');
+  } catch (error) {
+    showProblem({ message: t('share.exportPageFailed', { message: error.message }) });
+  }
+}
+
 // Rounded up, so a file just over the limit does not read as the limit itself.
 const megabytes = (bytes) => String(Math.ceil(bytes / 1e5) / 10);
 
@@ -384,6 +396,7 @@ function wire() {
   on(ui.skip, () => replaying?.finish());
   on($('#export-json'), () => exportText('json'));
   on($('#export-md'), () => exportText('md'));
+  on($('#export-page'), exportPageFile);
   on($('#import'), () => ui.importFile.click());
   ui.importFile.addEventListener('change', () => {
     const [file] = ui.importFile.files;
