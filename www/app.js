@@ -10,7 +10,7 @@ import { inPageLoaded, loadFromLink, showSpeed, rerenderInPage } from './inpage-
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
-import { initCompare, rerenderCompare } from './compare.js';
+import { initCompare, rerenderCompare, openFork } from './compare.js';
 
 await init();
 
@@ -37,6 +37,9 @@ const view = new TraceView($('#trace'), {
   canRetry: (step) => Boolean(agent && step.view.can_retry),
   retry,
   testConnection,
+  // A live run's steps can be forked (an imported trace has no agent), once nothing is in flight.
+  canFork: () => Boolean(agent && !loaded),
+  fork: (step) => { if (agent && !busy && !loaded) openFork(agent, step); },
 });
 
 // ---------------------------------------------------------------- settings → Agent
