@@ -822,3 +822,45 @@ async fn a_failing_model_function_is_a_model_error_and_no_function_says_so() {
         .unwrap()
         .contains("no model is loaded in the page"));
 }
+
+#[wasm_bindgen_test]
+async fn each_strategy_sends_its_own_constraint_and_a_fork_goes_on_from_its_step() {
+    // Chain of thought offers no tool, also in the grammar the server gets.
+    let (scenario, id) = fresh("calc");
+    let settings = json!({"strategy": "cot", "constrained": "grammar"});
+    let (trace, _) = run(&agent(&scenario, settings), "What is 23 * 17 + 4?").await;
+    let sent = mock_requests(&id).await;
+    let grammar = sent[0]["body"]["grammar"].as_str().expect("a grammar");
+    assert!(grammar.contains("final_answer"), "{grammar}");
+    assert!(!grammar.contains("calculator"), "no tool in {grammar}");
+    assert_eq!(trace["config"]["strategy"], "cot");
+    // Plan asks for a plan first, with the plan's own grammar.
+    let (scenario, id) = fresh("calc");
+    let settings = json!({"strategy": "plan", "constrained": "grammar", "maxSteps": 2});
+    run(&agent(&scenario, settings), "What is 23 * 17 + 4?").await;
+    let sent = mock_requests(&id).await;
+    let grammar = sent[0]["body"]["grammar"].as_str().expect("a grammar");
+    assert!(grammar.starts_with("root ::= \"Plan:\\n1. \""), "{grammar}");
+    // A fork from step 2's reply keeps step 1 and asks the model again from there.
+    let (scenario, id) = fresh("calc");
+    let original = agent(&scenario, json!({}));
+    let (trace, _) = run(&original, "What is 23 * 17 + 4?").await;
+    assert_eq!(outcome(&trace)["answer"], "The result is 395.");
+    let fork = original
+        .fork(2, "reply")
+        .expect("step 2 waited for a reply");
+    let events = Events::new();
+    let edit = js(&json!({"reply": "Thought: t\nAction: final_answer\nAction Input: It is 395."}));
+    await_js(fork.step(Some(events.function.clone()), edit))
+        .await
+        .expect("the edit is fed");
+    let forked = rust(fork.trace().unwrap());
+    assert_eq!(outcome(&forked)["answer"], "It is 395.");
+    assert_eq!(forked["steps"][0], trace["steps"][0]);
+    assert_eq!(
+        mock_requests(&id).await.len(),
+        2,
+        "the fork asked nothing: its reply was given"
+    );
+    assert!(original.fork(2, "tool").is_err());
+}

@@ -663,13 +663,14 @@ async fn ask_model(
             ..ModelReply::default()
         });
     };
-    let tools: Vec<ToolSpec> = inner
-        .registry
-        .borrow()
-        .specs()
-        .into_iter()
-        .cloned()
-        .collect();
+    // The run's own tools, which its agent dispatches to (none for chain of thought).
+    let tools: Vec<ToolSpec> = with_run(inner, |run| {
+        let specs = run.agent().registry().specs();
+        specs.into_iter().cloned().collect()
+    })
+    .map_err(|_| LlmError::Server {
+        message: "no run is in progress".into(),
+    })?;
     let model = inner.model.borrow().clone();
     let completion = match model {
         Some(model) => {
