@@ -4,15 +4,21 @@ import { test, expect, openPage, finalAnswer, screenshot } from './fixtures.mjs'
 
 const Q = 'What is 23 * 17 + 4?';
 
-test('the demo model is usable at once and runs to a final answer', async ({ page }) => {
-  await openPage(page); // no parameters: the local probe runs, the demo stays selected
-  await expect(page.locator('#preset')).toHaveValue('demo');
+/** Runs Q with the demo model: two steps, the calculator, then the answer; returns the cards. */
+async function runQ(page) {
   await page.getByTestId('question').fill(Q);
   await page.getByTestId('run').click();
   await expect(finalAnswer(page)).toHaveText('The result is 395.');
   const cards = page.getByTestId('step-card');
   await expect(cards).toHaveCount(2);
   await expect(cards.first()).toContainText('calculator');
+  return cards;
+}
+
+test('the demo model is usable at once and runs to a final answer', async ({ page }) => {
+  await openPage(page); // no parameters: the local probe runs, the demo stays selected
+  await expect(page.locator('#preset')).toHaveValue('demo');
+  const cards = await runQ(page);
   await expect(cards.first()).toContainText('395');
   await expect(page.locator('#probe-status')).toContainText('No local server answered');
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -93,12 +99,7 @@ test('the strategy select runs Act only, chain of thought, Reflect and Plan, and
   await strategy.selectOption('act');
   await expect(page.locator('#template')).not.toHaveValue(/Thought:/);
   await expect(page.locator('#prompt-preview')).toContainText('Start every reply with "Action:"');
-  await page.getByTestId('question').fill(Q);
-  await page.getByTestId('run').click();
-  await expect(finalAnswer(page)).toHaveText('The result is 395.');
-  const cards = page.getByTestId('step-card');
-  await expect(cards).toHaveCount(2);
-  await expect(cards.first()).toContainText('calculator');
+  const cards = await runQ(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
   const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
   expect(trace.config.strategy).toBe('act');
