@@ -14,7 +14,7 @@ use crate::llm::{
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
-use crate::strategy::Strategy;
+use crate::strategy::{Compress, Strategy};
 use crate::tools::{Builtin, DispatchError, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 
 /// The version of the trace format; bump it when a saved trace would no longer load.
@@ -60,6 +60,8 @@ pub struct AgentConfig {
     pub worked_examples: bool,
     /// The loop variant: ReAct, Act-only or chain of thought ([`Strategy`]).
     pub strategy: Strategy,
+    /// Rounds leaving the history window are dropped, or first summarised ([`Compress`]).
+    pub compress: Compress,
 }
 
 impl Default for AgentConfig {
@@ -79,6 +81,7 @@ impl Default for AgentConfig {
             act_first: true,
             worked_examples: true,
             strategy: Strategy::React,
+            compress: Compress::Window,
         }
     }
 }
@@ -322,6 +325,9 @@ pub struct Step {
     /// The steps of the plan this reply wrote (the `plan` strategy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<Vec<String>>,
+    /// The summary this reply wrote of the rounds leaving the window (`compress: summary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 /// The append-only record of a run; serialisable, and all a page needs to render it.
@@ -485,6 +491,10 @@ pub struct Agent {
     plan_pending: bool,
     /// The one new plan was asked for.
     replanned: bool,
+    /// The window start the pending summary request makes room for (`compress: summary`).
+    summarizing: Option<usize>,
+    /// The latest summary of the rounds that left the window.
+    summary: Option<String>,
 }
 
 /// What a finished step leaves for the next request; kept as state so that no decision
@@ -588,6 +598,8 @@ impl Agent {
             plan: None,
             plan_pending: config.strategy.plans(),
             replanned: false,
+            summarizing: None,
+            summary: None,
             constrained,
             registry,
             trace: Trace {
@@ -703,6 +715,10 @@ impl Agent {
         if self.state != State::NeedModel {
             return Err(AgentError::NotWaitingForModel);
         }
+        if let Some(start) = self.summarizing.take() {
+            self.take_summary(reply, start);
+            return Ok(());
+        }
         if self.current().request.asks_plan {
             self.plan_pending = false;
             if let Some(steps) = prompt::read_plan(&reply.text) {
@@ -804,6 +820,24 @@ impl Agent {
             }
         }
         Ok(())
+    }
+
+    /// A summary reply: kept on its step and after the question from now on; the rounds it
+    /// covers leave the window, and the run goes on.
+    fn take_summary(&mut self, reply: ModelReply, start: usize) {
+        let summary = prompt::read_summary(&reply.text);
+        let dropped = start - self.window_start;
+        self.window_start = start;
+        self.summary = Some(summary.clone());
+        let kept_rounds = self.rounds.len() - start;
+        let step = self.current_mut();
+        step.reply = Some(reply);
+        step.summary = Some(summary);
+        step.guards.push(Guard::HistoryTrimmed {
+            dropped_rounds: dropped,
+            kept_rounds,
+        });
+        self.open_step();
     }
 
     /// A plan reply: its steps on the step, in the prompt from now on, and the model told to
@@ -1198,7 +1232,14 @@ impl Agent {
     fn open_step(&mut self) {
         let config = &self.trace.config;
         let trim = history::trim_start(self.window_start, self.rounds.len(), config.history_rounds);
-        if let Some(start) = trim {
+        // With `summary`, the rounds about to leave are first summarised, from the full history.
+        // A summary takes a step of its own: not when the limit leaves no step after it.
+        let summarize = config.compress == Compress::Summary
+            && self.summarizing.is_none()
+            && self.trace.steps.len() + 2 <= config.max_steps;
+        if let Some(start) = trim.filter(|_| summarize) {
+            self.summarizing = Some(start);
+        } else if let Some(start) = trim {
             let dropped = start - self.window_start;
             self.window_start = start;
             let kept_rounds = self.rounds.len() - start;
@@ -1221,6 +1262,7 @@ impl Agent {
             guards: Vec::new(),
             error: None,
             plan: None,
+            summary: None,
         });
     }
 
@@ -1230,8 +1272,13 @@ impl Agent {
         let config = &self.trace.config;
         let on = self.constrained.is_on();
         let layout = Layout {
-            pinned: (self.plan.as_deref())
-                .map(|steps| prompt::plan_text(steps, config.prompt.lang)),
+            pinned: {
+                let lang = config.prompt.lang;
+                let plan = (self.plan.as_deref()).map(|steps| prompt::plan_text(steps, lang));
+                let summary = (self.summary.as_deref()).map(|s| prompt::summary_text(s, lang));
+                let pinned: Vec<String> = plan.into_iter().chain(summary).collect();
+                (!pinned.is_empty()).then(|| pinned.join("\n"))
+            },
             style: config.style.resolve(on),
             restate_question: config.restate_question,
             lang: config.prompt.lang,
@@ -1243,6 +1290,25 @@ impl Agent {
             self.window_start,
             &layout,
         );
+        if self.summarizing.is_some() {
+            // The history as it stands, asked to be summarised: an extension of the last
+            // request, so the server's prompt cache holds.
+            history::close_with(&mut messages, prompt::ask_for_summary(config.prompt.lang));
+            return ModelRequest {
+                messages,
+                stop: if on { Vec::new() } else { config.stop.clone() },
+                avoid_action: None,
+                constrained: self.constrained,
+                must_answer: None,
+                thought_prefix: None,
+                thought_closed: false,
+                answer_prefix: None,
+                no_thought: false,
+                checks_answer: None,
+                asks_plan: false,
+                summarizes: true,
+            };
+        }
         let last = &self.last;
         // The last reply's misused action, which constrained modes then leave out; no final
         // answer before a tool has run (act first), also after a format error.
@@ -1346,6 +1412,7 @@ impl Agent {
             no_thought: on && !config.strategy.thinks(),
             checks_answer,
             asks_plan,
+            summarizes: false,
         }
     }
 

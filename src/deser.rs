@@ -162,6 +162,7 @@ fn step(value: Value) -> Result<Step, Error> {
         guards: f.get("guards")?,
         error: f.opt("error")?,
         plan: f.opt("plan")?,
+        summary: f.opt("summary")?,
     })
 }
 
@@ -182,6 +183,7 @@ fn agent_config(value: Value) -> Result<AgentConfig, Error> {
         constrained: f.or("constrained", d.constrained)?,
         act_first: f.or("act_first", d.act_first)?,
         strategy: f.or("strategy", d.strategy)?,
+        compress: f.or("compress", d.compress)?,
         // Traces from before worked examples ran without them.
         worked_examples: f.or("worked_examples", false)?,
     })
@@ -211,6 +213,7 @@ fn model_request(value: Value) -> Result<ModelRequest, Error> {
         no_thought: f.or("no_thought", false)?,
         checks_answer: f.opt("checks_answer")?,
         asks_plan: f.or("asks_plan", false)?,
+        summarizes: f.or("summarizes", false)?,
     })
 }
 

@@ -442,6 +442,35 @@ pub fn plan_feedback(lang: Lang, replan: bool) -> &'static str {
     }
 }
 
+/// The request that asks for a summary of the run so far (`compress: summary`).
+pub fn ask_for_summary(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Before going on, summarise the steps so far in at most three sentences: what \
+                     was tried and what came back. Reply with Summary: and the sentences.",
+        Lang::Zh => "继续之前，请用最多三句话总结到目前为止的步骤：做了什么，得到了什么。回复 Summary: 和这几句话。",
+    }
+}
+
+/// The summary in a reply: after `Summary:`, or the `summary` of a JSON object, or the text.
+pub fn read_summary(reply: &str) -> String {
+    let text = reply.trim();
+    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) {
+        if let Some(summary) = map.get("summary").and_then(|s| s.as_str()) {
+            return summary.trim().to_string();
+        }
+    }
+    let text = text.strip_prefix("Summary:").unwrap_or(text);
+    text.trim().to_string()
+}
+
+/// A summary as the question's message shows it once older rounds have left the window.
+pub fn summary_text(summary: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Summary of the omitted steps: {summary}"),
+        Lang::Zh => format!("被省略步骤的总结：{summary}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use crate::deser::Fields;
 use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, Lang, PromptConfig};
-use crate::strategy::Strategy;
+use crate::strategy::{Compress, Strategy};
 use crate::tools::{default_documents, Document, Registry};
 
 /// Every key of the settings object, as a page writes it. The reader reads under these names
@@ -32,6 +32,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "constrained",
     "actFirst",
     "strategy",
+    "compress",
     "lang",
     "template",
     "systemPrompt",
@@ -173,6 +174,7 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
         act_first: f.opt("actFirst")?.unwrap_or(defaults.act_first),
         worked_examples: f.opt("workedExamples")?.unwrap_or(defaults.worked_examples),
         strategy: f.or("strategy", Strategy::default())?,
+        compress: f.or("compress", Compress::default())?,
     };
     // Every field is read, so a wrong one is refused whether it is used or not.
     let demo: bool = f.or("demo", false)?;

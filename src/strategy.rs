@@ -57,3 +57,15 @@ impl Strategy {
         self == Strategy::Reflect
     }
 }
+
+/// What happens to rounds that leave the history window (`historyRounds`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compress {
+    /// They are dropped, and the question's message says how many.
+    #[default]
+    Window,
+    /// One request first asks the model to summarise the run so far; the summary stays after
+    /// the question in every later request.
+    Summary,
+}

@@ -20,7 +20,7 @@ use reactloop::llm::{
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, Lang, PromptConfig};
-use reactloop::strategy::Strategy;
+use reactloop::strategy::{Compress, Strategy};
 use reactloop::tools::{
     default_documents, Builtin, CalcError, DispatchError, HostContext, Note, Registry, ToolCall,
     ToolError,
@@ -506,6 +506,7 @@ fn requests() -> Vec<ModelRequest> {
         no_thought: true,
         checks_answer: Some("The answer is 42".into()),
         asks_plan: true,
+        summarizes: true,
     };
     let mut out: Vec<ModelRequest> = [
         MustAnswer::RepeatedCall,
@@ -808,6 +809,7 @@ fn base_trace() -> Trace {
         act_first: false,
         worked_examples: false,
         strategy: Strategy::Act,
+        compress: Compress::Summary,
     };
     let replies = [
         "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}",

@@ -476,3 +476,72 @@ fn a_plan_is_read_from_numbered_lines_or_json() {
         assert_eq!(read_plan(text), want, "{text}");
     }
 }
+
+#[test]
+fn compress_summary_asks_for_a_summary_before_rounds_leave_the_window() {
+    use reactloop::strategy::Compress;
+    let calc = |n: u32| {
+        format!("Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"6 * 7 + {n}\"}}")
+    };
+    let summary = "Summary: The calculator gave 42, 43 and 44.";
+    let done = "Thought: t\nAction: final_answer\nAction Input: The answer is 42";
+    let (a, b, c) = (calc(0), calc(1), calc(2));
+    for (lang, asked, kept) in [
+        (
+            Lang::En,
+            "summarise the steps so far",
+            "Summary of the omitted steps: The calculator gave 42, 43 and 44.",
+        ),
+        (
+            Lang::Zh,
+            "请用最多三句话总结",
+            "被省略步骤的总结：The calculator gave 42, 43 and 44.",
+        ),
+    ] {
+        let mut cfg = config(Strategy::React, Constrained::Grammar, lang);
+        cfg.history_rounds = 2;
+        cfg.compress = Compress::Summary;
+        let (outcome, trace, bodies) = run(cfg, "What is 6 * 7?", &[&a, &b, &c, summary, done]);
+        assert_eq!(outcome, answer("The answer is 42"), "{lang:?}");
+        // Step 4 is the summary: the full history, asked to be summarised, its own grammar.
+        let step = &trace.steps[3];
+        assert!(step.request.summarizes);
+        assert!(step
+            .request
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains(asked));
+        assert!(bodies[3]["grammar"]
+            .as_str()
+            .unwrap()
+            .starts_with("root ::= \"Summary: \""));
+        assert_eq!(
+            step.summary.as_deref(),
+            Some("The calculator gave 42, 43 and 44.")
+        );
+        assert_eq!(
+            step.guards,
+            // The window moves in blocks, so the server's prompt cache holds between trims.
+            [reactloop::agent::Guard::HistoryTrimmed {
+                dropped_rounds: 2,
+                kept_rounds: 1
+            }]
+        );
+        // From then on the summary follows the question, and the oldest round is gone.
+        let next = &trace.steps[4].request.messages;
+        let question = next
+            .iter()
+            .find(|m| m.content.starts_with("Question:"))
+            .unwrap();
+        assert!(question.content.contains(kept), "{}", question.content);
+        assert!(!next.iter().any(|m| m.content.contains("6 * 7 + 1")));
+    }
+    // The default drops the rounds without asking.
+    let mut cfg = config(Strategy::React, Constrained::Grammar, Lang::En);
+    cfg.history_rounds = 2;
+    let (_, trace, _) = run(cfg, "What is 6 * 7?", &[&a, &b, &c, done]);
+    assert!(trace.steps.iter().all(|s| !s.request.summarizes));
+    assert_eq!(trace.steps.len(), 4);
+}

@@ -780,6 +780,7 @@ fn request() -> ModelRequest {
         no_thought: true,
         checks_answer: Some("The answer is 42".into()),
         asks_plan: true,
+        summarizes: true,
     }
 }
 
@@ -827,6 +828,7 @@ fn step() -> Step {
         }],
         error: Some(LlmError::Timeout { ms: 60_000 }),
         plan: Some(vec!["Compute 6 * 7.".into()]),
+        summary: Some("6 * 7 was computed: 42.".into()),
     }
 }
 
@@ -972,7 +974,7 @@ fn settings() -> Value {
         "demo": true, "demoDelayMs": 10, "inPage": true,
         "baseUrl": "http://localhost:11434/v1", "apiKey": "sk-x", "model": "qwen2.5:0.5b",
         "temperature": 0.2, "maxTokens": 256, "stream": true, "seed": 7, "timeoutMs": 30000,
-        "constrained": "grammar", "actFirst": false, "strategy": "act",
+        "constrained": "grammar", "actFirst": false, "strategy": "act", "compress": "summary",
         "lang": "zh", "template": "{tools} {tool_names}", "systemPrompt": "You are …",
         "fewShot": [{"question": "q", "transcript": "Thought: t"}], "workedExamples": false,
         "restateQuestion": true, "stop": ["Observation:"],

@@ -55,6 +55,7 @@ function settings() {
     maxSteps: number('#max-steps'),
     observationLimit: number('#observation-limit'),
     historyRounds: number('#history-rounds'),
+    compress: $('#compress').value,
     timeoutMs: seconds && Math.round(seconds * 1000),
   };
 }

@@ -171,13 +171,16 @@ export class TraceView {
       h('header', { class: 'card-head' },
         h('h3', { id: titleId }, t('card.step', { n: step.index })),
         step.index === this.partAt ? h('span', { class: 'badge parts', 'data-testid': 'parts-here' }, t('fork.partsHere')) : null,
+        step.request?.summarizes ? h('span', { class: 'badge check', 'data-testid': 'summary-step' }, t('card.summary')) : null,
         step.request?.checks_answer != null ? h('span', { class: 'badge check', 'data-testid': 'self-check' }, t('card.selfCheck')) : null,
         reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
         h('span', { class: 'meta' }, meta(step)),
         reply && this.actions.canFork?.(step) ? h('button', { type: 'button', class: 'link fork', 'data-testid': 'fork', onclick: () => this.actions.fork(step) }, t('fork.button')) : null),
       h('div', { class: 'card-body' },
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
-        parse ? parsedRows(step) : step.plan ? planRow(step.plan, this.planDone(step.index)) : reply ? cutOffRow(reply) : null,
+        parse ? parsedRows(step) : step.plan ? planRow(step.plan, this.planDone(step.index))
+          : step.summary != null ? row(t('card.summary'), 'summary', cappedText(step.summary, { className: 'prose' }))
+            : reply ? cutOffRow(reply) : null,
         observation ? observationRow(step) : null,
         step.guards.length ? guardList(step) : null,
         (this.notices.get(step.index) ?? []).map(notice),

@@ -441,6 +441,25 @@ pub fn plan_grammar() -> String {
     )
 }
 
+/// A summary under the grammar: `Summary: ` and a few sentences on one line.
+pub fn summary_grammar() -> String {
+    "root ::= \"Summary: \" text\n\
+     text ::= seg (end seg (end seg)?)?\n\
+     seg ::= [^\\r\\n.!?。！？:：]*\n\
+     end ::= [.!?。！？]\n"
+        .to_string()
+}
+
+/// A summary under a JSON schema: `{"summary": "…"}`.
+pub fn summary_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"summary": {"type": "string", "pattern": format!("^{TEXT_PATTERN}$")}},
+        "required": ["summary"],
+        "additionalProperties": false,
+    })
+}
+
 /// A plan under a JSON schema: `{"plan": [one to five steps]}`.
 pub fn plan_schema() -> Value {
     json!({

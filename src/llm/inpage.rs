@@ -53,6 +53,7 @@ mod tests {
             no_thought: false,
             checks_answer: None,
             asks_plan: false,
+            summarizes: false,
         }
     }
 

@@ -114,6 +114,10 @@ pub struct ModelRequest {
     /// The reply is to be a plan (the `plan` strategy): `Plan:` and numbered steps.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub asks_plan: bool,
+    /// The reply is to summarise the run so far (`compress: summary`): `Summary:` and a few
+    /// sentences.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub summarizes: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -382,6 +386,24 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         Constrained::Grammar if plan => {
             body.insert("grammar".into(), json!(constrain::plan_grammar()));
         }
+        Constrained::JsonObject if req.summarizes => {
+            body.insert(
+                "response_format".into(),
+                json!({"type": "json_object", "schema": constrain::summary_schema()}),
+            );
+        }
+        Constrained::JsonSchema if req.summarizes => {
+            body.insert(
+                "response_format".into(),
+                json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "react_summary", "schema": constrain::summary_schema()},
+                }),
+            );
+        }
+        Constrained::Grammar if req.summarizes => {
+            body.insert("grammar".into(), json!(constrain::summary_grammar()));
+        }
         Constrained::JsonObject => {
             body.insert(
                 "response_format".into(),
@@ -551,6 +573,7 @@ mod tests {
             no_thought: false,
             checks_answer: None,
             asks_plan: false,
+            summarizes: false,
         }
     }
 

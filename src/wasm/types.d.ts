@@ -33,6 +33,11 @@ export interface Settings {
    * ReAct; one new plan after a failed tool).
    */
   strategy?: 'react' | 'act' | 'cot' | 'plan' | 'reflect';
+  /**
+   * Rounds leaving the history window: 'window' (dropped; the default) or 'summary' (one
+   * request first summarises the run so far, and the summary stays after the question).
+   */
+  compress?: 'window' | 'summary';
   /** 'en' by default. */
   lang?: 'en' | 'zh';
   /** A prompt template with {tools} and {tool_names}. */
@@ -116,6 +121,8 @@ export interface ModelRequest {
   checks_answer?: string;
   /** The reply is to be a plan (the `plan` strategy): `Plan:` and numbered steps. */
   asks_plan?: boolean;
+  /** The reply is to summarise the run so far (`compress: 'summary'`). */
+  summarizes?: boolean;
 }
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
@@ -179,6 +186,8 @@ export interface Step {
   error: ModelError | null;
   /** The steps of the plan this reply wrote (the `plan` strategy). */
   plan?: string[];
+  /** The summary this reply wrote of the rounds leaving the window (`compress: 'summary'`). */
+  summary?: string;
   /** What a page shows for the step (in steps from events, `trace()` and `loadTrace`). */
   view?: StepView;
 }

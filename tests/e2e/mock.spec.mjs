@@ -393,3 +393,22 @@ test('stop aborts a streaming reply and keeps its text, also after export and im
   await expect(page.locator('.row.cut-off pre')).toHaveText(reply.text);
   await expect(page.locator('.row.cut-off .badge')).toHaveText('cut off by Stop');
 });
+
+test('older rounds summarised first: a summary step, its card, and the summary after the question', async ({ page }) => {
+  const run = runId('summary');
+  await openPage(page);
+  await useServer(page, mockUrl('loop', run));
+  await page.locator('#connect-panel details.sub > summary').click();
+  await page.locator('#history-rounds').fill('1');
+  await page.getByTestId('compress').selectOption('summary');
+  await ask(page);
+  await expect(page.locator('.outcome')).toBeVisible();
+  // One summary each time older rounds leave the one-round window.
+  const cards = page.getByTestId('step-card').filter({ has: page.getByTestId('summary-step') });
+  await expect(cards.first().locator('.row.summary')).toContainText('I need to compute 23 * 17 + 4.');
+  const sent = await mockRequests('loop', run);
+  const asked = sent.findIndex((r) => r.body.messages.at(-1).content.includes('summarise the steps so far'));
+  expect(asked).toBeGreaterThan(0);
+  const question = sent[asked + 1].body.messages.find((m) => m.content.startsWith('Question:'));
+  expect(question.content).toContain('Summary of the omitted steps:');
+});
