@@ -1374,6 +1374,14 @@ impl Agent {
             _ if self.checking.is_some() => Some(prompt::opening(Opening::Check, lang).to_string()),
             _ if last.unrelated => Some(prompt::opening(Opening::FromKnowledge, lang).to_string()),
             (_, None) if unused.is_some() => unused,
+            // Carrying out a plan, the Thought opens on the step it is at (the tools that
+            // answered so far): the 0.5B model, opening "The Observation shows", made up a
+            // result and then ran its steps on past the last.
+            (_, None) if self.plan.is_some() => {
+                let done = self.calls.iter().filter(|c| c.succeeded).count();
+                let plan = self.plan.as_deref().unwrap_or_default();
+                Some(prompt::plan_step(plan, done, lang))
+            }
             // The tool the question's words point to, named where the first Thought opens;
             // the Action stays the model's choice.
             (false, None) if config.act_first && config.strategy.acts() => {

@@ -432,6 +432,30 @@ pub fn plan_text(steps: &[String], lang: Lang) -> String {
     out
 }
 
+/// Where a Thought opens while a plan is carried out: the step it is at, or, with every step
+/// done, the answer.
+pub fn plan_step(plan: &[String], done: usize, lang: Lang) -> String {
+    match (plan.get(done), lang) {
+        (Some(step), Lang::En) => format!(
+            "Step {} of the plan is to {}",
+            done + 1,
+            lowercase_first(step)
+        ),
+        (Some(step), Lang::Zh) => format!("计划的第 {} 步是{}", done + 1, step),
+        (None, Lang::En) => "Every step of the plan is done, so I give the answer".to_string(),
+        (None, Lang::Zh) => "计划的每一步都完成了，所以我给出答案".to_string(),
+    }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let text = text.trim().trim_end_matches(['.', '。']);
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// The Observation of a plan: carry it out. After a failed tool, a new plan is asked for.
 pub fn plan_feedback(lang: Lang, replan: bool) -> &'static str {
     match (lang, replan) {

@@ -379,8 +379,22 @@ fn plan_asks_for_a_plan_first_keeps_it_and_replans_once_after_a_failure() {
             )
         );
         assert!(first.observation.as_ref().unwrap().text.starts_with(carry));
-        // Then ReAct, with the plan in the history (the requests only append).
+        // Then ReAct, with the plan in the history (the requests only append), each Thought
+        // opening on the step of the plan it is at.
         assert!(!trace.steps[1].request.asks_plan);
+        if lang == Lang::En {
+            let opened: Vec<Option<&str>> = trace.steps[1..]
+                .iter()
+                .map(|s| s.request.thought_prefix.as_deref())
+                .collect();
+            assert_eq!(
+                opened,
+                [
+                    Some("Step 1 of the plan is to compute 6 * 7 with the calculator"),
+                    Some("Step 2 of the plan is to answer with the result"),
+                ]
+            );
+        }
         let (before, after) = (
             &trace.steps[1].request.messages,
             &trace.steps[2].request.messages,
