@@ -1297,16 +1297,9 @@ impl Agent {
             return ModelRequest {
                 messages,
                 stop: if on { Vec::new() } else { config.stop.clone() },
-                avoid_action: None,
                 constrained: self.constrained,
-                must_answer: None,
-                thought_prefix: None,
-                thought_closed: false,
-                answer_prefix: None,
-                no_thought: false,
-                checks_answer: None,
-                asks_plan: false,
                 summarizes: true,
+                ..ModelRequest::default()
             };
         }
         let last = &self.last;

@@ -44,16 +44,8 @@ mod tests {
                 content: "What is 2+2?".into(),
             }],
             stop: vec!["Observation:".into()],
-            avoid_action: None,
             constrained,
-            must_answer: None,
-            thought_prefix: None,
-            thought_closed: false,
-            answer_prefix: None,
-            no_thought: false,
-            checks_answer: None,
-            asks_plan: false,
-            summarizes: false,
+            ..ModelRequest::default()
         }
     }
 

@@ -74,7 +74,7 @@ pub enum MustAnswer {
 
 /// What the agent core asks the model for.
 // Read back by hand in `crate::deser`: a new field goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub stop: Vec<String>,
@@ -564,16 +564,8 @@ mod tests {
                 },
             ],
             stop: vec!["\nObservation:".into()],
-            avoid_action: None,
             constrained: Constrained::Off,
-            must_answer: None,
-            thought_prefix: None,
-            thought_closed: false,
-            answer_prefix: None,
-            no_thought: false,
-            checks_answer: None,
-            asks_plan: false,
-            summarizes: false,
+            ..ModelRequest::default()
         }
     }
 
