@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { test, expect, LOCAL_SERVERS } from '../e2e/fixtures.mjs';
+import { test, expect, LOCAL_SERVERS, reloadPage } from '../e2e/fixtures.mjs';
 
 const MODEL = () => process.env.SMOLLM_PATH;
 
@@ -131,8 +131,7 @@ test('after a reload the model comes from the cache, and a link runs it with aut
   await expect(page.getByTestId('step-card').first()).toBeVisible();
   await page.locator('#stop').click();
   // Choosing the engine again after a reload loads the cached model by itself.
-  await page.reload();
-  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+  await reloadPage(page);
   await page.locator('#preset').selectOption('inpage');
   await expect(page.getByTestId('inpage-status')).toContainText('from the cache');
   expect((await counts())[MODEL()]).toBe(before + 1); // never read again

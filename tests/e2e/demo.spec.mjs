@@ -1,6 +1,6 @@
 // The page with the built-in demo model: no server at all.
 import { readFile } from 'node:fs/promises';
-import { test, expect, openPage, finalAnswer, screenshot } from './fixtures.mjs';
+import { test, expect, openPage, finalAnswer, screenshot, reloadPage } from './fixtures.mjs';
 
 const Q = 'What is 23 * 17 + 4?';
 
@@ -218,12 +218,12 @@ test('the API key stays in memory unless remembered on this device', async ({ pa
   await openPage(page, { demo: '1' });
   await custom();
   await page.locator('#api-key').fill('sk-memory-only');
-  await page.reload();
+  await reloadPage(page);
   await custom();
   await expect(page.locator('#api-key')).toHaveValue('');
   await page.locator('#api-key').fill('sk-remembered');
   await page.locator('#remember-key').check();
-  await page.reload();
+  await reloadPage(page);
   await custom();
   await expect(page.locator('#api-key')).toHaveValue('sk-remembered');
   await page.locator('#remember-key').uncheck();

@@ -35,6 +35,12 @@ export async function openPage(page, params = {}) {
   await expect(page.locator('body[data-ready="1"]')).toBeAttached();
 }
 
+/** Reloads and waits for the page's start-up (a link's settings are applied then, after any early click). */
+export async function reloadPage(page) {
+  await page.reload();
+  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+}
+
 export async function screenshot(page, name) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
 }

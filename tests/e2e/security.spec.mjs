@@ -3,7 +3,7 @@
 // it was saved for. The "attacker" is the mock server under another origin (localhost instead
 // of 127.0.0.1), which logs every request it receives.
 import { readFile } from 'node:fs/promises';
-import { test, expect, openPage, mockUrl, finalAnswer, LOCAL_SERVERS } from './fixtures.mjs';
+import { test, expect, openPage, mockUrl, finalAnswer, LOCAL_SERVERS, reloadPage } from './fixtures.mjs';
 
 const Q = 'What is 23 * 17 + 4?';
 const KEY = 'sk-saved-for-server-a';
@@ -81,8 +81,7 @@ test('a key saved for server A goes to A and is never sent to server B', async (
   const serverB = otherOrigin(mockUrl('calc', runB));
   await openPage(page);
   await rememberKeyFor(page, serverA);
-  await page.reload();
-  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+  await reloadPage(page);
 
   await page.locator('#preset').selectOption('custom');
   await page.locator('#base-url').fill(serverB);
