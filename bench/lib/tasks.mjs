@@ -38,6 +38,10 @@ export const MODES = [
   ...['act', 'cot', 'plan', 'reflect'].flatMap((strategy) => ['qwen', 'qwen15'].map((model) => ({
     id: `${model}-${strategy}`, model, fewShot: false, settings: { strategy }, extra: true, label: `defaults, strategy ${strategy}`,
   }))),
+  // The same strategies on the path Ollama, LM Studio, vLLM and OpenAI get: their own JSON schemas.
+  ...['act', 'cot', 'plan', 'reflect'].map((strategy) => ({
+    id: `qwen-${strategy}-json_schema`, model: 'qwen', constrained: 'json_schema', fewShot: false, settings: { strategy }, extra: true, label: `constrained: json_schema, strategy ${strategy}`,
+  })),
   { id: 'qwen-plain-restate', model: 'qwen', constrained: 'off', fewShot: false, settings: { restateQuestion: true }, extra: true, label: 'plain prompt, the question restated after each Observation' },
 ];
 
