@@ -8,7 +8,7 @@ import { t, lang as uiLang } from './i18n.js';
 const MAX_COLUMNS = 4;
 const CHOICES = {
   strategy: ['react', 'act', 'cot', 'plan', 'reflect'],
-  server: ['current', 'demo'],
+  server: ['current', 'demo', 'inpage'],
   plang: ['auto', 'en', 'zh'],
   constrained: ['auto', 'off', 'json_schema', 'grammar', 'json_object'],
 };
@@ -21,11 +21,14 @@ const el = {
   tabs: $('#compare-tabs'), columns: $('#compare-columns'), grid: $('#compare-grid'),
 };
 
-let deps = null; // {buildAgent(overrides), question()}
+let deps = null; // {buildAgent(overrides), question(), inPage(): the in-page engine's settings, or null while no model is loaded}
 let configs = [];
 let columns = [];
 
-/** `buildAgent(overrides)` builds an Agent from the page's settings; `question()` is the page's question. */
+/**
+ * `buildAgent(overrides)` builds an Agent from the page's settings; `question()` is the page's
+ * question; `inPage()` gives the in-page engine's settings once a model is loaded, else null.
+ */
 export function initCompare(dependencies) {
   deps = dependencies;
   configs = [{ ...base(), ...DEFAULTS[0] }, { ...base(), ...DEFAULTS[1] }];
@@ -213,6 +216,8 @@ class Column {
     return {
       strategy: c.strategy,
       ...(c.server === 'demo' ? { demo: true, inPage: false } : {}),
+      // The engine runs one generation at a time: in-page columns take turns, each its own loop.
+      ...(c.server === 'inpage' ? { ...deps.inPage(), demo: false } : {}),
       ...(c.plang === 'auto' ? { lang: uiLang() } : { lang: c.plang }),
       ...(c.constrained === 'auto' ? {} : { constrained: c.constrained }),
       template: undefined, // a template edited for one strategy is not every column's
@@ -236,6 +241,7 @@ class Column {
       this.finished = resolve;
       this.started = performance.now();
       try {
+        if (this.config.server === 'inpage' && !deps.inPage()) throw new Error(t('inpage.notLoaded'));
         this.agent = deps.buildAgent(this.overrides());
         this.agent.start(question);
       } catch (error) {
@@ -329,6 +335,10 @@ class Column {
   showSummary() {
     const r = this.results[this.current ?? 0];
     if (!r) return;
+    if (r.error) {
+      this.summary.textContent = r.error;
+      return;
+    }
     const right = r.right == null ? '' : r.right ? ` ${t('compare.right')}` : ` ${t('compare.wrong')}`;
     const answer = r.answer ?? t(`compare.outcome.${r.outcome ?? 'error'}`);
     this.summary.textContent = `${answer}${right} · ${t('compare.stats', { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
@@ -359,7 +369,7 @@ function renderGrid() {
       columns.map((c) => {
         const r = c.results[i];
         const mark = !r ? '…' : r.right == null ? '' : r.right ? '✓ ' : '✗ ';
-        return h('td', { class: r?.right === false ? 'wrong' : '' }, mark, r ? (r.answer ?? t(`compare.outcome.${r.outcome ?? 'error'}`)) : '');
+        return h('td', { class: r?.right === false ? 'wrong' : '' }, mark, r ? (r.answer ?? r.error ?? t(`compare.outcome.${r.outcome ?? 'error'}`)) : '');
       })))),
     checked ? h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('compare.count')),
       columns.map((c) => h('td', { 'data-testid': 'compare-count' },

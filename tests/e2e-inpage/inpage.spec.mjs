@@ -98,6 +98,29 @@ test("the page's own limits (512 tokens, 8 steps) reach an answer: an argument c
   }
 });
 
+test('Compare runs the in-page model in a column beside the demo model', async ({ page }) => {
+  await page.clock.setFixedTime(new Date('2026-12-01T06:19:40Z'));
+  await open(page);
+  await loadSmollm(page);
+  await shortRuns(page, { maxTokens: 60 });
+  await page.getByTestId('question').fill('What is 12 * 7?');
+  await page.locator('#compare-panel > summary').click();
+  // Chain of thought: one request to the engine, then the column's summary.
+  const configs = page.locator('.compare-config');
+  await configs.nth(0).getByTestId('compare-server').selectOption('inpage');
+  await configs.nth(0).getByTestId('compare-strategy').selectOption('cot');
+  await configs.nth(1).getByTestId('compare-server').selectOption('demo');
+  await page.getByTestId('compare').click();
+  const [inPage, demo] = [0, 1].map((i) => page.getByTestId('compare-column').nth(i));
+  await expect(demo.getByTestId('final-answer')).toHaveText('The result is 84.');
+  await expect(inPage).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(inPage.getByTestId('compare-summary')).toContainText('1 step');
+  const card = inPage.getByTestId('step-card').first();
+  await expect(card).toContainText(/\d+ → \d+ tokens/, { timeout: 5000 }); // the engine's own counts
+  await expect(card).toContainText('Thought', { timeout: 5000 });
+  await expect(inPage.getByTestId('error')).toHaveCount(0);
+});
+
 test('Stop aborts the generation at once, and the next run works', async ({ page }) => {
   await open(page, process.env.PLAIN_PAGE_URL);
   await loadSmollm(page);

@@ -63,6 +63,18 @@ test('a list of questions gives a grid with each column\'s success count', async
   await expect(page.locator('#compare-grid thead th').nth(2)).toContainText('Chain of thought');
 });
 
+test('an in-page column with no model loaded says what to do; the other column runs', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.getByTestId('question').fill(Q);
+  await configure(page, 0, { server: 'inpage' });
+  await configure(page, 1, { server: 'demo' });
+  await page.getByTestId('compare').click();
+  const [inPage, demo] = [0, 1].map((i) => page.getByTestId('compare-column').nth(i));
+  await expect(inPage.getByTestId('compare-summary')).toHaveText('Load a model first: pick a GGUF file under Connect, "In this page".');
+  await expect(page.locator('#compare-col-0-title')).toContainText('In-page model');
+  await expect(demo.getByTestId('final-answer')).toHaveText('The result is 395.');
+});
+
 test('on a phone the columns are tabs, switched from the keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openPage(page, { demo: '1' });
