@@ -11,7 +11,7 @@ const WWW = new URL('../www/', import.meta.url);
 /** At import: the element and its styles. When it comes into view: the rest. */
 export const EMBED_FILES = {
   'at import': ['embed/react-loop.js', 'embed/style.js'],
-  'in view': ['trace.js', 'trace-style.js', 'dom.js', 'i18n.js', 'pkg/reactloop.js', 'pkg/reactloop_bg.wasm'],
+  'in view': ['trace.js', 'trace-style.js', 'dom.js', 'i18n.js', 'comparison.js', 'pkg/reactloop.js', 'pkg/reactloop_bg.wasm'],
 };
 
 async function sizes(path) {

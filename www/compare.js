@@ -2,8 +2,9 @@
 // Each column is its own Agent and TraceView with Pause / Step / Continue / Stop; a summary
 // under its heading; a list of questions adds a grid with each column's success count.
 import { TraceView } from './trace.js';
-import { $, h, formatMs, formatCount } from './dom.js';
+import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang } from './i18n.js';
+import { comparisonJson, COMPARISON } from './comparison.js';
 
 const MAX_COLUMNS = 4;
 const CHOICES = {
@@ -19,6 +20,7 @@ const el = {
   panel: $('#compare-panel'), configs: $('#compare-configs'), add: $('#compare-add'),
   questions: $('#compare-questions'), run: $('#compare-run'), out: $('#compare'),
   tabs: $('#compare-tabs'), columns: $('#compare-columns'), grid: $('#compare-grid'),
+  exportJson: $('#compare-export-json'), exportPage: $('#compare-export-page'), exportProblem: $('#compare-export-problem'),
 };
 
 let deps = null; // {buildAgent(overrides), question(), inPage(): the in-page engine's settings, or null while no model is loaded}
@@ -37,7 +39,34 @@ export function initCompare(dependencies) {
     renderConfigs();
   });
   el.run.addEventListener('click', start);
+  el.exportJson.addEventListener('click', () => exportAs('json'));
+  el.exportPage.addEventListener('click', () => exportAs('page'));
   renderConfigs();
+}
+
+/**
+ * The comparison as a file: the questions every column has finished, each column's runs as
+ * traces (JSON for <react-loop trace-src>, or one HTML page that replays them side by side).
+ */
+async function exportAs(kind) {
+  el.exportProblem.textContent = '';
+  const count = Math.min(...columns.map((c) => c.endedRuns().length));
+  if (!columns.length || !count) {
+    el.exportProblem.textContent = t('compare.nothingToExport');
+    return;
+  }
+  const agents = (column) => column.endedRuns().slice(0, count);
+  try {
+    if (kind === 'json') {
+      const file = comparisonJson(columns.map((c) => ({ label: c.label(), traces: agents(c).map((a) => a.exportTrace()) })));
+      return download('reactloop-comparison.json', file, 'application/json');
+    }
+    const { exportPage } = await import('./export-page.js');
+    const record = { kind: COMPARISON, columns: columns.map((c) => ({ label: c.label(), runs: agents(c).map((a) => a.trace()) })) };
+    download('reactloop-comparison.html', await exportPage(record, { lang: uiLang() }), 'text/html');
+  } catch (error) {
+    el.exportProblem.textContent = t('share.exportPageFailed', { message: error.message });
+  }
 }
 
 const base = () => ({ strategy: 'react', server: 'current', plang: 'auto', constrained: 'auto' });
@@ -166,6 +195,8 @@ class Column {
     this.config = config;
     this.list = list;
     this.results = [];
+    this.agents = []; // the agent of each question's run, in the list's order
+    this.ended = new Set(); // the agents whose run has ended
     this.agent = null;
     this.busy = false;
     this.pending = null;
@@ -244,6 +275,7 @@ class Column {
         if (this.config.server === 'inpage' && !deps.inPage()) throw new Error(t('inpage.notLoaded'));
         this.agent = deps.buildAgent(this.overrides());
         this.agent.start(question);
+        this.agents[this.current ?? 0] = this.agent;
       } catch (error) {
         this.summary.textContent = error.message;
         return resolve({ answer: null, error: error.message });
@@ -296,6 +328,7 @@ class Column {
   }
 
   done() {
+    this.ended.add(this.agent);
     const trace = this.agent.trace();
     const steps = trace.steps;
     const tokens = steps.reduce((sum, s) => sum + (s.reply?.usage?.prompt_tokens ?? 0) + (s.reply?.usage?.completion_tokens ?? 0), 0);
@@ -317,6 +350,7 @@ class Column {
   /** Shows `agent`'s run so far; a live fork goes on from its `edit`, the original stays as it is. */
   async adopt(agent, { partAt, edit = null }) {
     this.agent = agent;
+    this.agents = [agent];
     this.started = performance.now();
     const trace = agent.trace();
     this.view.reset(trace);
@@ -330,6 +364,12 @@ class Column {
     this.pending = { type: 'call_model' };
     await this.drive(() => agent.step(this.events(), edit));
     this.go();
+  }
+
+  /** The agents of the runs that have ended, from the first question on. */
+  endedRuns() {
+    const stop = this.agents.findIndex((agent) => !this.ended.has(agent));
+    return stop < 0 ? this.agents : this.agents.slice(0, stop);
   }
 
   showSummary() {

@@ -12,9 +12,10 @@
 import { estimateTokens } from './pkg/reactloop.js';
 import { css as playerCss } from './embed/style.js';
 import { t } from './i18n.js';
+import { COMPARISON } from './comparison.js';
 
 // The viewer's modules in the order they run, each after the modules it imports.
-const MODULES = ['i18n.js', 'dom.js', 'trace-style.js', 'export-viewer.js', 'trace.js'];
+const MODULES = ['i18n.js', 'dom.js', 'trace-style.js', 'comparison.js', 'export-viewer.js', 'trace.js'];
 // Modules the viewer cannot have, and the module that stands in: token counts made at export.
 const STAND_INS = { 'pkg/reactloop.js': 'export-viewer.js' };
 
@@ -32,17 +33,21 @@ select { font: inherit; font-size: .85rem; color: var(--fg); background: var(--b
 let viewer = null; // the viewer script, joined once a page
 
 /**
- * The HTML file of `trace` (as `agent.trace()` or `loadTrace()` give it: with its views), in
- * `lang` until the reader picks the other language. Rejects when the viewer's sources cannot
- * be fetched or the page cannot hash (crypto.subtle: https or localhost only).
+ * The HTML file of `trace` (as `agent.trace()` or `loadTrace()` give it: with its views), or
+ * of a comparison ({kind, columns: [{label, runs: [trace with views]}]}), in `lang` until the
+ * reader picks the other language. Rejects when the viewer's sources cannot be fetched or the
+ * page cannot hash (crypto.subtle: https or localhost only).
  */
-export async function exportPage(trace, { lang = 'en' } = {}) {
+export async function exportPage(record, { lang = 'en' } = {}) {
   if (!globalThis.crypto?.subtle) throw new Error(t('share.page.insecure'));
   viewer ??= viewerScript();
   viewer.catch(() => { viewer = null; }); // a later export tries again
   const script = await viewer;
-  const tokens = trace.steps.map((step) => step.request?.messages.map((m) => estimateTokens(m.content)) ?? null);
-  const json = JSON.stringify({ lang, trace, tokens }).replace(/</g, '\\u003c');
+  const tokensOf = (trace) => trace.steps.map((step) => step.request?.messages.map((m) => estimateTokens(m.content)) ?? null);
+  const data = record.kind === COMPARISON
+    ? { lang, comparison: record, tokens: record.columns.map((c) => c.runs.map(tokensOf)) }
+    : { lang, trace: record, tokens: tokensOf(record) };
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const style = `${playerCss}${PAGE_CSS}`;
   const policy = [
     "default-src 'none'",

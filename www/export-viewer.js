@@ -5,6 +5,7 @@
 // playground's own. Nothing here loads anything, and the run only ever becomes text (h()).
 import { h } from './dom.js';
 import { t, lang, setLang } from './i18n.js';
+import { ComparisonPlayer } from './comparison.js';
 
 // The prompt anatomy's token counts, made by the exporting page's wasm: content → tokens.
 const counts = new Map();
@@ -16,21 +17,25 @@ const counts = new Map();
 export const estimateTokens = (text) => counts.get(text) ?? Math.ceil(text.length / 4);
 
 /**
- * Shows the exported run `{lang, trace, tokens}` in `root`, ready to play; `TraceView` and
- * `Replay` are trace.js's (passed in: trace.js imports this module's estimateTokens).
+ * Shows the exported run `{lang, trace, tokens}` (or comparison `{lang, comparison, tokens}`:
+ * its columns side by side) in `root`, ready to play; `TraceView` and `Replay` are trace.js's
+ * (passed in: trace.js imports this module's estimateTokens).
  */
-export function showExport(root, { lang: wanted, trace, tokens = [] }, { TraceView, Replay }) {
-  trace.steps.forEach((step, i) => step.request?.messages.forEach((m, j) => {
-    if (tokens[i]?.[j] != null) counts.set(m.content, tokens[i][j]);
-  }));
+export function showExport(root, { lang: wanted, trace, comparison = null, tokens = [] }, { TraceView, Replay }) {
+  const traces = comparison ? comparison.columns.flatMap((c) => c.runs) : [trace];
+  const perTrace = comparison ? tokens.flat() : [tokens];
+  traces.forEach((run, k) => run.steps.forEach((step, i) => step.request?.messages.forEach((m, j) => {
+    const count = perTrace[k]?.[i]?.[j];
+    if (count != null) counts.set(m.content, count);
+  })));
   const button = (key, action, className = '') =>
     h('button', { type: 'button', class: className, 'data-i18n': key, onclick: action });
-  let replay = null;
+  let player = null;
   const ui = {
-    play: button('share.page.play', () => (replay.playing ? replay.pause() : replay.play()), 'primary'),
-    step: button('run.step', () => replay.step()),
-    all: button('share.page.all', () => replay.finish()),
-    restart: button('share.page.restart', () => replay.restart()),
+    play: button('share.page.play', () => (player.playing ? player.pause() : player.play()), 'primary'),
+    step: button('run.step', () => player.step()),
+    all: button('share.page.all', () => player.finish()),
+    restart: button('share.page.restart', () => player.restart()),
     lang: h('select', { 'data-i18n-title': 'lang.label', onchange: () => switchLang(ui.lang.value) },
       h('option', { value: 'en' }, 'English'), h('option', { value: 'zh' }, '中文')),
     trace: h('div', { class: 'trace' }),
@@ -38,34 +43,45 @@ export function showExport(root, { lang: wanted, trace, tokens = [] }, { TraceVi
   ui.play.dataset.testid = 'play';
   ui.step.dataset.testid = 'step';
   const placeholder = h('div', { class: 'placeholder' },
-    button('share.page.play', () => replay.play(), 'primary big'),
+    button('share.page.play', () => player.play(), 'primary big'),
     h('p', { 'data-i18n': 'share.page.start' }));
   root.replaceChildren(h('div', { class: 'frame', 'data-mode': 'replay' },
     h('div', { class: 'bar' },
       h('span', { class: 'mode', 'data-i18n': 'share.page.recording' }),
       h('span', { class: 'brand' }, 'reactloop'),
       h('span', { class: 'buttons' }, ui.lang, ui.play, ui.step, ui.all, ui.restart)),
-    h('p', { class: 'note', 'data-i18n': 'share.page.note' }),
+    h('p', { class: 'note', 'data-i18n': comparison ? 'share.page.noteComparison' : 'share.page.note' }),
     h('div', { class: 'scroll' }, ui.trace)));
 
-  const view = new TraceView(ui.trace, { canRetry: () => false, retry() {}, testConnection() {} });
   const changed = () => {
-    if (!replay) return;
-    ui.play.dataset.i18n = replay.playing ? 'share.page.pause' : 'share.page.play';
+    if (!player) return;
+    ui.play.dataset.i18n = player.playing ? 'share.page.pause' : 'share.page.play';
     ui.play.textContent = t(ui.play.dataset.i18n);
-    ui.step.disabled = ui.all.disabled = replay.done;
+    ui.step.disabled = ui.all.disabled = player.done;
   };
+  const makeView = (element) => new TraceView(element, { canRetry: () => false, retry() {}, testConnection() {} });
   // At most 0.7 s a step, and the whole run in about 12 s however many steps it has (as the
   // playground replays an imported trace).
-  const speed = Replay.speedFor(trace, Math.min(12_000, 700 * Math.max(1, trace.steps.length)));
-  replay = new Replay(trace, view, { speed, changed, placeholder });
+  const makeReplay = (run, view, first) => new Replay(run, view, {
+    speed: Replay.speedFor(run, Math.min(12_000, 700 * Math.max(1, run.steps.length))), changed, placeholder: first ? placeholder : null,
+  });
+  let views;
+  if (comparison) {
+    player = new ComparisonPlayer(ui.trace, comparison, { makeView, makeReplay });
+    views = () => player.views;
+  } else {
+    const view = makeView(ui.trace);
+    player = makeReplay(trace, view, true);
+    views = () => [view];
+  }
+  changed();
 
   function switchLang(next) {
     const waiting = placeholder.isConnected;
     setLang(next); // fills every data-i18n of the page in the new language
-    document.title = `${trace.question} · reactloop`;
-    view.rerender();
-    if (waiting) view.end.replaceChildren(placeholder);
+    document.title = `${traces[0].question} · reactloop`;
+    for (const view of views()) view.rerender();
+    if (waiting) views()[0].end.replaceChildren(placeholder);
     changed();
   }
   switchLang(wanted);

@@ -1,4 +1,6 @@
 // Compare: one question or a list under two to four configurations at once, side by side.
+import { readFile, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { test, expect, openPage, useServer, mockUrl, mockRequests, screenshot } from './fixtures.mjs';
 
 const Q = 'What is 23 * 17 + 4?';
@@ -134,4 +136,40 @@ test('fork from a step: the edited reply or Observation runs on beside the origi
   expect(sent).toHaveLength(3);
   expect(sent[2].body.messages.at(-1).content).toContain('Observation: 400');
   await screenshot(page, 'fork');
+});
+
+test('a comparison exports as JSON and as one page that replays its columns side by side from file://', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await configure(page, 0, { strategy: 'react', server: 'demo' });
+  await configure(page, 1, { strategy: 'act', server: 'demo' });
+  await page.getByTestId('compare-questions').fill(`${Q} => 395\nWhat is RAG? => retrieval`);
+  await page.getByTestId('compare').click();
+  await expect(page.getByTestId('compare-count')).toHaveText(['2/2', '2/2']);
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-export-json').click()]);
+  const file = JSON.parse(await readFile(await json.path(), 'utf8'));
+  expect(file.kind).toBe('reactloop-comparison');
+  expect(file.columns.map((c) => c.label)).toEqual([expect.stringContaining('ReAct'), expect.stringContaining('Act only')]);
+  expect(file.columns.map((c) => c.runs.map((r) => r.question))).toEqual([[Q, 'What is RAG?'], [Q, 'What is RAG?']]);
+  expect(file.columns[1].runs[0].config.strategy).toBe('act');
+
+  const [html] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-export-page').click()]);
+  const path = test.info().outputPath('reactloop-comparison.html');
+  await writeFile(path, await readFile(await html.path(), 'utf8'));
+  const url = pathToFileURL(path).href;
+  const viewer = await page.context().newPage();
+  const requests = [];
+  const errors = [];
+  viewer.on('request', (r) => requests.push(r.url()));
+  viewer.on('pageerror', (e) => errors.push(e.message));
+  await viewer.goto(url);
+  const columns = viewer.getByTestId('comparison-column');
+  await expect(columns).toHaveCount(2);
+  await expect(columns.nth(1).locator('h3')).toContainText('Act only');
+  await viewer.locator('.bar').getByTestId('play').click();
+  for (const i of [0, 1]) await expect(columns.nth(i).getByTestId('final-answer')).toHaveText('The result is 395.', { timeout: 20_000 });
+  await viewer.getByTestId('comparison-question').selectOption('1');
+  await viewer.locator('.bar').getByTestId('play').click();
+  for (const i of [0, 1]) await expect(columns.nth(i).getByTestId('final-answer')).toContainText('Retrieval-augmented generation', { timeout: 20_000 });
+  expect(requests).toEqual([url]);
+  expect(errors).toEqual([]);
 });

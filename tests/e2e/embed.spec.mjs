@@ -407,3 +407,29 @@ test('themes: dark, light and the --rl-* custom properties', async ({ page }) =>
   expect(await button(embed(page, 1), 'Play').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(200, 0, 0)');
   expect(await frame(embed(page, 1)).evaluate((e) => getComputedStyle(e).borderTopLeftRadius)).toBe('0px');
 });
+
+test('a recorded comparison plays its columns side by side; its labels stay text; a broken one says why', async ({ page }) => {
+  const en = await recording(EN);
+  const format = await recording('format-en.json'); // a run with format feedback
+  const label = 'Act only <img src=x onerror=window.__xss=1>';
+  const comparison = { kind: 'reactloop-comparison', version: 1, columns: [{ label: 'ReAct', runs: [en] }, { label, runs: [format] }] };
+  const uneven = { ...comparison, columns: [...comparison.columns, { label: 'C', runs: [] }] };
+  await embedPage(page, `
+    <react-loop trace-src="comparison.json" speed="20"></react-loop>
+    <react-loop trace-src="uneven.json" height="150"></react-loop>`, {
+    files: { 'comparison.json': JSON.stringify(comparison), 'uneven.json': JSON.stringify(uneven) },
+  });
+  const el = embed(page);
+  const columns = el.getByTestId('comparison-column');
+  await expect(columns).toHaveCount(2);
+  await expect(columns.nth(1).locator('h3')).toHaveText(label);
+  await button(el, 'Play').click();
+  await expect(answer(columns.nth(0))).toHaveText(en.outcome.answer);
+  await expect(columns.nth(1).locator('.outcome')).toBeVisible();
+  await expect(frame(el)).toHaveAttribute('data-state', 'done');
+  expect(await page.evaluate(() => window.__xss)).toBeUndefined();
+  await expect(el.locator('img')).toHaveCount(0);
+  const broken = embed(page, 1);
+  await expect(frame(broken)).toHaveAttribute('data-mode', 'error');
+  await expect(broken.locator('.doctor')).toContainText('Column 3 of this comparison has no runs');
+});

@@ -78,10 +78,13 @@ let core = null;
 
 /** The wasm (initialised once) and the playground's renderer, for every element. */
 function loadCore() {
-  core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js')])
-    .then(async ([pkg, trace, i18n]) => {
+  core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js'), import('../comparison.js')])
+    .then(async ([pkg, trace, i18n, comparison]) => {
       await pkg.default();
-      return { pkg, doctor: trace.doctor, Replay: trace.Replay, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang) };
+      return {
+        pkg, doctor: trace.doctor, Replay: trace.Replay, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang),
+        readComparison: comparison.readComparison, ComparisonPlayer: comparison.ComparisonPlayer,
+      };
     });
   core.catch(() => { core = null; }); // a later element may try again
   return core;
@@ -160,7 +163,7 @@ class ReactLoop extends HTMLElement {
   #core = null; // the shared wasm and renderer, once loaded
   #view = null;
   #replay = null;
-  #trace = null; // the validated recording
+  #trace = null; // the validated recording: one run, or a comparison ({kind, columns, question})
   #traceError = null; // why the recording could not be loaded
   #agent = null; // the live run's agent
   #model = '';
@@ -192,10 +195,12 @@ class ReactLoop extends HTMLElement {
       run: el('button', { type: 'submit', className: 'primary' }),
       stop: el('button', { type: 'button' }),
       trace: el('div', { className: 'trace' }),
+      columns: el('div', { className: 'comparison' }), // a recorded comparison's columns
     };
     ui.note.setAttribute('role', 'status');
     ui.ask = el('form', { className: 'ask' }, ui.input, ui.run, ui.stop);
-    ui.scroll = el('div', { className: 'scroll', tabIndex: 0 }, ui.trace);
+    ui.scroll = el('div', { className: 'scroll', tabIndex: 0 }, ui.trace, ui.columns);
+    ui.columns.hidden = true;
     ui.frame = el('div', { className: 'frame' },
       el('div', { className: 'bar' }, ui.mode,
         el('span', { className: 'brand' }, el('a', { href: PLAYGROUND, target: '_blank', rel: 'noopener' }, 'reactloop')),
@@ -292,8 +297,11 @@ class ReactLoop extends HTMLElement {
 
   attributeChangedCallback(name) {
     if (name === 'height') return this.#applyHeight();
-    if (this.#view) this.#view.lang = this.lang;
-    this.#view?.rerender();
+    for (const view of [this.#view, ...(this.#replay?.views ?? [])]) {
+      if (!view) continue;
+      view.lang = this.lang;
+      view.rerender();
+    }
     return this.#refresh();
   }
 
@@ -326,7 +334,10 @@ class ReactLoop extends HTMLElement {
     }, this.#ui.scroll, this.lang);
     if (text) {
       try {
-        this.#trace = this.#core.pkg.loadTrace(await text);
+        const body = await text;
+        const { pkg, readComparison, useLang } = this.#core;
+        useLang(this.lang); // a comparison's messages come in the element's language
+        this.#trace = readComparison(body, pkg.loadTrace) ?? pkg.loadTrace(body);
       } catch (error) {
         this.#traceError = error;
       }
@@ -429,12 +440,23 @@ class ReactLoop extends HTMLElement {
       if (this.#traceError) return this.#fail(this.#traceError.message, null, 'badTrace');
       return this.#fail(this.#liveError.message, this.#liveError.hint, 'unreachable');
     }
-    this.#replay = new this.#core.Replay(this.#trace, this.#view, {
+    const options = (first) => ({
       speed: Math.min(50, Math.max(0.1, Number(this.getAttribute('speed')) || 1)),
       visible: () => this.#visible,
       changed: () => this.#refresh(),
-      placeholder: this.#placeholder(),
+      placeholder: first ? this.#placeholder() : null,
     });
+    const { Replay, View, ComparisonPlayer } = this.#core;
+    const comparison = Boolean(this.#trace.columns);
+    this.#ui.trace.hidden = comparison;
+    this.#ui.columns.hidden = !comparison;
+    // A comparison's columns replay side by side: Play, Step and Restart move them all.
+    this.#replay = comparison
+      ? new ComparisonPlayer(this.#ui.columns, this.#trace, {
+        makeView: (element) => new View(element, { canRetry: () => false, retry() {}, testConnection() {} }, this.#ui.scroll, this.lang),
+        makeReplay: (trace, view, first) => new Replay(trace, view, options(first)),
+      })
+      : new Replay(this.#trace, this.#view, options(true));
     this.#setMode(mode);
     if (this.hasAttribute('autoplay') || this.#playWhenReady) this.#replay.play();
     return null;
@@ -450,6 +472,8 @@ class ReactLoop extends HTMLElement {
   #startLive(model) {
     this.#replay?.pause();
     this.#replay = null;
+    this.#ui.trace.hidden = false;
+    this.#ui.columns.hidden = true;
     this.#model = model;
     this.#ui.input.value ||= this.getAttribute('question') || this.#trace?.question || '';
     this.#view.reset();

@@ -120,5 +120,11 @@ function dark(selector) {
   --error-bg: var(--rl-error-bg, #3d1714);
   --ok: var(--rl-ok, #6fdc98);
   color-scheme: dark;
-}`;
+}
+/* A recorded comparison: its columns side by side, stacked when the box is narrow. */
+.comparison .pick { margin: 0 0 .5rem; }
+.comparison .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .75rem; align-items: start; }
+.comparison .column { min-width: 0; }
+.comparison .column h3 { font-size: .95rem; margin: 0 0 .4rem; }
+`;
 }

@@ -1,0 +1,101 @@
+// A comparison as one file, and its player. Compare and "Fork from here" write it; the
+// playground's import, <react-loop trace-src> and "Export page" show it:
+//   {"kind": "reactloop-comparison", "version": 1,
+//    "columns": [{"label": "ReAct · Demo model · …", "runs": [<trace>, …]}, …]}
+// Each run is a trace in the trace format (docs/trace-format.md), the n-th run of every column
+// answering the same question. Labels are shown as text, and every trace goes through the
+// core's reader (loadTrace), as a single recorded run does.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+export const COMPARISON = 'reactloop-comparison';
+const MAX_COLUMNS = 4;
+
+/** The file of `columns`: [{label, traces: [trace JSON text as exportTrace writes it]}]. */
+export function comparisonJson(columns) {
+  return JSON.stringify({
+    kind: COMPARISON,
+    version: 1,
+    columns: columns.map(({ label, traces }) => ({ label, runs: traces.map((text) => JSON.parse(text)) })),
+  }, null, 1);
+}
+
+/**
+ * The comparison in `text`, each run read by `loadTrace(json)` (which throws on a bad trace),
+ * or null when `text` is not a comparison (a single run: the caller reads it as one). Throws
+ * with the column and run that are wrong.
+ */
+export function readComparison(text, loadTrace) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null; // the trace reader says what is wrong with it
+  }
+  if (value?.kind !== COMPARISON) return null;
+  const columns = value.columns;
+  if (!Array.isArray(columns) || columns.length < 1 || columns.length > MAX_COLUMNS) throw new Error(t('comparison.columns', { max: MAX_COLUMNS }));
+  const runs = columns[0]?.runs?.length;
+  const read = columns.map((column, i) => {
+    if (!Array.isArray(column?.runs) || !column.runs.length || column.runs.length !== runs) throw new Error(t('comparison.runs', { n: i + 1 }));
+    return {
+      label: typeof column.label === 'string' ? column.label : '',
+      runs: column.runs.map((run, j) => {
+        try {
+          return loadTrace(JSON.stringify(run));
+        } catch (error) {
+          throw new Error(t('comparison.badRun', { n: i + 1, run: j + 1, message: error.message }));
+        }
+      }),
+    };
+  });
+  return { kind: COMPARISON, columns: read, question: read[0].runs[0].question };
+}
+
+/**
+ * A comparison's columns side by side in `root`, each replaying its run of the question on show
+ * (a select picks the question when there are several). `makeView(element)` gives a TraceView
+ * over a column; `makeReplay(trace, view, first)` its Replay (`first`: the column that holds
+ * the big Play button). Play, Step, Restart and Show all move every column.
+ */
+export class ComparisonPlayer {
+  constructor(root, comparison, { makeView, makeReplay }) {
+    Object.assign(this, { root, comparison, makeView, makeReplay, views: [], replays: [], shown: 0 });
+    this.show(0);
+  }
+
+  show(n) {
+    for (const replay of this.replays) replay.pause();
+    this.shown = n;
+    const { columns } = this.comparison;
+    const bodies = columns.map(() => h('div', { class: 'trace' }));
+    const count = columns[0].runs.length;
+    const picker = count < 2 ? null : h('p', { class: 'pick' },
+      h('select', { 'aria-label': t('comparison.question'), 'data-testid': 'comparison-question', onchange: (e) => this.show(Number(e.target.value)) },
+        columns[0].runs.map((run, i) => h('option', { value: i, selected: i === n }, `${i + 1}. ${run.question}`))));
+    this.root.replaceChildren(picker ?? '', h('div', { class: 'columns' }, columns.map((column, i) =>
+      h('section', { class: 'column', 'data-testid': 'comparison-column' }, h('h3', {}, column.label), bodies[i]))));
+    this.views = bodies.map((body) => this.makeView(body));
+    this.replays = columns.map((column, i) => this.makeReplay(column.runs[n], this.views[i], i === 0));
+  }
+
+  get playing() { return this.replays.some((r) => r.playing); }
+
+  get done() { return this.replays.every((r) => r.done); }
+
+  /** Plays the columns still running (all of them again once every one is done). */
+  play() {
+    const again = this.done;
+    return Promise.all(this.replays.filter((r) => again || !r.done).map((r) => r.play()));
+  }
+
+  pause() { for (const r of this.replays) r.pause(); }
+
+  step() { for (const r of this.replays) if (!r.done) r.step(); }
+
+  finish() { for (const r of this.replays) r.finish(); }
+
+  restart() { for (const r of this.replays) r.restart(); }
+
+  rerender() { for (const view of this.views) view.rerender(); }
+}
