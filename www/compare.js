@@ -50,19 +50,17 @@ export function initCompare(dependencies) {
  */
 async function exportAs(kind) {
   el.exportProblem.textContent = '';
-  const count = Math.min(...columns.map((c) => c.endedRuns().length));
+  const ended = columns.map((c) => c.endedRuns());
+  const count = Math.min(...ended.map((agents) => agents.length));
   if (!columns.length || !count) {
     el.exportProblem.textContent = t('compare.nothingToExport');
     return;
   }
-  const agents = (column) => column.endedRuns().slice(0, count);
+  const each = (read) => columns.map((c, i) => ({ label: c.label(), runs: ended[i].slice(0, count).map(read) }));
   try {
-    if (kind === 'json') {
-      const file = comparisonJson(columns.map((c) => ({ label: c.label(), traces: agents(c).map((a) => a.exportTrace()) })));
-      return download('reactloop-comparison.json', file, 'application/json');
-    }
+    if (kind === 'json') return download('reactloop-comparison.json', comparisonJson(each((a) => a.exportTrace())), 'application/json');
     const { exportPage } = await import('./export-page.js');
-    const record = { kind: COMPARISON, columns: columns.map((c) => ({ label: c.label(), runs: agents(c).map((a) => a.trace()) })) };
+    const record = { kind: COMPARISON, columns: each((a) => a.trace()) };
     download('reactloop-comparison.html', await exportPage(record, { lang: uiLang() }), 'text/html');
   } catch (error) {
     el.exportProblem.textContent = t('share.exportPageFailed', { message: error.message });
@@ -195,8 +193,6 @@ class Column {
     this.config = config;
     this.list = list;
     this.results = [];
-    this.agents = []; // the agent of each question's run, in the list's order
-    this.ended = new Set(); // the agents whose run has ended
     this.agent = null;
     this.busy = false;
     this.pending = null;
@@ -220,7 +216,7 @@ class Column {
   /** Once in the document: a view adopts the document's trace stylesheet. */
   attach() {
     const id = this.root.id;
-    this.view = new TraceView(this.traceEl, { canRetry: () => false, retry() {}, testConnection() {}, idPrefix: `${id}-` });
+    this.view = new TraceView(this.traceEl, { idPrefix: `${id}-` });
   }
 
   label() {
@@ -275,7 +271,6 @@ class Column {
         if (this.config.server === 'inpage' && !deps.inPage()) throw new Error(t('inpage.notLoaded'));
         this.agent = deps.buildAgent(this.overrides());
         this.agent.start(question);
-        this.agents[this.current ?? 0] = this.agent;
       } catch (error) {
         this.summary.textContent = error.message;
         return resolve({ answer: null, error: error.message });
@@ -328,14 +323,13 @@ class Column {
   }
 
   done() {
-    this.ended.add(this.agent);
     const trace = this.agent.trace();
     const steps = trace.steps;
     const tokens = steps.reduce((sum, s) => sum + (s.reply?.usage?.prompt_tokens ?? 0) + (s.reply?.usage?.completion_tokens ?? 0), 0);
     const result = {
       answer: trace.outcome?.type === 'answer' ? trace.outcome.answer : null,
       outcome: trace.outcome?.type ?? 'aborted',
-      steps: steps.length, tokens, ms: performance.now() - this.started,
+      steps: steps.length, tokens, ms: performance.now() - this.started, agent: this.agent,
     };
     const resolve = this.finished;
     this.finished = null;
@@ -350,7 +344,6 @@ class Column {
   /** Shows `agent`'s run so far; a live fork goes on from its `edit`, the original stays as it is. */
   async adopt(agent, { partAt, edit = null }) {
     this.agent = agent;
-    this.agents = [agent];
     this.started = performance.now();
     const trace = agent.trace();
     this.view.reset(trace);
@@ -368,8 +361,12 @@ class Column {
 
   /** The agents of the runs that have ended, from the first question on. */
   endedRuns() {
-    const stop = this.agents.findIndex((agent) => !this.ended.has(agent));
-    return stop < 0 ? this.agents : this.agents.slice(0, stop);
+    const agents = [];
+    for (const result of this.results) {
+      if (!result?.agent) break; // not run yet, or it could not start
+      agents.push(result.agent);
+    }
+    return agents;
   }
 
   showSummary() {

@@ -11,12 +11,12 @@ import { t } from './i18n.js';
 export const COMPARISON = 'reactloop-comparison';
 const MAX_COLUMNS = 4;
 
-/** The file of `columns`: [{label, traces: [trace JSON text as exportTrace writes it]}]. */
+/** The file of `columns`: [{label, runs: [trace JSON text as exportTrace writes it]}]. */
 export function comparisonJson(columns) {
   return JSON.stringify({
     kind: COMPARISON,
     version: 1,
-    columns: columns.map(({ label, traces }) => ({ label, runs: traces.map((text) => JSON.parse(text)) })),
+    columns: columns.map(({ label, runs }) => ({ label, runs: runs.map((text) => JSON.parse(text)) })),
   }, null, 1);
 }
 

@@ -59,7 +59,7 @@ export function showExport(root, { lang: wanted, trace, comparison = null, token
     ui.play.textContent = t(ui.play.dataset.i18n);
     ui.step.disabled = ui.all.disabled = player.done;
   };
-  const makeView = (element) => new TraceView(element, { canRetry: () => false, retry() {}, testConnection() {} });
+  const makeView = (element) => new TraceView(element);
   // At most 0.7 s a step, and the whole run in about 12 s however many steps it has (as the
   // playground replays an imported trace).
   const makeReplay = (run, view, first) => new Replay(run, view, {

@@ -11,10 +11,11 @@ const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
 export class TraceView {
   /**
-   * `actions` back an error card's buttons: canRetry(step), retry(), testConnection(); its
-   * `idPrefix` keeps element ids unique when a page shows several views.
+   * `actions` back an error card's buttons: canRetry(step), retry(), testConnection(), each
+   * optional (a replay has none: its error cards offer no button); its `idPrefix` keeps element
+   * ids unique when a page shows several views.
    */
-  constructor(root, actions) {
+  constructor(root, actions = {}) {
     this.root = root;
     this.actions = actions;
     root.classList.add('trace-view');
@@ -192,9 +193,10 @@ export class TraceView {
 
   errorBlock(step) {
     const { message, hint } = step.view.error;
-    const retry = this.actions.canRetry(step)
+    const retry = this.actions.canRetry?.(step)
       ? h('button', { type: 'button', onclick: () => this.actions.retry() }, t('error.retry')) : null;
-    const test = h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test'));
+    const test = this.actions.testConnection
+      ? h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test')) : null;
     return doctor(t('error.title'), message, hint, [retry, test]);
   }
 }

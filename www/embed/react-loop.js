@@ -453,7 +453,7 @@ class ReactLoop extends HTMLElement {
     // A comparison's columns replay side by side: Play, Step and Restart move them all.
     this.#replay = comparison
       ? new ComparisonPlayer(this.#ui.columns, this.#trace, {
-        makeView: (element) => new View(element, { canRetry: () => false, retry() {}, testConnection() {} }, this.#ui.scroll, this.lang),
+        makeView: (element) => new View(element, {}, this.#ui.scroll, this.lang),
         makeReplay: (trace, view, first) => new Replay(trace, view, options(first)),
       })
       : new Replay(this.#trace, this.#view, options(true));
