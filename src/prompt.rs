@@ -391,9 +391,8 @@ pub fn keeps_answer(reply: &str) -> bool {
 /// object `{"plan": ["…", …]}`; at most five. `None` when the reply holds no numbered step.
 pub fn read_plan(reply: &str) -> Option<Vec<String>> {
     let text = reply.trim();
-    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) {
-        let steps: Vec<String> = map
-            .get("plan")?
+    if let Some(plan) = json_field(text, "plan") {
+        let steps: Vec<String> = plan
             .as_array()?
             .iter()
             .filter_map(|s| s.as_str())
@@ -478,13 +477,22 @@ pub fn ask_for_summary(lang: Lang) -> &'static str {
 /// The summary in a reply: after `Summary:`, or the `summary` of a JSON object, or the text.
 pub fn read_summary(reply: &str) -> String {
     let text = reply.trim();
-    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) {
-        if let Some(summary) = map.get("summary").and_then(|s| s.as_str()) {
-            return summary.trim().to_string();
-        }
+    if let Some(summary) = json_field(text, "summary")
+        .as_ref()
+        .and_then(|s| s.as_str())
+    {
+        return summary.trim().to_string();
     }
     let text = text.strip_prefix("Summary:").unwrap_or(text);
     text.trim().to_string()
+}
+
+/// `key` of a reply that is one JSON object (a plan or a summary under a schema).
+fn json_field(text: &str, key: &str) -> Option<serde_json::Value> {
+    match serde_json::from_str(text) {
+        Ok(serde_json::Value::Object(mut map)) => map.remove(key),
+        _ => None,
+    }
 }
 
 /// A summary as the question's message shows it once older rounds have left the window.

@@ -365,68 +365,44 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         (None, _) => Thought::Free,
     };
     let answer = req.answer_prefix.as_deref();
-    let plan = req.asks_plan;
+    // What the reply is to be under the constraint (a plan, a summary or a step): its schema,
+    // named on the wire, or its grammar.
+    let schema = || {
+        if req.asks_plan {
+            ("react_plan", constrain::plan_schema())
+        } else if req.summarizes {
+            ("react_summary", constrain::summary_schema())
+        } else {
+            ("react_step", react_schema(&actions, thought, answer))
+        }
+    };
+    let grammar = || {
+        if req.asks_plan {
+            constrain::plan_grammar()
+        } else if req.summarizes {
+            constrain::summary_grammar()
+        } else {
+            react_grammar(&actions, thought, answer)
+        }
+    };
     match req.constrained {
         Constrained::Auto | Constrained::Off => {}
-        Constrained::JsonObject if plan => {
-            body.insert(
-                "response_format".into(),
-                json!({"type": "json_object", "schema": constrain::plan_schema()}),
-            );
-        }
-        Constrained::JsonSchema if plan => {
-            body.insert(
-                "response_format".into(),
-                json!({
-                    "type": "json_schema",
-                    "json_schema": {"name": "react_plan", "schema": constrain::plan_schema()},
-                }),
-            );
-        }
-        Constrained::Grammar if plan => {
-            body.insert("grammar".into(), json!(constrain::plan_grammar()));
-        }
-        Constrained::JsonObject if req.summarizes => {
-            body.insert(
-                "response_format".into(),
-                json!({"type": "json_object", "schema": constrain::summary_schema()}),
-            );
-        }
-        Constrained::JsonSchema if req.summarizes => {
-            body.insert(
-                "response_format".into(),
-                json!({
-                    "type": "json_schema",
-                    "json_schema": {"name": "react_summary", "schema": constrain::summary_schema()},
-                }),
-            );
-        }
-        Constrained::Grammar if req.summarizes => {
-            body.insert("grammar".into(), json!(constrain::summary_grammar()));
-        }
         Constrained::JsonObject => {
+            let (_, schema) = schema();
             body.insert(
                 "response_format".into(),
-                json!({"type": "json_object", "schema": react_schema(&actions, thought, answer)}),
+                json!({"type": "json_object", "schema": schema}),
             );
         }
         Constrained::JsonSchema => {
+            let (name, schema) = schema();
             body.insert(
                 "response_format".into(),
-                json!({
-                    "type": "json_schema",
-                    "json_schema": {
-                        "name": "react_step",
-                        "schema": react_schema(&actions, thought, answer),
-                    },
-                }),
+                json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema}}),
             );
         }
         Constrained::Grammar => {
-            body.insert(
-                "grammar".into(),
-                json!(react_grammar(&actions, thought, answer)),
-            );
+            body.insert("grammar".into(), json!(grammar()));
         }
     }
     Value::Object(body)
@@ -859,6 +835,58 @@ mod tests {
                 want,
                 "{mode:?} {stream}"
             );
+        }
+    }
+
+    #[test]
+    fn a_plan_and_a_summary_get_their_own_schema_and_grammar_in_every_mode() {
+        let cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
+        let plan = ModelRequest {
+            asks_plan: true,
+            ..request()
+        };
+        let summary = ModelRequest {
+            summarizes: true,
+            ..request()
+        };
+        let shapes = [
+            (
+                plan,
+                "react_plan",
+                constrain::plan_schema(),
+                constrain::plan_grammar(),
+            ),
+            (
+                summary,
+                "react_summary",
+                constrain::summary_schema(),
+                constrain::summary_grammar(),
+            ),
+        ];
+        for (req, name, schema, grammar) in shapes {
+            let body = |constrained| {
+                chat_body(
+                    &cfg,
+                    &ModelRequest {
+                        constrained,
+                        ..req.clone()
+                    },
+                    &tools(),
+                )
+            };
+            let object = body(Constrained::JsonObject);
+            assert_eq!(
+                object["response_format"],
+                json!({"type": "json_object", "schema": schema})
+            );
+            let named = body(Constrained::JsonSchema);
+            assert_eq!(
+                named["response_format"],
+                json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema}})
+            );
+            assert_eq!(body(Constrained::Grammar)["grammar"], json!(grammar));
+            let off = body(Constrained::Off);
+            assert!(off.get("grammar").is_none() && off.get("response_format").is_none());
         }
     }
 
