@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
 use crate::llm::{
-    Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Usage, FINAL_ANSWER,
+    Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Usage,
+    FINAL_ANSWER,
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
@@ -1305,21 +1306,29 @@ impl Agent {
         let last = &self.last;
         // The last reply's misused action, which constrained modes then leave out; no final
         // answer before a tool has run (act first), also after a format error.
-        let avoid_action = if let Some((tool, _)) = &last.repeated {
-            Some(tool.clone())
-        } else if let Some(tool) = last.wrong_tool.as_ref().or(last.runaway.as_ref()) {
+        let avoid = |tool: &str, why| {
+            Some(Avoid {
+                tool: tool.to_string(),
+                why,
+            })
+        };
+        let avoid = if let Some((tool, _)) = &last.repeated {
+            avoid(tool, AvoidWhy::Repeated)
+        } else if let Some(tool) = &last.wrong_tool {
+            avoid(tool, AvoidWhy::WrongTool)
+        } else if let Some(tool) = &last.runaway {
             // The 1.5B model wrote the same endless expression again after being told it was
             // cut off; without that tool it answers or takes another. Before act-first: the
             // model did try to act.
-            Some(tool.clone())
+            avoid(tool, AvoidWhy::Runaway)
         } else if config.act_first && self.calls.is_empty() {
-            Some(FINAL_ANSWER.to_string())
+            avoid(FINAL_ANSWER, AvoidWhy::ActFirst)
         } else if let Some(
             FormatError::ArgumentsAsAnswer { .. } | FormatError::NumberUnused { .. },
         ) = last.format_error
         {
             // Told the answer is not one yet, the model answers again unless it cannot.
-            Some(FINAL_ANSWER.to_string())
+            avoid(FINAL_ANSWER, AvoidWhy::NotAnAnswer)
         } else {
             None
         };
@@ -1333,7 +1342,7 @@ impl Agent {
             // the 0.5B model went on repeating it (or another tool) until the limit. Only the
             // answer is left to write.
             Some(true) => Some(MustAnswer::RepeatedCall),
-            // A failed one: a constraint leaves the failing tool out instead (`avoid_action`).
+            // A failed one: a constraint leaves the failing tool out instead (`avoid`).
             Some(false) if !on => Some(MustAnswer::RepeatedFailure),
             // Made to act first, the model computed something for a question without numbers;
             // the answer is to come from what it knows (a constraint allows only that).
@@ -1408,7 +1417,7 @@ impl Agent {
             // A constrained reply ends by itself; a stop would cut a Thought that mentions
             // an Observation and leave a reply with no action.
             stop: if on { Vec::new() } else { config.stop.clone() },
-            avoid_action: avoid_action.filter(|_| on && !asks_plan),
+            avoid: avoid.filter(|_| on && !asks_plan),
             constrained: self.constrained,
             no_thought: on && !config.strategy.thinks(),
             checks_answer,

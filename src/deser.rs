@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Error, Map, Value};
 
 use crate::agent::{AgentConfig, Guard, ModelReply, Observation, Outcome, Step, Trace};
-use crate::llm::{LlmError, ModelRequest};
+use crate::llm::{Avoid, AvoidWhy, LlmError, ModelRequest};
 use crate::parse::{FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::PromptConfig;
 use crate::tools::calculator::CalcError;
@@ -204,7 +204,7 @@ fn model_request(value: Value) -> Result<ModelRequest, Error> {
     Ok(ModelRequest {
         messages: f.get("messages")?,
         stop: f.get("stop")?,
-        avoid_action: f.opt("avoid_action")?,
+        avoid: avoid(&mut f)?,
         constrained: f.or("constrained", Default::default())?,
         must_answer: f.opt("must_answer")?,
         thought_prefix: f.opt("thought_prefix")?,
@@ -215,6 +215,26 @@ fn model_request(value: Value) -> Result<ModelRequest, Error> {
         asks_plan: f.or("asks_plan", false)?,
         summarizes: f.or("summarizes", false)?,
     })
+}
+
+/// `avoid`, or the `avoid_action` name alone that traces before it wrote: a left-out
+/// `final_answer` then followed a non-answer, any other action a repeated call.
+fn avoid(f: &mut Fields) -> Result<Option<Avoid>, Error> {
+    if let Some(value) = f.opt::<Value>("avoid")? {
+        let mut a = Fields::object(value)?;
+        return Ok(Some(Avoid {
+            tool: a.get("tool")?,
+            why: a.get("why")?,
+        }));
+    }
+    Ok(f.opt::<String>("avoid_action")?.map(|tool| {
+        let why = if tool == crate::llm::FINAL_ANSWER {
+            AvoidWhy::NotAnAnswer
+        } else {
+            AvoidWhy::Repeated
+        };
+        Avoid { tool, why }
+    }))
 }
 
 fn model_reply(value: Value) -> Result<ModelReply, Error> {

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::agent::{Guard, Outcome};
+use crate::llm::{Avoid, AvoidWhy};
 use crate::parse::{FormatError, Repair};
 use crate::tools::Note;
 
@@ -139,6 +140,34 @@ pub fn format_error(error: &FormatError) -> Text {
         FormatError::MixedActionAndAnswer => "同一行里既有 Action 又有 Final Answer",
     };
     labelled(label, error.to_string())
+}
+
+/// Why a request leaves an action out of the reply's allowed ones.
+pub fn avoid(avoid: &Avoid) -> Text {
+    let tool = &avoid.tool;
+    let (en, zh) = match avoid.why {
+        AvoidWhy::Repeated => (
+            format!("The model just repeated a call to {tool}, so the constraint leaves {tool} out of this reply's allowed actions."),
+            format!("模型刚刚重复调用了 {tool}，所以约束在本次回复的可选动作中去掉了 {tool}。"),
+        ),
+        AvoidWhy::WrongTool => (
+            format!("{tool} said the model's input is not the kind it handles, so the constraint leaves {tool} out of this reply's allowed actions."),
+            format!("{tool} 表示模型的输入不是它能处理的，所以约束在本次回复的可选动作中去掉了 {tool}。"),
+        ),
+        AvoidWhy::Runaway => (
+            format!("The model's input for {tool} ran on to the token limit, so the constraint leaves {tool} out of this reply's allowed actions."),
+            format!("模型给 {tool} 的输入一直写到了 token 上限，所以约束在本次回复的可选动作中去掉了 {tool}。"),
+        ),
+        AvoidWhy::ActFirst => (
+            "The first reply must call a tool: the constraint leaves final_answer out of its allowed actions (small models otherwise answer from memory at once).".to_string(),
+            "第一条回复必须调用工具：约束在允许的动作中去掉了 final_answer（否则小模型会立刻凭记忆作答）。".to_string(),
+        ),
+        AvoidWhy::NotAnAnswer => (
+            "The model's last final answer was not an answer yet, so the constraint leaves final_answer out of this reply's allowed actions.".to_string(),
+            "模型上一次的 final_answer 还不是答案，所以约束在本次回复的可选动作中去掉了 final_answer。".to_string(),
+        ),
+    };
+    Text { en, zh }
 }
 
 /// A correction made to a tool call.

@@ -1,8 +1,9 @@
 //! A run as a page draws it: a recorded step (or a whole trace) as JSON, with a `view` object
 //! added that holds what a page would otherwise work out itself: every sentence in every
 //! interface language ([`crate::sentences`]), a model error's message and fix, and the parse's
-//! spans in UTF-16 code units (JavaScript string indices) instead of UTF-8 bytes. The saved
-//! trace format (`exportTrace`) has no `view`; `loadTrace` ignores one.
+//! spans in UTF-16 code units (JavaScript string indices) instead of UTF-8 bytes. A saved
+//! trace (`exportTrace`) carries its views, so a page can replay it without the wasm;
+//! `loadTrace` ignores them and writes them anew.
 
 use serde_json::{json, Value};
 
@@ -35,6 +36,7 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
         "notes": step.call.as_ref().map_or(Vec::new(), |c| c.notes.iter().map(sentences::note).collect()),
         "error": step.error.as_ref().map(|e| json!({"message": e.to_string(), "hint": e.hint(page_origin)})),
         "spans": spans,
+        "avoid": step.request.avoid.as_ref().map(sentences::avoid),
     });
     Ok(value)
 }

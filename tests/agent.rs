@@ -7,7 +7,9 @@ use reactloop::agent::{
 };
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
-use reactloop::llm::{Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind};
+use reactloop::llm::{
+    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
+};
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
@@ -268,7 +270,7 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
     let avoided: Vec<Option<&str>> = trace
         .steps
         .iter()
-        .map(|s| s.request.avoid_action.as_deref())
+        .map(|s| s.request.avoid.as_ref().map(|a| a.tool.as_str()))
         .collect();
     assert_eq!(avoided, [None, Some("final_answer"), None]);
     // The arguments of a call already made point at its result, which becomes the answer.
@@ -307,7 +309,13 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
     };
     assert_eq!(request.constrained, Constrained::Grammar);
     assert!(request.stop.is_empty());
-    assert_eq!(request.avoid_action.as_deref(), Some("final_answer"));
+    assert_eq!(
+        request.avoid,
+        Some(Avoid {
+            tool: "final_answer".into(),
+            why: AvoidWhy::ActFirst
+        })
+    );
     agent.feed_model(reply(CALC).unwrap()).unwrap();
     agent.set_server(ServerKind::Ollama); // too late: the choice stands
     assert_eq!(
@@ -325,7 +333,7 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
     let Next::CallModel { request } = agent.next() else {
         panic!("no request")
     };
-    assert_eq!(request.avoid_action, None);
+    assert_eq!(request.avoid, None);
     // After a tool's Observation the grammar opens the Thought by reading it, quoting a
     // short result.
     assert_eq!(
@@ -346,7 +354,7 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
         panic!("no request")
     };
     assert_eq!(request.constrained, Constrained::Off);
-    assert_eq!(request.avoid_action, None);
+    assert_eq!(request.avoid, None);
     assert_eq!(
         (request.thought_prefix, request.answer_prefix),
         (None, None)
@@ -469,7 +477,7 @@ fn repeated_calls_reuse_the_result_then_stop() {
     let avoided: Vec<Option<&str>> = trace
         .steps
         .iter()
-        .map(|s| s.request.avoid_action.as_deref())
+        .map(|s| s.request.avoid.as_ref().map(|a| a.tool.as_str()))
         .collect();
     assert_eq!(
         avoided,
@@ -1332,7 +1340,7 @@ fn no_final_answer_before_a_tool_has_run_under_a_constraint() {
     let avoided: Vec<Option<&str>> = trace
         .steps
         .iter()
-        .map(|s| s.request.avoid_action.as_deref())
+        .map(|s| s.request.avoid.as_ref().map(|a| a.tool.as_str()))
         .collect();
     // A format error is no tool run: the rule holds until the calculator has answered.
     assert_eq!(avoided, [Some("final_answer"), Some("final_answer"), None]);
@@ -1500,9 +1508,13 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
         let (outcome, trace) = run(Q, config.clone(), &[&calc(words), time, FINAL]);
         assert!(outcome.finished(), "{words}: {outcome:?}");
         let next = &trace.steps[1].request;
-        assert_eq!(next.avoid_action.as_deref(), Some("calculator"), "{words}");
+        assert_eq!(
+            next.avoid.as_ref().map(|a| a.tool.as_str()),
+            Some("calculator"),
+            "{words}"
+        );
         // One step only: after the clock the calculator is offered again.
-        assert_eq!(trace.steps[2].request.avoid_action, None, "{words}");
+        assert_eq!(trace.steps[2].request.avoid, None, "{words}");
     }
     let zh = in_chinese(config.clone());
     let (_, trace) = run(Q, zh, &[&calc("month()"), time, FINAL]);
@@ -1515,7 +1527,7 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
     // A misspelt function and a syntax slip are the calculator's to fix.
     for fixable in ["sqr(16)", "2 +* 3"] {
         let (_, trace) = run(Q, config.clone(), &[&calc(fixable), CALC, FINAL]);
-        assert_eq!(trace.steps[1].request.avoid_action, None, "{fixable}");
+        assert_eq!(trace.steps[1].request.avoid, None, "{fixable}");
         assert_eq!(
             trace.steps[1].request.thought_prefix.as_deref(),
             Some("The Observation shows"),
@@ -1530,13 +1542,34 @@ fn a_tool_given_the_wrong_kind_of_input_is_left_out_of_the_next_reply() {
     );
     let (_, trace) = run(Q, config.clone(), &[&endless, FINAL]);
     assert_eq!(
-        trace.steps[1].request.avoid_action.as_deref(),
-        Some("calculator")
+        trace.steps[1].request.avoid,
+        Some(Avoid {
+            tool: "calculator".into(),
+            why: AvoidWhy::Runaway
+        })
+    );
+    // The reader is told why, in each language.
+    let view = reactloop::view::step(&trace.steps[1], "").unwrap();
+    let said = &view["view"]["avoid"];
+    assert!(
+        said["en"]
+            .as_str()
+            .unwrap()
+            .contains("calculator ran on to the token limit"),
+        "{said}"
+    );
+    assert!(
+        said["zh"].as_str().unwrap().contains("token 上限"),
+        "{said}"
     );
     let short = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"2";
     let (_, trace) = run(Q, config.clone(), &[short, FINAL]);
     assert_eq!(
-        trace.steps[1].request.avoid_action.as_deref(),
+        trace.steps[1]
+            .request
+            .avoid
+            .as_ref()
+            .map(|a| a.tool.as_str()),
         Some("final_answer")
     );
     // The same failed call again: the note asks for a change, not for an answer.
@@ -1560,7 +1593,10 @@ fn the_first_thought_names_the_tool_the_question_points_to() {
         request.thought_prefix.as_deref(),
         Some("To answer this, I need search_docs")
     );
-    assert_eq!(request.avoid_action.as_deref(), Some("final_answer"));
+    assert_eq!(
+        request.avoid.as_ref().map(|a| a.tool.as_str()),
+        Some("final_answer")
+    );
     assert_eq!(
         first("What is 6*7?", config.clone())
             .thought_prefix
@@ -1764,7 +1800,10 @@ fn an_answer_that_leaves_out_a_number_of_the_question_is_sent_back_once() {
     // Under a constraint the next reply cannot answer again before a tool has run, and its
     // Thought opens on the number to use.
     let next = &trace.steps[2].request;
-    assert_eq!(next.avoid_action.as_deref(), Some("final_answer"));
+    assert_eq!(
+        next.avoid.as_ref().map(|a| a.tool.as_str()),
+        Some("final_answer")
+    );
     assert_eq!(
         next.thought_prefix.as_deref(),
         Some("To use the 1969 of the question, I need the calculator to compute")

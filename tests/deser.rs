@@ -16,7 +16,8 @@ use reactloop::agent::{
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
-    Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized, Role, ServerKind, Usage,
+    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized, Role,
+    ServerKind, Usage,
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, Lang, PromptConfig};
@@ -497,7 +498,10 @@ fn requests() -> Vec<ModelRequest> {
             },
         ],
         stop: vec!["Observation:".into(), "\nObservation".into()],
-        avoid_action: Some("final_answer".into()),
+        avoid: Some(Avoid {
+            tool: "final_answer".into(),
+            why: AvoidWhy::NotAnAnswer,
+        }),
         constrained,
         must_answer,
         thought_prefix: Some("The Observation shows".into()),
@@ -518,6 +522,20 @@ fn requests() -> Vec<ModelRequest> {
     .map(|m| request(Some(m), Constrained::Grammar))
     .collect();
     out.extend(constraints().into_iter().map(|c| request(None, c)));
+    for why in [
+        AvoidWhy::Repeated,
+        AvoidWhy::WrongTool,
+        AvoidWhy::Runaway,
+        AvoidWhy::ActFirst,
+        AvoidWhy::NotAnAnswer,
+    ] {
+        let mut r = request(None, Constrained::Grammar);
+        r.avoid = Some(Avoid {
+            tool: "calculator".into(),
+            why,
+        });
+        out.push(r);
+    }
     out
 }
 
@@ -752,6 +770,16 @@ fn covered_source(s: &ObservationSource) {
 
 fn covered_request(r: &ModelRequest) {
     covered_constrained(&r.constrained);
+    match r.avoid.as_ref().map(|a| a.why) {
+        Some(
+            AvoidWhy::Repeated
+            | AvoidWhy::WrongTool
+            | AvoidWhy::Runaway
+            | AvoidWhy::ActFirst
+            | AvoidWhy::NotAnAnswer,
+        )
+        | None => {}
+    }
     match r.must_answer {
         Some(
             MustAnswer::RepeatedCall
@@ -863,10 +891,18 @@ fn push_step(trace: &mut Trace, edit: impl FnOnce(&mut Step)) {
     trace.steps.push(step);
 }
 
-/// `Ok` when the trace reads back from its JSON as it was; else the first part that differs.
+/// `Ok` when the trace reads back as it was, from its JSON and from its view form (what
+/// `exportTrace` writes); else the first part that differs.
 fn reread(trace: &Trace) -> Result<(), String> {
-    let json = serde_json::to_string(trace).map_err(|e| format!("not written: {e}"))?;
-    let back = Trace::from_json(&json).map_err(|e| format!("not read back: {e}"))?;
+    let plain = serde_json::to_string(trace).map_err(|e| format!("not written: {e}"))?;
+    reread_from(trace, &plain)?;
+    let viewed = reactloop::view::trace(trace, "http://127.0.0.1:8000")
+        .map_err(|e| format!("no view: {e}"))?;
+    reread_from(trace, &viewed.to_string()).map_err(|e| format!("from its view form: {e}"))
+}
+
+fn reread_from(trace: &Trace, json: &str) -> Result<(), String> {
+    let back = Trace::from_json(json).map_err(|e| format!("not read back: {e}"))?;
     if back == *trace {
         return Ok(());
     }
@@ -1082,4 +1118,21 @@ fn an_invalid_clock_that_is_not_a_number_still_loads() {
         last.guards[..],
         [Guard::ToolFailed { error: ToolError::InvalidClock { now_unix_ms, .. } }] if now_unix_ms.is_nan()
     ));
+}
+
+/// Traces written before `avoid` name only the action (`avoid_action`); they still load,
+/// with the reason the page then showed for it.
+#[test]
+fn an_older_avoid_action_reads_as_avoid() {
+    let trace = base_trace();
+    let mut value = serde_json::to_value(&trace).unwrap();
+    for (step, tool) in [(0, "final_answer"), (1, "calculator")] {
+        let request = value["steps"][step]["request"].as_object_mut().unwrap();
+        request.remove("avoid");
+        request.insert("avoid_action".into(), json!(tool));
+    }
+    let back = Trace::from_json(&value.to_string()).expect("loads");
+    let why = |i: usize| back.steps[i].request.avoid.clone().map(|a| (a.tool, a.why));
+    assert_eq!(why(0), Some(("final_answer".into(), AvoidWhy::NotAnAnswer)));
+    assert_eq!(why(1), Some(("calculator".into(), AvoidWhy::Repeated)));
 }

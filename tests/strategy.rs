@@ -366,7 +366,7 @@ fn plan_asks_for_a_plan_first_keeps_it_and_replans_once_after_a_failure() {
         let first = &trace.steps[0];
         assert!(first.request.asks_plan);
         assert_eq!(first.request.thought_prefix, None);
-        assert_eq!(first.request.avoid_action, None);
+        assert_eq!(first.request.avoid, None);
         let grammar = bodies[0]["grammar"].as_str().expect("a plan grammar");
         assert!(grammar.starts_with("root ::= \"Plan:\\n1. \""), "{grammar}");
         assert_eq!(

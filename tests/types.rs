@@ -29,7 +29,8 @@ use reactloop::agent::{
 use reactloop::events::{Event, Pending, Run};
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
-    Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind, Usage,
+    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
+    Usage,
 };
 use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::Lang;
@@ -771,7 +772,10 @@ fn request() -> ModelRequest {
             content: "Question: What is 6*7?".into(),
         }],
         stop: vec!["Observation:".into()],
-        avoid_action: Some("final_answer".into()),
+        avoid: Some(Avoid {
+            tool: "final_answer".into(),
+            why: AvoidWhy::NotAnAnswer,
+        }),
         constrained: Constrained::Grammar,
         must_answer: Some(MustAnswer::LastStep),
         thought_prefix: Some("The result".into()),

@@ -300,15 +300,11 @@ function xray({ reply, parse, view }) {
 }
 
 /** What the constraint asked of this reply: its mode, a left-out action and fixed openings. */
-function constraintLines({ index, request }) {
-  const avoid = request.avoid_action;
-  const avoidKey = !avoid ? null
-    : avoid !== 'final_answer' ? 'anatomy.avoid'
-      : index === 1 ? 'anatomy.actFirst' : 'anatomy.avoidFinal';
+function constraintLines({ request, view }) {
   const quote = (text) => h('code', {}, JSON.stringify(text));
   return [
     h('p', {}, t('anatomy.constrained'), ' ', h('code', {}, request.constrained ?? 'off')),
-    request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : avoidKey ? h('p', {}, t(avoidKey, { tool: avoid })) : null,
+    request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : view?.avoid ? h('p', {}, say(view.avoid)) : null,
     request.thought_prefix ? h('p', {}, t(request.thought_closed ? 'anatomy.thoughtClosed' : 'anatomy.thoughtPrefix'), ' ', quote(request.thought_prefix)) : null,
     request.answer_prefix ? h('p', {}, t('anatomy.answerPrefix'), ' ', quote(request.answer_prefix)) : null,
     request.checks_answer != null ? h('p', {}, t('anatomy.checksAnswer'), ' ', quote(request.checks_answer)) : null,

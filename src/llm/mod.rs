@@ -78,12 +78,12 @@ pub enum MustAnswer {
 pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub stop: Vec<String>,
-    /// An action (a tool or `final_answer`) the reply may not take: the one the model just
-    /// misused, e.g. a call it repeated with the same arguments. Small models copy their
-    /// previous reply, so only a constrained mode, which leaves the action out of the allowed
-    /// ones, can break the loop; plain mode ignores it.
+    /// An action (a tool or `final_answer`) the reply may not take, and why: e.g. a call the
+    /// model repeated with the same arguments. Small models copy their previous reply, so
+    /// only a constrained mode, which leaves the action out of the allowed ones, can break
+    /// the loop; plain mode ignores it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub avoid_action: Option<String>,
+    pub avoid: Option<Avoid>,
     /// The constraint this request goes out with, as the agent decided it for the server.
     #[serde(default)]
     pub constrained: Constrained,
@@ -118,6 +118,29 @@ pub struct ModelRequest {
     /// sentences.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub summarizes: bool,
+}
+
+/// An action left out of a reply's allowed ones ([`ModelRequest::avoid`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Avoid {
+    pub tool: String,
+    pub why: AvoidWhy,
+}
+
+/// Why an action is left out; the sentence a reader sees is `crate::sentences::avoid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AvoidWhy {
+    /// The model called the tool again with the same arguments.
+    Repeated,
+    /// The tool said the input is not the kind it handles.
+    WrongTool,
+    /// The model's input for the tool ran on to the token limit.
+    Runaway,
+    /// No final answer before a tool has run (`act_first`).
+    ActFirst,
+    /// The model's last final answer was not one (a tool's arguments, an unused number).
+    NotAnAnswer,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -357,7 +380,7 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     } else {
         tools
     };
-    let actions = actions(tools, req.avoid_action.as_deref());
+    let actions = actions(tools, req.avoid.as_ref().map(|a| a.tool.as_str()));
     let thought = match (&req.thought_prefix, req.thought_closed) {
         _ if req.no_thought => Thought::Omitted,
         (Some(text), true) => Thought::Exactly(text),
@@ -894,7 +917,10 @@ mod tests {
     fn an_avoided_tool_is_left_out_of_every_constrained_mode_only() {
         let cfg = ClientConfig::new("http://localhost:8080/v1", "qwen");
         let avoiding = |constrained| ModelRequest {
-            avoid_action: Some("search".into()),
+            avoid: Some(Avoid {
+                tool: "search".into(),
+                why: AvoidWhy::Repeated,
+            }),
             ..with_mode(constrained)
         };
         let tools = tools();

@@ -496,15 +496,15 @@ impl JsAgent {
         trace_of(&self.inner)
     }
 
-    /// The trace as JSON, the format `loadTrace` reads back.
+    /// The trace as JSON, the format `loadTrace` reads back, with its views (`crate::view`):
+    /// a page replays a recording without the wasm.
     #[wasm_bindgen(js_name = exportTrace)]
     pub fn export_trace(&self) -> Result<String, JsValue> {
         let run = self.inner.run.borrow();
         let run = run
             .as_ref()
             .ok_or_else(|| js_error("Nothing has run yet.", None, None))?;
-        // Through `Value`, like `to_js`, so the trace types' `Serialize` is built only once.
-        serde_json::to_value(run.agent().trace())
+        view::trace(run.agent().trace(), &timer::page_origin())
             .and_then(|trace| serde_json::to_string_pretty(&trace))
             .map_err(|e| js_error(e, None, None))
     }

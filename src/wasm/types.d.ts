@@ -103,8 +103,8 @@ export interface Message { role: 'system' | 'user' | 'assistant'; content: strin
 export interface ModelRequest {
   messages: Message[];
   stop: string[];
-  /** A tool or final_answer that a constrained reply may not take (the one just misused). */
-  avoid_action?: string;
+  /** A tool or final_answer that a constrained reply may not take, and why. */
+  avoid?: { tool: string; why: 'repeated' | 'wrong_tool' | 'runaway' | 'act_first' | 'not_an_answer' };
   /** The constraint this request goes out with, as the agent decided it for the server. */
   constrained: Constrained;
   /** A constrained reply may only be the final answer, and why. */
@@ -188,7 +188,7 @@ export interface Step {
   plan?: string[];
   /** The summary this reply wrote of the rounds leaving the window (`compress: 'summary'`). */
   summary?: string;
-  /** What a page shows for the step (in steps from events, `trace()` and `loadTrace`). */
+  /** What a page shows for the step (in steps from events, `trace()`, `loadTrace` and `exportTrace`). */
   view?: StepView;
 }
 
@@ -204,6 +204,8 @@ export interface StepView {
   notes: Text[];
   error: { message: string; hint: string | null } | null;
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
+  /** Why the request leaves `request.avoid.tool` out of the reply's allowed actions. */
+  avoid: Text | null;
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
   can_retry?: boolean;
 }
@@ -231,7 +233,7 @@ export interface Trace {
   config: object;
   steps: Step[];
   outcome: Outcome | null;
-  /** The outcome's sentence (in `trace()` and `loadTrace`; `exportTrace` has no view). */
+  /** The outcome's sentence (in `trace()`, `loadTrace` and `exportTrace`). */
   view?: { outcome: Text | null };
 }
 
