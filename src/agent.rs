@@ -5,6 +5,7 @@
 //! browser, a test, the CLI) does that and feeds the result back. Every transition is
 //! recorded in the [`Trace`], which is all a page needs to render a run.
 
+use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 
 use crate::history::{self, Layout, MessageStyle, Round};
@@ -917,7 +918,7 @@ impl Agent {
             .collect();
         let names = names.join(", ");
         match (self.trace.config.prompt.lang, self.stuck) {
-            (prompt::Lang::En, stuck) => {
+            (Lang::En, stuck) => {
                 let lines = format!(
                     "Thought: <one sentence>\nAction: <one of: {names}, final_answer>\nAction \
                      Input: <JSON arguments; for final_answer, the answer>"
@@ -931,7 +932,7 @@ impl Agent {
                     )
                 }
             }
-            (prompt::Lang::Zh, stuck) => {
+            (Lang::Zh, stuck) => {
                 let lines = format!(
                     "Thought: <一句话>\nAction: <以下之一：{names}, final_answer>\nAction Input: \
                      <JSON 参数；若为 final_answer，则写答案>"
@@ -954,14 +955,14 @@ impl Agent {
             .specs()
             .into_iter()
             .filter(|t| t.name != failed)
-            .map(|t| format!("{} ({})", t.name, prompt::description(t, lang)))
+            .map(|t| format!("{} ({})", t.name, crate::tools::description(t, lang)))
             .collect();
         let (label, none) = match lang {
-            prompt::Lang::En => (
+            Lang::En => (
                 "Other tools: ",
                 "No other tools; fix the call or answer with final_answer.",
             ),
-            prompt::Lang::Zh => (
+            Lang::Zh => (
                 "其他工具：",
                 "没有其他工具；请修正调用，或用 final_answer 作答。",
             ),
@@ -1031,11 +1032,11 @@ impl Agent {
                 self.last.short_result = None;
                 self.last.unrelated = true;
                 let note = match self.trace.config.prompt.lang {
-                    prompt::Lang::En => {
+                    Lang::En => {
                         "(The question has no numbers, so this calculation is not about it. If \
                          no tool answers the question, answer it from what you know.)"
                     }
-                    prompt::Lang::Zh => {
+                    Lang::Zh => {
                         "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
                          就根据你自己的知识回答。）"
                     }
@@ -1125,32 +1126,32 @@ impl Agent {
         // ([`prompt::ask_for_answer`]), so the note only says what happened.
         let will_ask = !self.constrained.is_on();
         let text = match (self.trace.config.prompt.lang, past_succeeded, will_ask) {
-            (prompt::Lang::En, false, true) => {
+            (Lang::En, false, true) => {
                 format!("{earlier}\n(The same call again, and it failed the same way.)")
             }
-            (prompt::Lang::Zh, false, true) => {
+            (Lang::Zh, false, true) => {
                 format!("{earlier}\n（同样的调用，同样失败了。）")
             }
-            (prompt::Lang::En, false, false) => format!(
+            (Lang::En, false, false) => format!(
                 "{earlier}\n(You already called {tool} with these arguments, and it failed the \
                  same way. Change the arguments, or use another tool.)"
             ),
-            (prompt::Lang::Zh, false, false) => format!(
+            (Lang::Zh, false, false) => format!(
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，它同样失败了。请修改参数，或者换用别的工具。）"
             ),
-            (prompt::Lang::En, true, false) => format!(
+            (Lang::En, true, false) => format!(
                 "{earlier}\n(You already called {tool} with these arguments; this is the same \
                  result. Use it to give the final answer with Action: final_answer, or try \
                  something different.)"
             ),
-            (prompt::Lang::Zh, true, false) => format!(
+            (Lang::Zh, true, false) => format!(
                 "{earlier}\n（你已经用相同的参数调用过 {tool}，这是同样的结果。请用它通过 \
                  Action: final_answer 给出最终答案，或者换一种做法。）"
             ),
-            (prompt::Lang::En, true, true) => {
+            (Lang::En, true, true) => {
                 format!("{earlier}\n(The same call again, the same result.)")
             }
-            (prompt::Lang::Zh, true, true) => format!("{earlier}\n（同样的调用，同样的结果。）"),
+            (Lang::Zh, true, true) => format!("{earlier}\n（同样的调用，同样的结果。）"),
         };
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }

@@ -7,8 +7,9 @@
 //! and a Chinese arithmetic question starts with a reply that has no Action at all, so
 //! learners see format feedback correct the model.
 
+use crate::lang::Lang;
 use crate::llm::{ModelRequest, Role};
-use crate::prompt::{plan_feedback, Lang};
+use crate::prompt::plan_feedback;
 
 /// Questions the demo model is scripted for; the page offers them as examples.
 pub const QUESTIONS: [&str; 5] = [

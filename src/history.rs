@@ -4,10 +4,10 @@
 //! messages are append-only between trims, and a trim drops a large block of old rounds at
 //! once instead of sliding the window by one round every step.
 
+use crate::lang::{estimate_tokens, Lang};
 use serde::{Deserialize, Serialize};
 
 use crate::llm::{Message, Role};
-use crate::prompt::{estimate_tokens, Lang};
 
 /// How the rounds are laid out as chat messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,6 +3,7 @@
 //! The core modules never touch the network, the clock or wasm types: the agent is a state
 //! machine that asks its driver to call the model or run a tool, and is fed the results.
 //!
+//! - [`lang`]: the languages, and what the other modules need to know about Chinese text.
 //! - [`parse`]: one model reply → an action, a final answer or format feedback.
 //! - [`tools`]: the registry, argument normalisation and the built-in tools.
 //! - [`prompt`]: the system prompt generated from the registry.
@@ -27,6 +28,7 @@ mod deser;
 pub mod drive;
 pub mod events;
 pub mod history;
+pub mod lang;
 pub mod limits;
 pub mod llm;
 pub mod parse;

@@ -5,18 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lang::Lang;
 use crate::llm::MustAnswer;
-use crate::strategy::Strategy;
-use crate::tools::{Builtin, ToolSpec};
-
-/// Which built-in template to use.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
+use crate::strategy::{Strategy, MAX_PLAN_STEPS};
+use crate::tools::{description, ToolSpec};
 
 /// A worked example appended to the system prompt (few-shot prompting).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -292,18 +284,6 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
         .join("\n")
 }
 
-/// The built-in tools are described in the prompt's language; other tools as registered.
-pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
-    match (lang, Builtin::of(tool)) {
-        (Lang::Zh, Some(Builtin::Calculator)) => {
-            "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。"
-        }
-        (Lang::Zh, Some(Builtin::SearchDocs)) => "按关键词（中文或英文）搜索参考文档。",
-        (Lang::Zh, Some(Builtin::CurrentTime)) => "返回今天的日期、时间、星期、月份和年份。",
-        _ => tool.description.trim(),
-    }
-}
-
 /// The full system prompt for these tools.
 pub fn system_prompt(tools: &[&ToolSpec], config: &PromptConfig) -> String {
     let template = (config.template.clone()).unwrap_or_else(|| default_template(config.lang));
@@ -326,33 +306,6 @@ pub fn system_prompt(tools: &[&ToolSpec], config: &PromptConfig) -> String {
         }
     }
     prompt
-}
-
-/// A rough token count, the same method for every prompt we compare: each CJK character
-/// counts as one token, and other text as one token per 4 characters (rounded up per run
-/// of non-CJK text). Real tokenizers differ by model; this is for comparing sizes.
-pub fn estimate_tokens(text: &str) -> usize {
-    let mut tokens = 0;
-    let mut run: usize = 0;
-    for c in text.chars() {
-        if is_cjk(c) {
-            tokens += 1 + run.div_ceil(4);
-            run = 0;
-        } else {
-            run += 1;
-        }
-    }
-    tokens + run.div_ceil(4)
-}
-
-/// A Chinese character (not CJK punctuation or full-width forms).
-pub(crate) fn is_cjk_ideograph(c: char) -> bool {
-    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3000..=0x303F | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
 }
 
 /// What the model is sent, as the Observation of its final answer, when the answer is checked
@@ -414,9 +367,6 @@ pub fn read_plan(reply: &str) -> Option<Vec<String>> {
         .collect();
     (!steps.is_empty()).then_some(steps)
 }
-
-/// The most steps a plan holds: small models number on without end.
-pub const MAX_PLAN_STEPS: usize = 5;
 
 /// A plan as the prompt shows it, after the question or as the plan's Observation.
 pub fn plan_text(steps: &[String], lang: Lang) -> String {
@@ -500,19 +450,5 @@ pub fn summary_text(summary: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("Summary of the omitted steps: {summary}"),
         Lang::Zh => format!("被省略步骤的总结：{summary}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn estimate_counts_cjk_per_char_and_latin_per_four() {
-        assert_eq!(estimate_tokens(""), 0);
-        assert_eq!(estimate_tokens("abcd"), 1);
-        assert_eq!(estimate_tokens("abcde"), 2);
-        assert_eq!(estimate_tokens("中文"), 2);
-        assert_eq!(estimate_tokens("ab中"), 2);
     }
 }

@@ -3,10 +3,11 @@
 //! just sent back empty; `{"expression": "2+2"}` as a final answer is the call the model meant,
 //! or the result of that call when it already ran. Pure: the agent passes what it knows.
 
+use crate::lang::Lang;
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
-use crate::prompt::{self, FewShot, Lang, Opening};
+use crate::prompt::{self, FewShot, Opening};
 use crate::tools::{calculator, Builtin, HostContext, Registry};
 
 /// A call made earlier in the run and what came back.

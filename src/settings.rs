@@ -2,6 +2,7 @@
 //! what a run needs: the agent's config, the client's config and the tool registry. The
 //! browser driver only converts the object to JSON and calls [`configure`].
 
+use crate::lang::Lang;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -9,7 +10,7 @@ use crate::agent::AgentConfig;
 use crate::deser::Fields;
 use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
-use crate::prompt::{FewShot, Lang, PromptConfig};
+use crate::prompt::{FewShot, PromptConfig};
 use crate::strategy::{Compress, Strategy};
 use crate::tools::{default_documents, Document, Registry};
 

@@ -69,3 +69,6 @@ pub enum Compress {
     /// the question in every later request.
     Summary,
 }
+
+/// The most steps a plan holds: small models number on without end.
+pub const MAX_PLAN_STEPS: usize = 5;

@@ -7,11 +7,11 @@ use reactloop::agent::{
 };
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
+use reactloop::lang::Lang;
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
 };
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
-use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
 use serde_json::json;
 

@@ -7,6 +7,7 @@
 //! that drops or misnames a field is caught too. Each sample is put in a real trace alone, and
 //! then all of them together; a failure names the samples that did not come back.
 
+use reactloop::lang::Lang;
 use std::fmt::Debug;
 
 use reactloop::agent::{
@@ -20,7 +21,7 @@ use reactloop::llm::{
     ServerKind, Usage,
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
-use reactloop::prompt::{FewShot, Lang, PromptConfig};
+use reactloop::prompt::{FewShot, PromptConfig};
 use reactloop::strategy::{Compress, Strategy};
 use reactloop::tools::{
     default_documents, Builtin, CalcError, DispatchError, HostContext, Note, Registry, ToolCall,

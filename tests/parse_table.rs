@@ -1,11 +1,11 @@
 //! Table-driven specification of the reply parser: each repair, each error and its feedback,
 //! spans, observation cutting, and the lenient JSON reader.
 
+use reactloop::lang::Lang;
 use reactloop::parse::{
     cut_observation, parse_json_lenient, parse_reply, FormatError, ParseResult, Parsed, Repair,
     Span,
 };
-use reactloop::prompt::Lang;
 use serde_json::{json, Value};
 
 enum Want {

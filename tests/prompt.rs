@@ -1,9 +1,10 @@
 //! Golden files pin the generated system prompts. After an intended change, regenerate
 //! them with `UPDATE_GOLDEN=1 cargo test --test prompt` and review the diff.
 
+use reactloop::lang::{estimate_tokens, Lang};
 use std::path::PathBuf;
 
-use reactloop::prompt::{estimate_tokens, system_prompt, FewShot, Lang, PromptConfig};
+use reactloop::prompt::{system_prompt, FewShot, PromptConfig};
 use reactloop::tools::{default_documents, Registry, ToolSpec};
 use serde_json::json;
 

@@ -1,8 +1,8 @@
 //! The parser never panics and stays fast: deterministic fuzzing from protocol fragments and
 //! random bytes, plus 100 KB pathological inputs timed against 10 KB ones.
 
+use reactloop::lang::Lang;
 use reactloop::parse::{cut_observation, parse_json_lenient, parse_reply, Parsed};
-use reactloop::prompt::Lang;
 use std::time::{Duration, Instant};
 
 /// xorshift64: tiny, deterministic, good enough to shuffle fragments.

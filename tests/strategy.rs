@@ -3,8 +3,9 @@
 
 use reactloop::agent::{Agent, AgentConfig, Outcome, Trace};
 use reactloop::drive::run_to_end;
+use reactloop::lang::Lang;
 use reactloop::llm::{chat_body, ClientConfig, Constrained, LlmError, ModelRequest};
-use reactloop::prompt::{Lang, PromptConfig};
+use reactloop::prompt::PromptConfig;
 use reactloop::settings::{configure, Purpose};
 use reactloop::strategy::Strategy;
 use reactloop::tools::{default_documents, HostContext, Registry};

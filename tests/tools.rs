@@ -1,6 +1,6 @@
 //! Tests of the tools module through its public API.
 
-use reactloop::prompt::Lang;
+use reactloop::lang::Lang;
 use reactloop::tools::{
     calculator, default_documents, evaluate, evaluate_list, format_number, Builtin, CalcError,
     DispatchError, Document, HostContext, Note, Registry, RegistryError, ToolCall, ToolError,

@@ -19,6 +19,7 @@
 //! arrays, string literals, `Omit<…>`. A construct it does not know fails the test with its
 //! text, so it is taught rather than skipped.
 
+use reactloop::lang::Lang;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,7 +34,6 @@ use reactloop::llm::{
     Usage,
 };
 use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
-use reactloop::prompt::Lang;
 use reactloop::sentences::Text;
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
 use reactloop::tools::{default_documents, Builtin, HostContext, Note, Registry, ToolCall};

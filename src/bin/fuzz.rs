@@ -20,11 +20,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use reactloop::agent::Trace;
+use reactloop::lang::Lang;
 use reactloop::llm::{SseDecoder, StreamEvent};
 use reactloop::parse::{
     cut_observation, parse_json_lenient, parse_reply, parse_reply_after_final_answer,
 };
-use reactloop::prompt::Lang;
 use reactloop::tools::{default_documents, HostContext, Registry};
 use serde_json::{json, Map, Value};
 

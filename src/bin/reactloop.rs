@@ -5,8 +5,9 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use reactloop::agent::{Agent, AgentConfig, ModelReply};
+use reactloop::lang::Lang;
 use reactloop::parse::{parse_reply, Parsed};
-use reactloop::prompt::{system_prompt, Lang, PromptConfig};
+use reactloop::prompt::{system_prompt, PromptConfig};
 use reactloop::tools::{default_documents, HostContext, Registry};
 use serde_json::{json, Value};
 

@@ -430,7 +430,7 @@ pub fn react_grammar(
 /// sentences (the Thought's `text`, without colons).
 pub fn plan_grammar() -> String {
     let mut steps = String::new();
-    for n in (2..=crate::prompt::MAX_PLAN_STEPS).rev() {
+    for n in (2..=crate::strategy::MAX_PLAN_STEPS).rev() {
         steps = format!("(\"\\n{n}. \" text {steps})?");
     }
     format!(
@@ -469,7 +469,7 @@ pub fn plan_schema() -> Value {
                 "type": "array",
                 "items": {"type": "string", "pattern": format!("^{TEXT_PATTERN}$")},
                 "minItems": 1,
-                "maxItems": crate::prompt::MAX_PLAN_STEPS,
+                "maxItems": crate::strategy::MAX_PLAN_STEPS,
             },
         },
         "required": ["plan"],

@@ -13,7 +13,7 @@ mod json;
 mod reply;
 mod scan;
 
-use crate::prompt::Lang;
+use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -1,10 +1,10 @@
 //! The `current_time` tool. The core never reads a clock: the host passes the time in a
 //! [`HostContext`], and this module only formats it (with its own calendar arithmetic).
 
+use crate::lang::Lang;
 use serde_json::json;
 
 use super::{HostContext, ToolError, ToolSpec};
-use crate::prompt::Lang;
 
 const MS_PER_DAY: i64 = 86_400_000;
 /// JavaScript's Date range, ±100,000,000 days around 1970.

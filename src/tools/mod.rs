@@ -13,7 +13,7 @@ pub mod search_docs;
 
 pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 
-use crate::prompt::Lang;
+use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -659,11 +659,7 @@ impl Registry {
             .specs()
             .into_iter()
             .map(|t| {
-                let about = words(&format!(
-                    "{} {}",
-                    t.name,
-                    crate::prompt::description(t, lang)
-                ));
+                let about = words(&format!("{} {}", t.name, description(t, lang)));
                 (
                     asked.iter().filter(|w| about.contains(w)).count(),
                     t.name.as_str(),
@@ -886,7 +882,7 @@ fn words(text: &str) -> Vec<String> {
     }
     let chars: Vec<char> = text.chars().collect();
     for pair in chars.windows(2) {
-        if pair.iter().all(|&c| crate::prompt::is_cjk_ideograph(c)) {
+        if pair.iter().all(|&c| crate::lang::is_cjk_ideograph(c)) {
             let bigram: String = pair.iter().collect();
             if !out.contains(&bigram) {
                 out.push(bigram);
@@ -958,6 +954,18 @@ fn compact_json(v: &Value) -> String {
             format!("[{}]", items.join(", "))
         }
         other => other.to_string(),
+    }
+}
+
+/// The built-in tools are described in the prompt's language; other tools as registered.
+pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
+    match (lang, Builtin::of(tool)) {
+        (Lang::Zh, Some(Builtin::Calculator)) => {
+            "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。"
+        }
+        (Lang::Zh, Some(Builtin::SearchDocs)) => "按关键词（中文或英文）搜索参考文档。",
+        (Lang::Zh, Some(Builtin::CurrentTime)) => "返回今天的日期、时间、星期、月份和年份。",
+        _ => tool.description.trim(),
     }
 }
 

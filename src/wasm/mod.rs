@@ -7,6 +7,7 @@ mod js_model;
 mod js_tools;
 mod timer;
 
+use crate::lang::Lang;
 use std::cell::{Cell, RefCell};
 use std::fmt::Display;
 use std::rc::Rc;
@@ -20,7 +21,6 @@ use web_sys::AbortController;
 use crate::agent::{self, AgentConfig, ModelReply, Next, ToolResult, Trace};
 use crate::events::{Event, Part, Run};
 use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
-use crate::prompt::Lang;
 use crate::settings::{self, Configured, Purpose, SettingsError};
 use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
 use crate::view;
@@ -833,5 +833,5 @@ pub fn default_template(lang: &str, strategy: Option<String>) -> String {
 /// A rough token count (see `prompt::estimate_tokens` for the method).
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(text: &str) -> usize {
-    crate::prompt::estimate_tokens(text)
+    crate::lang::estimate_tokens(text)
 }

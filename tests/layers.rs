@@ -1,0 +1,159 @@
+//! The core's top-level modules form layers: each one uses (by a `crate::` path, outside its
+//! tests and comments) only modules of the layers below it, so there is no cycle and a reader
+//! can learn the crate from the bottom up. A new module, or a use that goes up or sideways,
+//! fails here with the module, what it uses and where.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// Bottom first. `wasm` (the browser driver) and `bin` sit above all of them.
+const LAYERS: &[&[&str]] = &[
+    &["lang", "limits", "strategy"],
+    &["tools", "parse"],
+    &["llm"],
+    &["prompt", "history"],
+    &["reading", "demo"],
+    &["agent"],
+    &["sentences", "drive", "deser"],
+    &["view", "settings"],
+    &["events"],
+];
+
+/// Drivers: above every layer, never used by the core.
+const DRIVERS: &[&str] = &["wasm", "bin"];
+
+/// Each source file's code with its tests and comments left out.
+fn code(path: &Path) -> String {
+    let text = fs::read_to_string(path).expect("a source file");
+    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    text.lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level modules a file's code names: `crate::x` and each `x` in `crate::{x, …}`.
+fn used(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        if let Some(list) = rest.strip_prefix('{') {
+            // The names at the list's top level, before any nested braces close it.
+            let mut depth = 0;
+            let mut item_start = true;
+            for (i, c) in list.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if item_start && depth == 0 && (c.is_alphanumeric() || c == '_') => {
+                        item_start = false;
+                        out.push(ident(&list[i..]));
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            out.push(ident(rest));
+        }
+    }
+    out
+}
+
+fn ident(text: &str) -> String {
+    text.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// module → (module it uses → the files that use it).
+fn graph() -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
+    let mut graph: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let src = stack[0].clone();
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("src/") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension() != Some("rs".as_ref()) {
+                continue;
+            }
+            let rel = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            let module = rel.split(['/', '.']).next().unwrap().to_string();
+            if module == "lib" {
+                continue;
+            }
+            let uses = graph.entry(module.clone()).or_default();
+            for used in used(&code(&path)) {
+                if used != module && !used.is_empty() {
+                    uses.entry(used).or_default().push(rel.clone());
+                }
+            }
+        }
+    }
+    graph
+}
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+#[test]
+fn every_module_uses_only_the_layers_below_it() {
+    let graph = graph();
+    let mut problems = Vec::new();
+    for (module, uses) in &graph {
+        if DRIVERS.contains(&module.as_str()) {
+            continue;
+        }
+        let Some(at) = layer(module) else {
+            problems.push(format!("`{module}` is in no layer: add it to LAYERS"));
+            continue;
+        };
+        for (used, files) in uses {
+            match layer(used) {
+                Some(below) if below < at => {}
+                _ => problems.push(format!(
+                    "`{module}` (layer {at}) uses `{used}` (layer {}) in {}",
+                    layer(used).map_or("none".to_string(), |l| l.to_string()),
+                    files.join(", ")
+                )),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The list names no module that is gone, and the bottom imports nothing of the crate.
+    for name in LAYERS.iter().flat_map(|l| l.iter()) {
+        assert!(
+            graph.contains_key(*name),
+            "LAYERS names `{name}`, not in src/"
+        );
+    }
+    assert_eq!(graph["lang"].len(), 0, "lang uses {:?}", graph["lang"]);
+}
+
+#[test]
+fn the_reader_of_paths_finds_lists_nested_lists_and_plain_paths() {
+    let text = "use crate::{agent::{self, Next}, llm::X,\n tools};\nlet x = crate::view::step();";
+    assert_eq!(used(text), ["agent", "llm", "tools", "view"]);
+    // Comments and tests are left out.
+    let dir = std::env::temp_dir().join(format!("layers-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("m.rs");
+    fs::write(
+        &file,
+        "use crate::a; // crate::b\n#[cfg(test)]\nmod tests { use crate::c; }",
+    )
+    .unwrap();
+    assert_eq!(used(&code(&file)), ["a"]);
+    fs::remove_dir_all(&dir).unwrap();
+}
