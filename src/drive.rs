@@ -2,9 +2,10 @@
 //! agent's requests with a model function and runs built-in tools until the run is over.
 //! The browser has its own asynchronous driver in `wasm`.
 
-use crate::agent::{Agent, ModelReply, Next, Outcome, ToolResult};
+use crate::agent::{Agent, Next, ToolResult};
 use crate::llm::{LlmError, ModelRequest};
 use crate::tools::{HostContext, ToolError};
+use crate::trace::{ModelReply, Outcome};
 
 /// Runs the agent to the end. A tool the core cannot run (a host tool) fails with a message
 /// in the trace instead of stopping the run.

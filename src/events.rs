@@ -5,10 +5,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::agent::{Agent, AgentError, Guard, ModelReply, Next, Outcome, ToolResult};
+use crate::agent::{Agent, AgentError, Next, ToolResult};
 use crate::llm::{LlmError, ModelRequest, ServerKind};
 use crate::sentences::{self, Text};
 use crate::tools::ToolCall;
+use crate::trace::{Guard, ModelReply, Outcome};
 use crate::view;
 
 /// What happened, as a page receives it.

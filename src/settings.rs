@@ -6,8 +6,8 @@ use crate::lang::Lang;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::agent::AgentConfig;
-use crate::deser::Fields;
+use crate::config::AgentConfig;
+use crate::fields::Fields;
 use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, PromptConfig};

@@ -1,10 +1,8 @@
 //! The agent loop, driven natively with scripted models: every guard, both message styles,
 //! the demo model, and the trace format.
 
-use reactloop::agent::{
-    Agent, AgentConfig, Guard, ModelReply, Next, ObservationSource, Outcome, ServerChoice,
-    ToolResult, Trace, TraceError,
-};
+use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::lang::Lang;
@@ -13,6 +11,9 @@ use reactloop::llm::{
 };
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
+use reactloop::trace::{
+    Guard, ModelReply, ObservationSource, Outcome, ServerChoice, Trace, TraceError,
+};
 use serde_json::json;
 
 const HOST: HostContext = HostContext {

@@ -1,10 +1,12 @@
 //! The events a run reports (`reactloop::events`), natively: what each transition causes,
 //! with its sentences, and only for the steps it touched.
 
-use reactloop::agent::{Agent, AgentConfig, ModelReply, ToolResult};
+use reactloop::agent::{Agent, ToolResult};
+use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Part, Pending, Run};
 use reactloop::llm::{Constrained, LlmError};
 use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::trace::ModelReply;
 use serde_json::{json, Value};
 
 const HOST: HostContext = HostContext {

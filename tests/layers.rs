@@ -9,14 +9,14 @@ use std::path::Path;
 
 /// Bottom first. `wasm` (the browser driver) and `bin` sit above all of them.
 const LAYERS: &[&[&str]] = &[
-    &["lang", "limits", "strategy"],
+    &["lang", "fields", "limits", "strategy"],
     &["tools", "parse"],
     &["llm"],
     &["prompt", "history"],
-    &["reading", "demo"],
-    &["agent"],
-    &["sentences", "drive", "deser"],
-    &["view", "settings"],
+    &["reading", "demo", "config"],
+    &["trace"],
+    &["agent", "sentences"],
+    &["drive", "view", "settings"],
     &["events"],
 ];
 

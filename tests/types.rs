@@ -23,10 +23,8 @@ use reactloop::lang::Lang;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-use reactloop::agent::{
-    Agent, AgentConfig, Guard, ModelReply, Next, Observation, ObservationSource, Outcome,
-    ServerChoice, Step, ToolResult, Trace, TRACE_VERSION,
-};
+use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Pending, Run};
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
@@ -37,6 +35,10 @@ use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::sentences::Text;
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
 use reactloop::tools::{default_documents, Builtin, HostContext, Note, Registry, ToolCall};
+use reactloop::trace::{
+    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
+    TRACE_VERSION,
+};
 use reactloop::{limits, view};
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -19,13 +19,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use reactloop::agent::Trace;
 use reactloop::lang::Lang;
 use reactloop::llm::{SseDecoder, StreamEvent};
 use reactloop::parse::{
     cut_observation, parse_json_lenient, parse_reply, parse_reply_after_final_answer,
 };
 use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::trace::Trace;
 use serde_json::{json, Map, Value};
 
 const USAGE: &str = "usage: fuzz [--iterations N] [--seed S] [--target parse|json|calc|sse|trace]

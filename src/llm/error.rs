@@ -3,6 +3,7 @@
 //! `Display` states the problem in one or two sentences; [`LlmError::hint`] adds the concrete
 //! fix, which often needs the page's origin (only the driver knows it).
 
+use crate::fields::tagged;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -20,59 +21,60 @@ pub(crate) const EXCERPT_CHARS: usize = 200;
 /// Characters of a server's own error message kept in errors.
 const MESSAGE_CHARS: usize = 500;
 
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum LlmError {
-    /// `fetch` itself failed: no server, a refused origin (CORS), DNS, a dropped connection.
-    Network {
-        url: String,
-        detail: String,
-    },
-    /// An https page tried to call plain http on a host other than the local machine.
-    MixedContent {
-        page_origin: String,
-        url: String,
-    },
-    /// The server answered with a non-2xx status. `models` is filled in by the driver on 404
-    /// when it could list the server's models.
-    Http {
-        status: u16,
-        url: String,
-        body_excerpt: String,
-        server_message: Option<String>,
-        models: Option<Vec<String>>,
-    },
-    /// A 2xx reply (or a streamed event) that carries an `error` object instead of a completion.
-    Server {
-        message: String,
-    },
-    /// The reply is neither JSON nor an event stream (an HTML page, plain text, nothing).
-    NotJson {
-        excerpt: String,
-    },
-    /// The reply is JSON but lacks what an OpenAI-compatible server sends (`expected`).
-    UnexpectedReply {
-        expected: String,
-        excerpt: String,
-    },
-    Timeout {
-        ms: u32,
-    },
-    /// The user (or the driver) cancelled the request.
-    Aborted,
-    /// The event stream was malformed or broke off.
-    Stream {
-        message: String,
-    },
-    /// The model answered, but with no text.
-    EmptyReply,
-    /// A reply, or a part of a stream, outgrew its limit in [`crate::limits`]; reading stopped
-    /// there, so a broken server cannot make the page buffer without end.
-    TooLarge {
-        part: Oversized,
-        limit_bytes: usize,
-    },
+tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum LlmError in "type" {
+        /// `fetch` itself failed: no server, a refused origin (CORS), DNS, a dropped connection.
+        Network {
+            url: String,
+            detail: String,
+        } = "network",
+        /// An https page tried to call plain http on a host other than the local machine.
+        MixedContent {
+            page_origin: String,
+            url: String,
+        } = "mixed_content",
+        /// The server answered with a non-2xx status. `models` is filled in by the driver on 404
+        /// when it could list the server's models.
+        Http {
+            status: u16,
+            url: String,
+            body_excerpt: String,
+            server_message: Option<String>,
+            models: Option<Vec<String>>,
+        } = "http",
+        /// A 2xx reply (or a streamed event) that carries an `error` object instead of a completion.
+        Server {
+            message: String,
+        } = "server",
+        /// The reply is neither JSON nor an event stream (an HTML page, plain text, nothing).
+        NotJson {
+            excerpt: String,
+        } = "not_json",
+        /// The reply is JSON but lacks what an OpenAI-compatible server sends (`expected`).
+        UnexpectedReply {
+            expected: String,
+            excerpt: String,
+        } = "unexpected_reply",
+        Timeout {
+            ms: u32,
+        } = "timeout",
+        /// The user (or the driver) cancelled the request.
+        Aborted = "aborted",
+        /// The event stream was malformed or broke off.
+        Stream {
+            message: String,
+        } = "stream",
+        /// The model answered, but with no text.
+        EmptyReply = "empty_reply",
+        /// A reply, or a part of a stream, outgrew its limit in [`crate::limits`]; reading stopped
+        /// there, so a broken server cannot make the page buffer without end.
+        TooLarge {
+            part: Oversized,
+            limit_bytes: usize,
+        } = "too_large",
+    }
 }
 
 /// What outgrew its limit in an [`LlmError::TooLarge`].

@@ -23,6 +23,7 @@
 //!   models often write Python), case-insensitive names, and one trailing `=`.
 //! - Positions in error messages count characters from 1.
 
+use crate::fields::tagged;
 use serde::Serialize;
 use serde_json::json;
 use std::f64::consts::{E, PI};
@@ -38,58 +39,59 @@ pub const MAX_DEPTH: usize = 64;
 /// `round(x, n)` accepts |n| up to this; beyond it f64 has no digits left to round.
 const MAX_ROUND_DIGITS: f64 = 15.0;
 
-/// Why an expression could not be evaluated. Messages are written for the model and for a
-/// workshop attendee reading the trace.
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum CalcError {
-    Empty,
-    TooLong {
-        len: usize,
-        max: usize,
-    },
-    TooDeep {
-        max: usize,
-    },
-    UnexpectedChar {
-        ch: char,
-        pos: usize,
-    },
-    UnexpectedToken {
-        token: String,
-        pos: usize,
-    },
-    UnexpectedEnd,
-    UnclosedParen {
-        pos: usize,
-    },
-    UnexpectedCloseParen {
-        pos: usize,
-    },
-    UnknownName {
-        name: String,
-        pos: usize,
-    },
-    MissingParens {
-        name: String,
-    },
-    /// `pi(3)`: a constant written like a function, meaning a product.
-    ConstantCalled {
-        name: String,
-        pos: usize,
-    },
-    WrongArgCount {
-        function: String,
-        expected: String,
-        got: usize,
-    },
-    DivisionByZero,
-    Overflow,
-    InvalidArgument {
-        function: String,
-        reason: String,
-    },
+tagged! {
+    /// Why an expression could not be evaluated. Messages are written for the model and for a
+    /// workshop attendee reading the trace.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    pub enum CalcError in "kind" {
+        Empty = "empty",
+        TooLong {
+            len: usize,
+            max: usize,
+        } = "too_long",
+        TooDeep {
+            max: usize,
+        } = "too_deep",
+        UnexpectedChar {
+            ch: char,
+            pos: usize,
+        } = "unexpected_char",
+        UnexpectedToken {
+            token: String,
+            pos: usize,
+        } = "unexpected_token",
+        UnexpectedEnd = "unexpected_end",
+        UnclosedParen {
+            pos: usize,
+        } = "unclosed_paren",
+        UnexpectedCloseParen {
+            pos: usize,
+        } = "unexpected_close_paren",
+        UnknownName {
+            name: String,
+            pos: usize,
+        } = "unknown_name",
+        MissingParens {
+            name: String,
+        } = "missing_parens",
+        /// `pi(3)`: a constant written like a function, meaning a product.
+        ConstantCalled {
+            name: String,
+            pos: usize,
+        } = "constant_called",
+        WrongArgCount {
+            function: String,
+            expected: String,
+            got: usize,
+        } = "wrong_arg_count",
+        DivisionByZero = "division_by_zero",
+        Overflow = "overflow",
+        InvalidArgument {
+            function: String,
+            reason: String,
+        } = "invalid_argument",
+    }
 }
 
 impl fmt::Display for CalcError {

@@ -13,7 +13,10 @@ pub mod search_docs;
 
 pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 
+use crate::fields::tagged;
+use crate::fields::{kind, via_value, Fields};
 use crate::lang::Lang;
+use serde::de::Error as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -227,26 +230,27 @@ impl Serialize for Note {
     }
 }
 
-/// Why a parsed action could not become a [`ToolCall`].
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum DispatchError {
-    UnknownTool {
-        name: String,
-        available: Vec<String>,
-        nearest: Option<String>,
-    },
-    MissingArgument {
-        tool: String,
-        missing: Vec<String>,
-        expected: Value,
-    },
-    BadArguments {
-        tool: String,
-        message: String,
-        expected: Value,
-    },
+tagged! {
+    /// Why a parsed action could not become a [`ToolCall`].
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum DispatchError in "type" {
+        UnknownTool {
+            name: String,
+            available: Vec<String>,
+            nearest: Option<String>,
+        } = "unknown_tool",
+        MissingArgument {
+            tool: String,
+            missing: Vec<String>,
+            expected: Value,
+        } = "missing_argument",
+        BadArguments {
+            tool: String,
+            message: String,
+            expected: Value,
+        } = "bad_arguments",
+    }
 }
 
 impl fmt::Display for DispatchError {
@@ -337,37 +341,39 @@ impl DispatchError {
     }
 }
 
-/// Why a tool (built-in or external) failed.
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ToolError {
-    Calculator(CalcError),
-    NoDocuments,
-    EmptyQuery,
-    NoMatch {
-        query: String,
-        /// Titles of (some of) the documents, to suggest other keywords.
-        topics: Vec<String>,
-    },
-    InvalidClock {
-        now_unix_ms: f64,
-        utc_offset_minutes: i32,
-    },
-    /// The call's arguments are not what the tool needs (only possible for a [`ToolCall`] that
-    /// did not come from [`Registry::dispatch`]).
-    InvalidInput {
-        tool: String,
-        message: String,
-    },
-    /// `run_builtin` was given a call to an external tool.
-    NotBuiltin {
-        tool: String,
-    },
-    /// An external tool failed; the driver reports it with this variant.
-    External {
-        message: String,
-    },
+tagged! {
+    /// Why a tool (built-in or external) failed.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum ToolError in "type" {
+        Calculator(CalcError) = "calculator",
+        NoDocuments = "no_documents",
+        EmptyQuery = "empty_query",
+        NoMatch {
+            query: String,
+            /// Titles of (some of) the documents, to suggest other keywords.
+            topics: Vec<String>,
+        } = "no_match",
+        InvalidClock {
+            // JSON has no NaN: serde_json writes it as null, read back as NaN.
+            now_unix_ms: f64 => crate::fields::nan_if_null,
+            utc_offset_minutes: i32,
+        } = "invalid_clock",
+        /// The call's arguments are not what the tool needs (only possible for a [`ToolCall`] that
+        /// did not come from [`Registry::dispatch`]).
+        InvalidInput {
+            tool: String,
+            message: String,
+        } = "invalid_input",
+        /// `run_builtin` was given a call to an external tool.
+        NotBuiltin {
+            tool: String,
+        } = "not_builtin",
+        /// An external tool failed; the driver reports it with this variant.
+        External {
+            message: String,
+        } = "external",
+    }
 }
 
 impl fmt::Display for ToolError {
@@ -967,6 +973,32 @@ pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
         (Lang::Zh, Some(Builtin::CurrentTime)) => "返回今天的日期、时间、星期、月份和年份。",
         _ => tool.description.trim(),
     }
+}
+
+via_value! {
+    ToolCall => tool_call,
+    Note => note,
+}
+
+/// A note is kept as its sentence.
+fn note(value: Value) -> Result<Note, serde_json::Error> {
+    match value {
+        Value::String(sentence) => Ok(Note::read(&sentence)),
+        other => Err(serde_json::Error::custom(format!(
+            "invalid type: {}, expected a string",
+            kind(&other)
+        ))),
+    }
+}
+
+fn tool_call(value: Value) -> Result<ToolCall, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ToolCall {
+        tool: f.get("tool")?,
+        args: f.get("args")?,
+        builtin: f.opt("builtin")?,
+        notes: f.get("notes")?,
+    })
 }
 
 #[cfg(test)]

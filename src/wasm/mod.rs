@@ -18,11 +18,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
-use crate::agent::{self, AgentConfig, ModelReply, Next, ToolResult, Trace};
+use crate::agent::{self, Next, ToolResult};
+use crate::config::AgentConfig;
 use crate::events::{Event, Part, Run};
 use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
 use crate::settings::{self, Configured, Purpose, SettingsError};
 use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
+use crate::trace::{ModelReply, Trace};
 use crate::view;
 use js_tools::JsTool;
 
