@@ -38,13 +38,40 @@ const SHORT_RESULT: usize = 40;
 /// The most of a run-on Thought given back to be continued.
 const RAN_ON_CHARS: usize = 120;
 
-/// What the driver must do next.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What the driver must do next; each is answered by one feed (`Done` by none). It borrows
+/// from the agent: a driver copies what it keeps across an await.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Next {
-    CallModel { request: ModelRequest },
-    RunTool { call: ToolCall },
-    Done { outcome: Outcome },
+pub enum Next<'a> {
+    /// `constrained: auto` before the first request: find out what the server is (its `GET
+    /// /models`, [`ServerKind::detect`]; the in-page engine and the demo are known without
+    /// asking, [`crate::settings::Model::known_server`]) and [`Agent::feed_server`] it.
+    DetectServer,
+    /// Ask the model, then [`Agent::feed_model`] the reply or [`Agent::feed_model_error`].
+    CallModel {
+        request: &'a ModelRequest,
+    },
+    /// Run the tool ([`Agent::run_builtin`] for a built-in one), then [`Agent::feed_tool`].
+    RunTool {
+        call: &'a ToolCall,
+    },
+    Done {
+        outcome: &'a Outcome,
+    },
+}
+
+/// What a transition did, logged where the agent decides it; `crate::events` turns the log
+/// into the page's events ([`Agent::take_changes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// A guard stepped in: its step, and its place in the step's guards.
+    Guard { step: usize, at: usize },
+    /// A step's record changed.
+    Step { step: usize },
+    /// A step was opened: its request is new.
+    Opened { step: usize },
+    /// The run ended.
+    Done,
 }
 
 /// A tool's result, as fed by the driver.
@@ -66,6 +93,7 @@ enum State {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AgentError {
+    NotWaitingForServer,
     NotWaitingForModel,
     NotWaitingForTool,
     NothingToRetry,
@@ -74,6 +102,7 @@ pub enum AgentError {
 impl std::fmt::Display for AgentError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            AgentError::NotWaitingForServer => "The agent is not asking what the server is now.",
             AgentError::NotWaitingForModel => "The agent is not waiting for a model reply now.",
             AgentError::NotWaitingForTool => "The agent is not waiting for a tool result now.",
             AgentError::NothingToRetry => "Only a run stopped by a model error can be retried.",
@@ -122,6 +151,8 @@ pub struct Agent {
     summarizing: Option<usize>,
     /// The latest summary of the rounds that left the window.
     summary: Option<String>,
+    /// What the transitions since the last [`Agent::take_changes`] did.
+    changes: Vec<Change>,
 }
 
 /// What a finished step leaves for the next request; kept as state so that no decision
@@ -189,6 +220,7 @@ impl Agent {
             state: State::NeedModel,
             format_errors: 0,
             calls: Vec::new(),
+            changes: Vec::new(),
         };
         agent.open_step();
         agent
@@ -203,10 +235,8 @@ impl Agent {
         &self.trace
     }
 
-    /// True while `constrained` is `auto` and the server's kind is still unknown: the driver
-    /// should find out (e.g. from `GET /models`, [`ServerKind::detect`]) and call
-    /// [`Agent::set_server`] before the first request goes out.
-    pub fn wants_server(&self) -> bool {
+    /// `constrained` is `auto` and the server's kind is still unknown: [`Next::DetectServer`].
+    fn wants_server(&self) -> bool {
         self.trace.config.constrained == Constrained::Auto
             && self.trace.server.is_none()
             && self.state == State::NeedModel
@@ -214,9 +244,9 @@ impl Agent {
 
     /// The server's kind decides the constraint (recorded in the trace); the pending request
     /// is rebuilt with it.
-    pub fn set_server(&mut self, kind: ServerKind) {
+    pub fn feed_server(&mut self, kind: ServerKind) -> Result<(), AgentError> {
         if !self.wants_server() {
-            return;
+            return Err(AgentError::NotWaitingForServer);
         }
         self.constrained = kind.constrained();
         self.trace.server = Some(ServerChoice {
@@ -226,13 +256,12 @@ impl Agent {
         (self.trace.system_prompt, self.examples) =
             prompt_and_examples(&self.trace.config, &self.registry, self.constrained);
         self.current_mut().request = self.request(self.trace.steps.len());
+        Ok(())
     }
 
-    /// The model call failed. When the server refused the constraint (an HTTP 400, 422 or 500
-    /// to a constrained request), the constraint is dropped for the rest of the run, the
-    /// pending request is rebuilt without it and true is returned: the driver asks again.
-    /// Once per run; any other error returns false.
-    pub fn constraint_refused(&mut self, error: &LlmError) -> bool {
+    /// A server that refuses the constraint (an HTTP 400, 422 or 500 to a constrained
+    /// request) gets the request again without it, for the rest of the run; once per run.
+    fn drop_refused_constraint(&mut self, error: &LlmError) -> bool {
         let refused = matches!(
             error,
             LlmError::Http {
@@ -240,17 +269,15 @@ impl Agent {
                 ..
             }
         );
-        if !refused || !self.constrained.is_on() || self.state != State::NeedModel {
+        if !refused || !self.constrained.is_on() {
             return false;
         }
         let constrained = std::mem::replace(&mut self.constrained, Constrained::Off);
-        let request = self.request(self.trace.steps.len());
-        let step = self.current_mut();
-        step.guards.push(Guard::ConstraintDropped {
+        self.current_mut().request = self.request(self.trace.steps.len());
+        self.guard(Guard::ConstraintDropped {
             constrained,
             error: error.clone(),
         });
-        step.request = request;
         true
     }
 
@@ -258,15 +285,14 @@ impl Agent {
         &self.registry
     }
 
-    pub fn next(&self) -> Next {
+    pub fn next(&self) -> Next<'_> {
         match &self.state {
+            State::NeedModel if self.wants_server() => Next::DetectServer,
             State::NeedModel => Next::CallModel {
-                request: self.current().request.clone(),
+                request: &self.current().request,
             },
-            State::NeedTool(call) => Next::RunTool { call: call.clone() },
-            State::Done(outcome) => Next::Done {
-                outcome: outcome.clone(),
-            },
+            State::NeedTool(call) => Next::RunTool { call },
+            State::Done(outcome) => Next::Done { outcome },
         }
     }
 
@@ -283,7 +309,7 @@ impl Agent {
     }
 
     pub fn feed_model(&mut self, reply: ModelReply) -> Result<(), AgentError> {
-        if self.state != State::NeedModel {
+        if self.state != State::NeedModel || self.wants_server() {
             return Err(AgentError::NotWaitingForModel);
         }
         if let Some(start) = self.summarizing.take() {
@@ -333,12 +359,13 @@ impl Agent {
         let kept = kept.trim_end().to_string();
         let dropped_chars = reply.text.chars().count() - kept.chars().count();
         let prompt_cut = self.prompt_cut(&reply);
-        let step = self.current_mut();
-        step.guards.extend(prompt_cut);
-        if cut {
-            step.guards
-                .push(Guard::SelfObservationCut { dropped_chars });
+        if let Some(guard) = prompt_cut {
+            self.guard(guard);
         }
+        if cut {
+            self.guard(Guard::SelfObservationCut { dropped_chars });
+        }
+        let step = self.current_mut();
         step.reply = Some(reply);
         step.parse = Some(parsed.clone());
         match parsed.parsed {
@@ -362,9 +389,7 @@ impl Agent {
                 self.last.format_error = Some(error.clone());
                 let lang = self.trace.config.prompt.lang;
                 let feedback = self.second_move(&reply_text, error.feedback(lang));
-                self.current_mut()
-                    .guards
-                    .push(Guard::FormatFeedback { error, consecutive });
+                self.guard(Guard::FormatFeedback { error, consecutive });
                 self.mark_second_move();
                 self.observe(kept, feedback, ObservationSource::Feedback, None, false);
             }
@@ -372,17 +397,13 @@ impl Agent {
                 self.format_errors = 0;
                 if self.checking.take().is_some() {
                     // The self-check went back to the tools: its revision is what follows.
-                    self.current_mut()
-                        .guards
-                        .push(Guard::SelfCheck { kept: false });
+                    self.guard(Guard::SelfCheck { kept: false });
                 }
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
                         let lang = self.trace.config.prompt.lang;
                         let text = self.second_move(&reply_text, error.observation(lang));
-                        self.current_mut()
-                            .guards
-                            .push(Guard::DispatchFailed { error });
+                        self.guard(Guard::DispatchFailed { error });
                         self.mark_second_move();
                         self.observe(kept, text, ObservationSource::Feedback, None, false);
                     }
@@ -394,9 +415,13 @@ impl Agent {
     }
 
     /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].
+    /// A refused constraint is dropped instead, with a guard, and the model asked again.
     pub fn feed_model_error(&mut self, error: LlmError) -> Result<(), AgentError> {
-        if self.state != State::NeedModel {
+        if self.state != State::NeedModel || self.wants_server() {
             return Err(AgentError::NotWaitingForModel);
+        }
+        if self.drop_refused_constraint(&error) {
+            return Ok(());
         }
         self.current_mut().error = Some(error.clone());
         self.finish(Outcome::ModelError { error });
@@ -415,6 +440,8 @@ impl Agent {
         }
         self.trace.outcome = None;
         self.state = State::NeedModel;
+        // The failed step can no longer be retried.
+        self.touch();
         self.open_step();
         Ok(())
     }
@@ -461,7 +488,7 @@ impl Agent {
                 }
                 let lang = self.trace.config.prompt.lang;
                 let mut text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
-                self.current_mut().guards.push(Guard::ToolFailed { error });
+                self.guard(Guard::ToolFailed { error });
                 if self.plan.is_some() && !self.replanned {
                     // One new plan, now that a step of the old one failed.
                     self.replanned = true;
@@ -486,21 +513,20 @@ impl Agent {
         Ok(())
     }
 
-    /// After [`Agent::abort`] during a model call: records the text that had streamed in.
-    pub fn keep_partial_reply(&mut self, text: String) {
-        let aborted = matches!(self.state, State::Done(Outcome::Aborted));
-        if aborted && !text.is_empty() && self.current().reply.is_none() {
+    /// Stops the run now; the trace so far is kept, with `partial`, the text the model had
+    /// streamed when it was stopped, as the step's reply.
+    pub fn abort(&mut self, partial: Option<String>) {
+        let asking = match &self.state {
+            State::Done(_) => return,
+            state => *state == State::NeedModel,
+        };
+        self.finish(Outcome::Aborted);
+        let partial = partial.filter(|text| asking && !text.is_empty());
+        if let Some(text) = partial.filter(|_| self.current().reply.is_none()) {
             self.current_mut().reply = Some(ModelReply {
                 text,
                 ..ModelReply::default()
             });
-        }
-    }
-
-    /// Stops the run now; the trace so far is kept.
-    pub fn abort(&mut self) {
-        if !matches!(self.state, State::Done(_)) {
-            self.finish(Outcome::Aborted);
         }
     }
 
@@ -519,8 +545,8 @@ impl Agent {
             let dropped = start - self.window_start;
             self.window_start = start;
             let kept_rounds = self.rounds.len() - start;
-            if let Some(last) = self.trace.steps.last_mut() {
-                last.guards.push(Guard::HistoryTrimmed {
+            if !self.trace.steps.is_empty() {
+                self.guard(Guard::HistoryTrimmed {
                     dropped_rounds: dropped,
                     kept_rounds,
                 });
@@ -528,6 +554,7 @@ impl Agent {
         }
         let index = self.trace.steps.len() + 1;
         let request = self.request(index);
+        self.changes.push(Change::Opened { step: index });
         self.trace.steps.push(Step {
             index,
             request,
@@ -545,6 +572,23 @@ impl Agent {
     fn finish(&mut self, outcome: Outcome) {
         self.trace.outcome = Some(outcome.clone());
         self.state = State::Done(outcome);
+        // Its card shows how the run ended.
+        self.touch();
+        self.changes.push(Change::Done);
+    }
+
+    /// What the transitions since the last call did, in the order the agent decided it.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// A guard steps in on the current step.
+    fn guard(&mut self, guard: Guard) {
+        let step = self.current_mut();
+        step.guards.push(guard);
+        let at = step.guards.len() - 1;
+        let step = step.index;
+        self.changes.push(Change::Guard { step, at });
     }
 
     /// The reply of the step waiting for its tool, as kept in the history.
@@ -563,9 +607,21 @@ impl Agent {
         &self.trace.steps[self.trace.steps.len() - 1]
     }
 
+    /// The current step, to change: the change is logged.
     fn current_mut(&mut self) -> &mut Step {
+        self.touch();
         let last = self.trace.steps.len() - 1;
         &mut self.trace.steps[last]
+    }
+
+    /// Logs that the current step's record (or what a page shows of it) changed.
+    fn touch(&mut self) {
+        let step = Change::Step {
+            step: self.trace.steps.len(),
+        };
+        if self.changes.last() != Some(&step) {
+            self.changes.push(step);
+        }
     }
 }
 

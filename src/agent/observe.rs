@@ -20,14 +20,14 @@ impl Agent {
         self.last.repeated = Some((call.tool.clone(), past.succeeded));
         let max = self.trace.config.max_repeats;
         if repeat >= max {
-            self.current_mut().guards.push(Guard::TooManyRepeats {
+            self.guard(Guard::TooManyRepeats {
                 tool: call.tool.clone(),
                 repeats: repeat,
             });
             self.finish(Outcome::RepeatedCalls { tool: call.tool });
             return;
         }
-        self.current_mut().guards.push(Guard::RepeatedCall {
+        self.guard(Guard::RepeatedCall {
             tool: call.tool.clone(),
             repeat,
         });
@@ -79,7 +79,7 @@ impl Agent {
         let limit = self.trace.config.observation_limit;
         let full_chars = text.chars().count();
         let text = if full_chars > limit {
-            self.current_mut().guards.push(Guard::ObservationTruncated {
+            self.guard(Guard::ObservationTruncated {
                 from_chars: full_chars,
                 to_chars: limit,
             });
@@ -124,13 +124,11 @@ impl Agent {
         // step was a format error too.
         if self.format_errors >= config.max_format_errors {
             let count = self.format_errors;
-            self.current_mut()
-                .guards
-                .push(Guard::TooManyFormatErrors { count });
+            self.guard(Guard::TooManyFormatErrors { count });
             self.finish(Outcome::FormatErrors { count });
         } else if self.trace.steps.len() >= config.max_steps {
             let steps = config.max_steps;
-            self.current_mut().guards.push(Guard::StepLimit { steps });
+            self.guard(Guard::StepLimit { steps });
             self.finish(Outcome::StepLimit {
                 steps,
                 last_observation: Some(text),

@@ -16,7 +16,7 @@ impl Agent {
         let step = self.current_mut();
         step.reply = Some(reply);
         step.summary = Some(summary);
-        step.guards.push(Guard::HistoryTrimmed {
+        self.guard(Guard::HistoryTrimmed {
             dropped_rounds: dropped,
             kept_rounds,
         });
@@ -42,7 +42,7 @@ impl Agent {
         let config = &self.trace.config;
         if let Some(checked) = self.checking.take() {
             let kept = prompt::keeps_answer(&answer);
-            self.current_mut().guards.push(Guard::SelfCheck { kept });
+            self.guard(Guard::SelfCheck { kept });
             let answer = if kept { checked } else { answer };
             self.finish(Outcome::Answer { answer });
         } else if config.strategy.checks()
@@ -131,7 +131,7 @@ impl Agent {
     pub(super) fn mark_second_move(&mut self) {
         let repeat = self.stuck;
         if repeat > 0 {
-            self.current_mut().guards.push(Guard::SecondMove { repeat });
+            self.guard(Guard::SecondMove { repeat });
         }
     }
 }
