@@ -7,7 +7,9 @@
 
 mod constrain;
 mod error;
+mod hint;
 mod inpage;
+mod retry;
 mod sse;
 
 use crate::fields::{via_value, Fields};
@@ -17,11 +19,11 @@ use serde_json::{json, Map, Value};
 use crate::tools::ToolSpec;
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
-pub use error::{
-    after_http_error, check_mixed_content, classify_http, retry_delay_ms, AfterHttpError, LlmError,
-    Oversized, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
-};
+pub use error::{check_mixed_content, classify_http, LlmError, Oversized};
 pub use inpage::in_page_body;
+pub use retry::{
+    after_http_error, retry_delay_ms, AfterHttpError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
+};
 pub use sse::{SseDecoder, StreamEvent};
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
