@@ -8,9 +8,11 @@
 use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 
+mod log;
 mod observe;
 mod reply;
 mod request;
+mod server;
 
 use reply::{json_thought_cut, parse_grammar_reply, reply_text_at};
 use request::prompt_and_examples;
@@ -233,52 +235,6 @@ impl Agent {
 
     pub fn trace(&self) -> &Trace {
         &self.trace
-    }
-
-    /// `constrained` is `auto` and the server's kind is still unknown: [`Next::DetectServer`].
-    fn wants_server(&self) -> bool {
-        self.trace.config.constrained == Constrained::Auto
-            && self.trace.server.is_none()
-            && self.state == State::NeedModel
-    }
-
-    /// The server's kind decides the constraint (recorded in the trace); the pending request
-    /// is rebuilt with it.
-    pub fn feed_server(&mut self, kind: ServerKind) -> Result<(), AgentError> {
-        if !self.wants_server() {
-            return Err(AgentError::NotWaitingForServer);
-        }
-        self.constrained = kind.constrained();
-        self.trace.server = Some(ServerChoice {
-            kind,
-            constrained: self.constrained,
-        });
-        (self.trace.system_prompt, self.examples) =
-            prompt_and_examples(&self.trace.config, &self.registry, self.constrained);
-        self.current_mut().request = self.request(self.trace.steps.len());
-        Ok(())
-    }
-
-    /// A server that refuses the constraint (an HTTP 400, 422 or 500 to a constrained
-    /// request) gets the request again without it, for the rest of the run; once per run.
-    fn drop_refused_constraint(&mut self, error: &LlmError) -> bool {
-        let refused = matches!(
-            error,
-            LlmError::Http {
-                status: 400 | 422 | 500,
-                ..
-            }
-        );
-        if !refused || !self.constrained.is_on() {
-            return false;
-        }
-        let constrained = std::mem::replace(&mut self.constrained, Constrained::Off);
-        self.current_mut().request = self.request(self.trace.steps.len());
-        self.guard(Guard::ConstraintDropped {
-            constrained,
-            error: error.clone(),
-        });
-        true
     }
 
     pub fn registry(&self) -> &Registry {
@@ -577,20 +533,6 @@ impl Agent {
         self.changes.push(Change::Done);
     }
 
-    /// What the transitions since the last call did, in the order the agent decided it.
-    pub fn take_changes(&mut self) -> Vec<Change> {
-        std::mem::take(&mut self.changes)
-    }
-
-    /// A guard steps in on the current step.
-    fn guard(&mut self, guard: Guard) {
-        let step = self.current_mut();
-        step.guards.push(guard);
-        let at = step.guards.len() - 1;
-        let step = step.index;
-        self.changes.push(Change::Guard { step, at });
-    }
-
     /// The reply of the step waiting for its tool, as kept in the history.
     fn pending_reply(&self) -> String {
         let text = self
@@ -612,16 +554,6 @@ impl Agent {
         self.touch();
         let last = self.trace.steps.len() - 1;
         &mut self.trace.steps[last]
-    }
-
-    /// Logs that the current step's record (or what a page shows of it) changed.
-    fn touch(&mut self) {
-        let step = Change::Step {
-            step: self.trace.steps.len(),
-        };
-        if self.changes.last() != Some(&step) {
-            self.changes.push(step);
-        }
     }
 }
 
