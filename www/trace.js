@@ -207,10 +207,12 @@ export class TraceView {
  */
 export function doctor(title, message, hint, buttons = []) {
   for (const old of document.querySelectorAll('[data-testid="error"]')) old.removeAttribute('data-testid');
+  // The core's message and fix come in every language ({en, zh}); the page's own are strings.
+  const text = (x) => (x && typeof x === 'object' ? say(x) : x);
   return h('div', { class: 'doctor', role: 'alert', 'data-testid': 'error' },
     h('p', { class: 'doctor-title' }, h('strong', {}, title)),
-    h('p', { class: 'doctor-message' }, message),
-    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', hint) : null,
+    h('p', { class: 'doctor-message' }, text(message)),
+    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', text(hint)) : null,
     h('p', { class: 'buttons' }, ...buttons));
 }
 

@@ -12,16 +12,16 @@ pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_j
     Ok(JSON::parse(&text).unwrap_or(JsValue::NULL))
 }
 
-/// The one place errors become JS values: an `Error` with the message, plus `hint` and the
-/// typed `detail` when there are any.
+/// The one place errors become JS values: an `Error` with the message, plus `hint` (the fix,
+/// `{en, zh}`) and the typed `detail` when there are any.
 pub(super) fn js_error(
     message: impl Display,
-    hint: Option<String>,
+    hint: Option<JsValue>,
     detail: Option<JsValue>,
 ) -> JsValue {
     let error = js_sys::Error::new(&message.to_string());
     if let Some(hint) = hint {
-        let _ = Reflect::set(&error, &"hint".into(), &hint.into());
+        let _ = Reflect::set(&error, &"hint".into(), &hint);
     }
     if let Some(detail) = detail {
         let _ = Reflect::set(&error, &"detail".into(), &detail);
@@ -31,7 +31,12 @@ pub(super) fn js_error(
 
 pub(super) fn llm_error(error: &LlmError) -> JsValue {
     let origin = timer::page_origin();
-    let js = js_error(error, error.hint(&origin), to_js(error).ok());
+    let hint = crate::sentences::hint(error, &origin).and_then(|hint| to_js(&hint).ok());
+    let js = js_error(error, hint, to_js(error).ok());
+    // The message in every language of the page; `message` itself is the English.
+    if let Ok(text) = to_js(&crate::sentences::llm_error(error)) {
+        let _ = Reflect::set(&js, &"text".into(), &text);
+    }
     if error.private_network(&origin) {
         let _ = Reflect::set(&js, &"privateNetwork".into(), &true.into());
     }

@@ -141,8 +141,11 @@ export function liveHint(error, { endpoint, page = location.href, lang = 'en' })
   if (kind === 'mixed_content') return say(lang, 'hintMixed', vars);
   if (error?.privateNetwork) return say(lang, 'hintPrivate', vars);
   if (kind === 'network' || kind === 'timeout') return say(lang, 'hintNetwork', vars);
-  return error?.hint ?? error?.message ?? String(error);
+  return inLang(error?.hint, lang) ?? error?.message ?? String(error);
 }
+
+/** The core's sentences come in every language ({en, zh}); other errors say a string. */
+const inLang = (text, lang) => (text && typeof text === 'object' ? text[lang] ?? text.en : text);
 
 // ---------------------------------------------------------------- the element
 
@@ -546,7 +549,7 @@ class ReactLoop extends HTMLElement {
       await this.#probe();
       this.#setNote(say(this.lang, 'connected', { model: this.#model, endpoint }));
     } catch (error) {
-      this.#setNote(`${error.message} ${error.hint ?? ''}`);
+      this.#setNote(`${inLang(error.text, this.lang) ?? error.message} ${inLang(error.hint, this.lang) ?? ''}`);
     }
   }
 
@@ -638,7 +641,8 @@ class ReactLoop extends HTMLElement {
           ' ',
           again,
           el('details', { className: 'why' }, el('summary', {}, say(lang, 'why')),
-            el('p', {}, error?.message ?? ''), error?.hint ? el('p', {}, error.hint) : ''),
+            el('p', {}, inLang(error?.text, lang) ?? error?.message ?? ''),
+            error?.hint ? el('p', {}, inLang(error.hint, lang)) : ''),
         ];
       }
       default: return [];
