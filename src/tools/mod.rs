@@ -23,6 +23,7 @@ pub mod search_docs;
 
 pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
+pub(crate) use error::quoted_list;
 pub use error::{DispatchError, ToolError};
 pub use registry::{Registry, RegistryError};
 
