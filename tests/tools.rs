@@ -1679,9 +1679,19 @@ fn a_question_suggests_the_tool_whose_words_it_shares() {
         ("法国的首都是哪里？", Lang::Zh, None),
     ];
     for (question, lang, want) in cases {
-        assert_eq!(reg.suggest(question, lang), want, "{question}");
+        assert_eq!(
+            reg.suggest(question, |t| told::tool_description(t, lang)),
+            want,
+            "{question}"
+        );
     }
     // A disabled tool is not suggested.
     reg.set_enabled("current_time", false);
-    assert_eq!(reg.suggest("What's the date today?", Lang::En), None);
+    assert_eq!(
+        reg.suggest("What's the date today?", |t| told::tool_description(
+            t,
+            Lang::En
+        )),
+        None
+    );
 }

@@ -121,7 +121,7 @@ impl Agent {
             .specs()
             .into_iter()
             .filter(|t| t.name != failed)
-            .map(|t| format!("{} ({})", t.name, crate::tools::description(t, lang)))
+            .map(|t| format!("{} ({})", t.name, told::tool_description(t, lang)))
             .collect();
         told::other_tools(&others, lang)
     }

@@ -1,6 +1,6 @@
 //! What the model is told, in the run's language: the feedback on a reply it cannot use, the
-//! Observation of a call that could not run or failed, and the notes the agent and the history
-//! add to an Observation or the question.
+//! Observation of a call that could not run or failed, the notes the agent and the history
+//! add to an Observation or the question, and the built-in tools' descriptions.
 //!
 //! Each function is one match on what happened, and each arm gives the English and the
 //! Chinese side by side with [`say!`], which formats only the run's language. The prompt's own
@@ -11,7 +11,7 @@ mod format;
 mod tool;
 
 pub use format::format_error;
-pub use tool::{dispatch_error, tool_error};
+pub use tool::{dispatch_error, tool_description, tool_error};
 
 use crate::lang::Lang;
 

@@ -6,7 +6,7 @@
 
 use super::say;
 use crate::lang::Lang;
-use crate::tools::{quoted_list, CalcError, DispatchError, ToolError};
+use crate::tools::{quoted_list, Builtin, CalcError, DispatchError, ToolError, ToolSpec};
 use serde_json::Value;
 
 /// An action the registry could not turn into a call: the problem and the fix.
@@ -285,6 +285,25 @@ fn calc_hint(error: &CalcError, lang: Lang) -> String {
             "the function is not defined for that input",
             "函数对这个输入没有定义"
         ),
+    }
+}
+
+/// A tool as the prompt and the other-tools note describe it: a built-in one in the run's
+/// language (its English description is its spec's), another one as registered.
+pub fn tool_description(tool: &ToolSpec, lang: Lang) -> &str {
+    let spec = tool.description.trim();
+    let pick = |english, chinese| match lang {
+        Lang::En => english,
+        Lang::Zh => chinese,
+    };
+    match Builtin::of(tool) {
+        Some(Builtin::Calculator) => pick(
+            spec,
+            "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。",
+        ),
+        Some(Builtin::SearchDocs) => pick(spec, "按关键词（中文或英文）搜索参考文档。"),
+        Some(Builtin::CurrentTime) => pick(spec, "返回今天的日期、时间、星期、月份和年份。"),
+        None => spec,
     }
 }
 
