@@ -3,7 +3,7 @@
 //! add to an Observation or the question, and the built-in tools' descriptions.
 //!
 //! Each function is one match on what happened, and each arm gives the English and the
-//! Chinese side by side with [`say!`], which formats only the run's language. The prompt's own
+//! Chinese side by side with `say!`, which formats only the run's language. The prompt's own
 //! templates are in [`crate::prompt`]; the sentences a person reads are in `sentences`.
 //! Everything here goes to the model as it is: the golden tests hold it byte for byte.
 
