@@ -15,7 +15,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["lang", "fields", "limits", "strategy"],
     &["tools", "parse"],
-    &["llm"],
+    &["llm", "told"],
     &["prompt", "history"],
     &["reading", "demo", "config"],
     &["trace"],

@@ -5,7 +5,6 @@
 //! browser, a test, the CLI) does that and feeds the result back. Every transition is
 //! recorded in the [`Trace`], which is all a page needs to render a run.
 
-use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 
 mod log;
@@ -27,6 +26,7 @@ use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
 use crate::strategy::{Compress, Strategy};
+use crate::told;
 use crate::tools::{Builtin, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 use crate::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
@@ -344,7 +344,7 @@ impl Agent {
                 }
                 self.last.format_error = Some(error.clone());
                 let lang = self.trace.config.prompt.lang;
-                let feedback = self.second_move(&reply_text, error.feedback(lang));
+                let feedback = self.second_move(&reply_text, told::format_error(&error, lang));
                 self.guard(Guard::FormatFeedback { error, consecutive });
                 self.mark_second_move();
                 self.observe(kept, feedback, ObservationSource::Feedback, None, false);
@@ -358,7 +358,8 @@ impl Agent {
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
                         let lang = self.trace.config.prompt.lang;
-                        let text = self.second_move(&reply_text, error.observation(lang));
+                        let text =
+                            self.second_move(&reply_text, told::dispatch_error(&error, lang));
                         self.guard(Guard::DispatchFailed { error });
                         self.mark_second_move();
                         self.observe(kept, text, ObservationSource::Feedback, None, false);
@@ -425,16 +426,7 @@ impl Agent {
             Ok(text) if unrelated => {
                 self.last.short_result = None;
                 self.last.unrelated = true;
-                let note = match self.trace.config.prompt.lang {
-                    Lang::En => {
-                        "(The question has no numbers, so this calculation is not about it. If \
-                         no tool answers the question, answer it from what you know.)"
-                    }
-                    Lang::Zh => {
-                        "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
-                         就根据你自己的知识回答。）"
-                    }
-                };
+                let note = told::unrelated_calculation(self.trace.config.prompt.lang);
                 (format!("{text}\n{note}"), ObservationSource::Tool)
             }
             Ok(text) => (text, ObservationSource::Tool),
@@ -443,7 +435,11 @@ impl Agent {
                     self.last.wrong_tool = Some(tool.clone());
                 }
                 let lang = self.trace.config.prompt.lang;
-                let mut text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
+                let mut text = format!(
+                    "{}\n{}",
+                    told::tool_error(&error, lang),
+                    self.other_tools(&tool)
+                );
                 self.guard(Guard::ToolFailed { error });
                 if self.plan.is_some() && !self.replanned {
                     // One new plan, now that a step of the old one failed.
