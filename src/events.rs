@@ -78,10 +78,7 @@ impl Event {
     pub fn unfinished_stream(step: usize) -> Event {
         Event::Notice {
             step,
-            message: Text {
-                en: "The stream ended without [DONE]; the reply may be incomplete.".into(),
-                zh: "流式回复没有以 [DONE] 结束；回复可能不完整。".into(),
-            },
+            message: sentences::unfinished_stream(),
         }
     }
 }

@@ -269,7 +269,10 @@ async fn a_refused_port_is_a_network_error_with_a_fix() {
     .unwrap();
     let (trace, events) = run(&agent, "q").await;
     assert_eq!(first_error(&trace)["type"], "network");
-    let hint = events.of("error")[0]["hint"]["en"].as_str().unwrap().to_string();
+    let hint = events.of("error")[0]["hint"]["en"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(hint.contains("OLLAMA_ORIGINS=http://127.0.0.1"), "{hint}");
 }
 

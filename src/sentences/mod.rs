@@ -197,6 +197,14 @@ pub fn avoid(avoid: &Avoid) -> Text {
     Text { en, zh }
 }
 
+/// A streamed reply that ended without `[DONE]`.
+pub fn unfinished_stream() -> Text {
+    Text {
+        en: "The stream ended without [DONE]; the reply may be incomplete.".into(),
+        zh: "流式回复没有以 [DONE] 结束；回复可能不完整。".into(),
+    }
+}
+
 /// A correction made to a tool call.
 pub fn note(note: &Note) -> Text {
     let zh = match note {
