@@ -187,6 +187,30 @@ const en = {
   'comparison.runs': 'Column {n} of this comparison has no runs, or not as many as column 1.',
   'comparison.badRun': 'Column {n}, run {run} of this comparison: {message}',
   'comparison.question': 'Question',
+  'embed.live': 'Live',
+  'embed.loading': 'Loading …',
+  'embed.replaying': 'A recorded run, replayed: no model is called.',
+  'embed.probing': 'Looking for a model at {endpoint} …',
+  'embed.connected': 'Live: {model} at {endpoint}. Ask anything.',
+  'embed.fallback': 'Showing a recording: no model answered at {endpoint}.',
+  'embed.tryLive': 'Try live again',
+  'embed.why': 'Why, and what to do',
+  'embed.badTrace': 'This recording cannot be played',
+  'embed.unreachable': 'The model could not be reached',
+  'embed.loadFailed': 'Could not load {url} ({reason}).',
+  'embed.tooLarge': 'Could not load {url}: it is larger than {limit} MB, the most a recording may be.',
+  'embed.badField': 'Its field {path} is missing or of the wrong type.',
+  'embed.nothing': 'Nothing to show: give <react-loop> a trace-src, an endpoint, or both.',
+  'embed.noModel': 'The server at {endpoint} lists no models: set the model attribute.',
+  'embed.inPageOffer': 'Run it live in this page ({name}, {size})',
+  'embed.inPageWhy': 'The model runs inside this tab, with no server; nothing is downloaded until you click.',
+  'embed.inPageLoading': 'Loading {name}: {loaded} of {total}',
+  'embed.inPageStarting': 'Starting the model in this page …',
+  'embed.inPageLive': 'Live in this page: {model}. Ask anything.',
+  'embed.inPageFailed': 'The model could not run in this page: {message}',
+  'preset.inpage': 'In this page (no server)',
+  'inpage.cancel': 'Cancel',
+  'inpage.notLoaded': 'Load a model first: pick a GGUF file under Connect, "In this page".',
   'compare.exportJson': 'Export comparison (JSON)',
   'compare.exportPage': 'Export page',
   'compare.nothingToExport': 'No run has finished in every column yet.',
@@ -452,6 +476,30 @@ const zh = {
   'comparison.runs': '这份对比的第 {n} 列没有运行记录，或与第 1 列的数量不同。',
   'comparison.badRun': '这份对比的第 {n} 列第 {run} 次运行：{message}',
   'comparison.question': '问题',
+  'embed.live': '实时',
+  'embed.loading': '加载中……',
+  'embed.replaying': '这是一次录制的运行，正在回放：不会调用模型。',
+  'embed.probing': '正在查找 {endpoint} 上的模型……',
+  'embed.connected': '实时：{endpoint} 上的 {model}。可以随意提问。',
+  'embed.fallback': '正在播放录制：{endpoint} 上没有模型响应。',
+  'embed.tryLive': '再试一次实时运行',
+  'embed.why': '原因与解决方法',
+  'embed.badTrace': '这份录制无法播放',
+  'embed.unreachable': '无法连接模型',
+  'embed.loadFailed': '无法加载 {url}（{reason}）。',
+  'embed.tooLarge': '无法加载 {url}：它超过了录制文件的上限 {limit} MB。',
+  'embed.badField': '其中的字段 {path} 缺失或类型不对。',
+  'embed.nothing': '没有可显示的内容：请给 <react-loop> 设置 trace-src、endpoint，或两者都设置。',
+  'embed.noModel': '{endpoint} 上的服务器没有列出模型：请设置 model 属性。',
+  'embed.inPageOffer': '在本页实时运行（{name}，{size}）',
+  'embed.inPageWhy': '模型在这个标签页里运行，无需服务器；点击之前不会下载任何内容。',
+  'embed.inPageLoading': '正在加载 {name}：{loaded} / {total}',
+  'embed.inPageStarting': '正在本页启动模型……',
+  'embed.inPageLive': '在本页实时运行：{model}。可以随意提问。',
+  'embed.inPageFailed': '模型无法在本页运行：{message}',
+  'preset.inpage': '在本页运行（无需服务器）',
+  'inpage.cancel': '取消',
+  'inpage.notLoaded': '请先加载模型：在“连接”中选择“在本页运行”，然后选择 GGUF 文件。',
   'compare.exportJson': '导出对比（JSON）',
   'compare.exportPage': '导出网页',
   'compare.nothingToExport': '还没有一道题在每一列都运行完。',
@@ -546,19 +594,24 @@ export function setLang(next) {
   applyI18n(document);
 }
 
-/**
- * Sets the language of t() only, leaving the document alone: each embedded <react-loop>
- * calls it before it renders, so elements in different languages share this module.
- */
-export function useLang(next) {
-  current = isLang(next) ? next : 'en';
-}
-
-/** The string for `key` with `{name}` slots filled from `vars`. */
-export function t(key, vars = {}) {
-  const text = tables[current][key] ?? en[key] ?? key;
+/** The string for `key` in `lang` (else English) with `{name}` slots filled from `vars`. */
+function fill(lang, key, vars = {}) {
+  const text = tables[lang]?.[key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot));
 }
+
+/** The string for `key` in the page's language. */
+export const t = (key, vars) => fill(current, key, vars);
+
+/**
+ * t() and say() in one language, for what draws in a language of its own (each embedded
+ * <react-loop> has its lang attribute): {lang, t(key, vars), say(sentence)}.
+ */
+export const strings = (lang) => ({
+  lang,
+  t: (key, vars) => fill(lang, key, vars),
+  say: (text) => text[lang] ?? text.en,
+});
 
 /** More strings from a module of its own (e.g. the in-page engine's): {en: {…}, zh: {…}}. */
 export function addStrings(more) {
@@ -571,7 +624,7 @@ export function applyI18n(root) {
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
 }
 
-/** One of the core's sentences (`{en, zh}`) in the current language. */
+/** One of the core's sentences (`{en, zh}`) in the page's language. */
 export const say = (text) => text[current] ?? text.en;
 
 /**
