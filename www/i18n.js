@@ -594,24 +594,18 @@ export function setLang(next) {
   applyI18n(document);
 }
 
-/** The string for `key` in `lang` (else English) with `{name}` slots filled from `vars`. */
-function fill(lang, key, vars = {}) {
-  const text = tables[lang]?.[key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot));
-}
-
-/** The string for `key` in the page's language. */
-export const t = (key, vars) => fill(current, key, vars);
-
 /**
  * t() and say() in one language, for what draws in a language of its own (each embedded
  * <react-loop> has its lang attribute): {lang, t(key, vars), say(sentence)}.
  */
 export const strings = (lang) => ({
   lang,
-  t: (key, vars) => fill(lang, key, vars),
+  t: (key, vars = {}) => (tables[lang]?.[key] ?? en[key] ?? key).replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot)),
   say: (text) => text[lang] ?? text.en,
 });
+
+/** The string for `key` in the page's language, with `{name}` slots filled from `vars`. */
+export const t = (key, vars) => strings(current).t(key, vars);
 
 /** More strings from a module of its own (e.g. the in-page engine's): {en: {…}, zh: {…}}. */
 export function addStrings(more) {
@@ -623,9 +617,6 @@ export function applyI18n(root) {
   for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
 }
-
-/** One of the core's sentences (`{en, zh}`) in the page's language. */
-export const say = (text) => text[current] ?? text.en;
 
 /**
  * The language a page starts in: the link's (`param`) when this page has it, else a saved

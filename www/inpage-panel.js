@@ -2,7 +2,7 @@
 // the progress (bytes, an estimate, Cancel), keep models in the cache (and forget them), and
 // the state of the engine. The engine itself is www/inpage.js.
 import { $, h } from './dom.js';
-import { t, addStrings } from './i18n.js';
+import { t, addStrings, applyI18n } from './i18n.js';
 import { engine, sameOrigin, size, estimate } from './inpage.js';
 
 export { engine };
@@ -105,6 +105,7 @@ let onDecline = () => {};
 
 export function initInPage({ decline } = {}) {
   onDecline = decline ?? onDecline;
+  applyI18n(el.fields); // the page drew the panel's static text before these strings were here
   el.file.addEventListener('change', () => {
     const [file] = el.file.files;
     if (file) load({ file });

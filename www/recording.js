@@ -117,36 +117,24 @@ async function download(url, t) {
     throw new Error(t('embed.loadFailed', { url, reason: error.message }));
   }
   if (!response.ok) throw new Error(t('embed.loadFailed', { url, reason: `HTTP ${response.status}` }));
-  const tooLarge = () => new Error(t('embed.tooLarge', { url, limit: limit / 1e6 }));
+  const tooLarge = new Error(t('embed.tooLarge', { url, limit: limit / 1e6 }));
   // A declared length says it at once; the count below holds when there is none (or a wrong one).
   if (Number(response.headers.get('content-length')) > limit) {
     response.body?.cancel().catch(() => {});
-    throw tooLarge();
+    throw tooLarge;
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks = [];
   let size = 0;
-  for (;;) {
-    let read;
-    try {
-      read = await reader.read();
-    } catch (error) {
-      throw new Error(t('embed.loadFailed', { url, reason: error.message }));
-    }
-    if (read.done) break;
-    size += read.value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(read.value);
+  // Throwing here errors the stream, and the pipe cancels the download: a huge file is never held whole.
+  const counted = new TransformStream({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge;
+      controller.enqueue(chunk);
+    },
+  });
+  try {
+    return await new Response(response.body?.pipeThrough(counted)).text();
+  } catch (error) {
+    throw error === tooLarge ? error : new Error(t('embed.loadFailed', { url, reason: error.message }));
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }

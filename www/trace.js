@@ -12,15 +12,11 @@ const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
 export class TraceView {
   /**
-   * `options`, each optional:
-   * - canRetry(step), retry(), testConnection(), canFork(step), fork(step): the buttons of an
-   *   error card and a step card (a replay has none: its error cards offer no button);
-   * - idPrefix keeps element ids unique when a page shows several views;
-   * - lang() is the language to draw in (default: the page's);
-   * - tokens(text) estimates a message's tokens for the prompt anatomy (the core's
-   *   estimateTokens; without it the anatomy shows no counts);
-   * - reveal: false leaves scrolling to the caller (an embedded view scrolls its own box)
-   *   instead of bringing each new card into the page's view.
+   * `options`, each optional: canRetry(step), retry(), testConnection(), canFork(step), fork(step)
+   * back a card's buttons (a replay has none); idPrefix keeps ids unique among several views;
+   * lang() is the language to draw in (default: the page's); tokens(text) counts a message's
+   * tokens for the anatomy (the core's estimateTokens; none without it); reveal: false leaves
+   * scrolling to the caller instead of bringing each new card into the page's view.
    */
   constructor(root, options = {}) {
     this.root = root;

@@ -239,6 +239,7 @@ test('the in-page engine is no part of start-up: its modules load once it is cho
   expect(inPage()).toEqual([]);
   await page.locator('#preset').selectOption('inpage');
   await expect(page.getByTestId('catalog-model')).toHaveCount(3);
+  await expect(page.locator('#inpage-fields')).toContainText('llama.cpp runs inside this tab'); // its strings came with it
   expect(inPage()).toEqual(expect.arrayContaining([expect.stringMatching(/\/inpage-panel\.js$/), expect.stringMatching(/\/inpage\.js$/)]));
   // No model loaded yet: a run says what to do.
   await page.getByTestId('run').click();
