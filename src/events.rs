@@ -5,10 +5,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::agent::{Agent, AgentError, Guard, ModelReply, Next, Outcome, ToolResult};
+use crate::agent::{Agent, AgentError, Change, Next, ToolResult};
 use crate::llm::{LlmError, ModelRequest, ServerKind};
 use crate::sentences::{self, Text};
 use crate::tools::ToolCall;
+use crate::trace::{Guard, ModelReply, Outcome};
 use crate::view;
 
 /// What happened, as a page receives it.
@@ -84,14 +85,6 @@ impl Event {
     }
 }
 
-/// Where the trace stood before a transition: the steps from `from` on may change; the
-/// first `known` ones had been reported.
-struct Mark {
-    from: usize,
-    known: usize,
-    guards: usize,
-}
-
 /// One run and the page's origin (a model error's fix names it).
 #[derive(Debug, Clone)]
 pub struct Run {
@@ -110,7 +103,9 @@ pub enum Part {
 }
 
 impl Run {
-    pub fn new(agent: Agent, page_origin: impl Into<String>) -> Run {
+    pub fn new(mut agent: Agent, page_origin: impl Into<String>) -> Run {
+        // The opening of the first step is announced by its request.
+        agent.take_changes();
         Run {
             agent,
             page_origin: page_origin.into(),
@@ -124,7 +119,7 @@ impl Run {
     pub fn fork(&self, step: usize, part: Part) -> Option<Run> {
         let at = self.before.iter().position(|agent| {
             let waits = match agent.next() {
-                Next::CallModel { .. } => Part::Reply,
+                Next::DetectServer | Next::CallModel { .. } => Part::Reply,
                 Next::RunTool { .. } => Part::Observation,
                 Next::Done { .. } => return false,
             };
@@ -146,19 +141,25 @@ impl Run {
         self.agent.trace().steps.len()
     }
 
+    /// What the run waits for, as a page shows it: finding out what the server is belongs to
+    /// the step's model call.
     pub fn pending(&self) -> Pending {
         let step = self.step_index();
         match self.agent.next() {
-            Next::CallModel { .. } => Pending::CallModel { step },
-            Next::RunTool { call } => Pending::RunTool { step, call },
+            Next::DetectServer | Next::CallModel { .. } => Pending::CallModel { step },
+            Next::RunTool { call } => Pending::RunTool {
+                step,
+                call: call.clone(),
+            },
             Next::Done { .. } => Pending::Done,
         }
     }
 
-    /// The event that announces what `next` is about to do, if it does anything.
-    pub fn announce(&self, next: &Next) -> Option<Event> {
+    /// The event that announces what the run is about to do, if it does anything the page
+    /// shows: a request, or a tool starting.
+    pub fn announce(&self) -> Option<Event> {
         let step = self.step_index();
-        match next {
+        match self.agent.next() {
             Next::CallModel { request } => Some(Event::Request {
                 step,
                 request: request.clone(),
@@ -167,51 +168,51 @@ impl Run {
                 step,
                 call: call.clone(),
             }),
-            Next::Done { .. } => None,
+            Next::DetectServer | Next::Done { .. } => None,
         }
     }
 
-    /// See [`Agent::set_server`]; the trace's `server` records it, no step changes.
-    pub fn set_server(&mut self, kind: ServerKind) {
-        self.agent.set_server(kind);
+    /// See [`Agent::feed_server`]; the trace's `server` records it, and the request it
+    /// changes is announced before it goes out.
+    pub fn feed_server(&mut self, kind: ServerKind) -> Result<(), AgentError> {
+        self.agent.feed_server(kind)?;
+        self.agent.take_changes();
+        Ok(())
     }
 
     pub fn feed_model(&mut self, reply: ModelReply) -> Result<Vec<Event>, AgentError> {
-        self.before.push(self.agent.clone());
-        self.change(|agent| agent.feed_model(reply))
+        let before = self.agent.clone();
+        self.agent.feed_model(reply)?;
+        self.before.push(before);
+        Ok(self.events())
     }
 
+    /// See [`Agent::feed_model_error`]: a refused constraint is a guard, and the run asks
+    /// again.
     pub fn feed_model_error(&mut self, error: LlmError) -> Result<Vec<Event>, AgentError> {
-        self.change(|agent| agent.feed_model_error(error))
+        self.agent.feed_model_error(error)?;
+        Ok(self.events())
     }
 
     pub fn feed_tool(&mut self, result: ToolResult) -> Result<Vec<Event>, AgentError> {
-        self.before.push(self.agent.clone());
-        self.change(|agent| agent.feed_tool(result))
+        let before = self.agent.clone();
+        self.agent.feed_tool(result)?;
+        self.before.push(before);
+        Ok(self.events())
     }
 
     pub fn retry(&mut self) -> Result<Vec<Event>, AgentError> {
-        self.change(Agent::retry)
+        self.agent.retry()?;
+        Ok(self.events())
     }
 
-    /// See [`Agent::constraint_refused`]: `None` when the error is not such a refusal; else
-    /// the guard's events, and the request goes out again.
-    pub fn constraint_refused(&mut self, error: &LlmError) -> Option<Vec<Event>> {
-        let mut refused = false;
-        let events = self.change(|agent| {
-            refused = agent.constraint_refused(error);
-            Ok(())
-        });
-        refused.then(|| events.unwrap_or_default())
-    }
-
-    /// Stops now; the trace so far is kept.
-    pub fn abort(&mut self) -> Vec<Event> {
-        self.change(|agent| {
-            agent.abort();
-            Ok(())
-        })
-        .unwrap_or_default()
+    /// See [`Agent::abort`]; nothing is reported for a run that was already over.
+    pub fn abort(&mut self, partial: Option<String>) -> Vec<Event> {
+        if self.is_done() {
+            return Vec::new();
+        }
+        self.agent.abort(partial);
+        self.events()
     }
 
     /// Whether the run is over (answered, stopped or failed).
@@ -219,58 +220,45 @@ impl Run {
         self.agent.trace().outcome.is_some()
     }
 
-    /// After [`Self::abort`], the text streamed so far becomes the step's reply. Nothing
-    /// happens (and nothing is reported) while the run goes on.
-    pub fn keep_partial_reply(&mut self, text: String) -> Vec<Event> {
-        if !self.is_done() {
-            return Vec::new();
-        }
-        self.change(|agent| {
-            agent.keep_partial_reply(text);
-            Ok(())
-        })
-        .unwrap_or_default()
-    }
-
-    /// Applies `change` and reports what it did to the steps from the current one on.
-    fn change(
-        &mut self,
-        change: impl FnOnce(&mut Agent) -> Result<(), AgentError>,
-    ) -> Result<Vec<Event>, AgentError> {
-        let steps = &self.agent.trace().steps;
-        let mark = Mark {
-            from: steps.len().max(1),
-            known: steps.len(),
-            guards: steps.last().map_or(0, |s| s.guards.len()),
-        };
-        change(&mut self.agent)?;
-        Ok(self.events_since(&mark))
-    }
-
-    fn events_since(&self, mark: &Mark) -> Vec<Event> {
+    /// The events of what the agent logged since the last transition: its guards as they
+    /// stepped in, then each step it changed (with its error), what comes next, and the end.
+    fn events(&mut self) -> Vec<Event> {
+        let changes = self.agent.take_changes();
         let trace = self.agent.trace();
         let mut events = Vec::new();
-        let changed = trace.steps.iter().filter(|s| s.index >= mark.from);
-        for step in changed.clone() {
-            let seen = if step.index == mark.from {
-                mark.guards
-            } else {
-                0
-            };
-            for guard in step.guards.iter().skip(seen) {
-                events.push(Event::Guard {
-                    step: step.index,
-                    guard: guard.clone(),
-                    explanation: sentences::guard(guard),
-                });
+        // Each changed step, and whether it is new (only a new step carries its request).
+        let mut steps = std::collections::BTreeMap::new();
+        let mut done = false;
+        for change in changes {
+            match change {
+                Change::Guard { step, at } => {
+                    if let Some(guard) = trace.steps.get(step - 1).and_then(|s| s.guards.get(at)) {
+                        events.push(Event::Guard {
+                            step,
+                            guard: guard.clone(),
+                            explanation: sentences::guard(guard),
+                        });
+                    }
+                    steps.entry(step).or_insert(false);
+                }
+                Change::Step { step } => {
+                    steps.entry(step).or_insert(false);
+                }
+                Change::Opened { step } => {
+                    steps.insert(step, true);
+                }
+                Change::Done => done = true,
             }
         }
         let last = trace.steps.len();
-        for step in changed {
+        for (index, opened) in steps {
+            let Some(step) = trace.steps.get(index - 1) else {
+                continue;
+            };
             // serde_json writes these types without fail.
             if let Ok(mut value) = view::step(step, &self.page_origin) {
-                value["view"]["can_retry"] = (step.index == last && self.agent.can_retry()).into();
-                if step.index <= mark.known {
+                value["view"]["can_retry"] = (index == last && self.agent.can_retry()).into();
+                if !opened {
                     if let Some(fields) = value.as_object_mut() {
                         fields.remove("request");
                     }
@@ -279,7 +267,7 @@ impl Run {
             }
             if let Some(error) = &step.error {
                 events.push(Event::Error {
-                    step: step.index,
+                    step: index,
                     error: error.clone(),
                     message: error.to_string(),
                     hint: error.hint(&self.page_origin),
@@ -289,7 +277,7 @@ impl Run {
         events.push(Event::Next {
             next: self.pending(),
         });
-        if let Some(outcome) = &trace.outcome {
+        if let (true, Some(outcome)) = (done, &trace.outcome) {
             events.push(Event::Done {
                 outcome: outcome.clone(),
                 message: sentences::outcome(outcome),

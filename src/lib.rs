@@ -19,14 +19,14 @@
 //! - [`drive`]: a synchronous driver for native callers.
 //! - [`events`]: a run whose transitions return the events they caused, ready to draw.
 //! - [`limits`]: the size limits on model replies and trace files.
-//! - `deser`: hand-written `Deserialize` for the trace's types.
 //! - `wasm` (wasm32 only): the browser driver and the JS API.
 
 pub mod agent;
+pub mod config;
 pub mod demo;
-mod deser;
 pub mod drive;
 pub mod events;
+mod fields;
 pub mod history;
 pub mod lang;
 pub mod limits;
@@ -38,6 +38,7 @@ pub mod sentences;
 pub mod settings;
 pub mod strategy;
 pub mod tools;
+pub mod trace;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -3,7 +3,7 @@
 //! Each is far above anything a real run produces, and low enough that a broken or hostile
 //! server, or a damaged file, cannot make the page buffer without end or freeze while it
 //! loads. Going over one is an error that names the limit (see [`crate::llm::LlmError`] and
-//! [`crate::agent::Trace::from_json`]); nothing is cut silently. The README lists them.
+//! [`crate::trace::Trace::from_json`]); nothing is cut silently. The README lists them.
 
 /// The most bytes read from one reply: a non-streamed body, a model list, a JSON body sent
 /// instead of a stream, and the text of a streamed reply. A chat reply is a few kilobytes;

@@ -3,7 +3,9 @@
 //! Small local models spend most of a step reading the prompt, so the templates are short:
 //! one line per tool with an example input, the format, and three rules.
 
+use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
+use serde_json::{Error, Value};
 
 use crate::lang::Lang;
 use crate::llm::MustAnswer;
@@ -451,4 +453,18 @@ pub fn summary_text(summary: &str, lang: Lang) -> String {
         Lang::En => format!("Summary of the omitted steps: {summary}"),
         Lang::Zh => format!("被省略步骤的总结：{summary}"),
     }
+}
+
+via_value! {
+    PromptConfig => prompt_config,
+}
+
+fn prompt_config(value: Value) -> Result<PromptConfig, Error> {
+    let mut f = Fields::object(value)?;
+    let d = PromptConfig::default();
+    Ok(PromptConfig {
+        lang: f.or("lang", d.lang)?,
+        template: f.or("template", d.template)?,
+        few_shot: f.or("few_shot", d.few_shot)?,
+    })
 }

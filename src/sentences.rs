@@ -5,10 +5,10 @@
 
 use serde::Serialize;
 
-use crate::agent::{Guard, Outcome};
 use crate::llm::{Avoid, AvoidWhy};
 use crate::parse::{FormatError, Repair};
 use crate::tools::Note;
+use crate::trace::{Guard, Outcome};
 
 /// One sentence in each interface language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

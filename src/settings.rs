@@ -6,10 +6,10 @@ use crate::lang::Lang;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::agent::AgentConfig;
-use crate::deser::Fields;
+use crate::config::AgentConfig;
+use crate::fields::Fields;
 use crate::history::MessageStyle;
-use crate::llm::{ClientConfig, ConfigError, Constrained, DEFAULT_TIMEOUT_MS};
+use crate::llm::{ClientConfig, ConfigError, Constrained, ServerKind, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, PromptConfig};
 use crate::strategy::{Compress, Strategy};
 use crate::tools::{default_documents, Document, Registry};
@@ -55,10 +55,46 @@ pub const SETTINGS_KEYS: &[&str] = &[
 #[derive(Debug)]
 pub struct Configured {
     pub agent: AgentConfig,
-    /// `None` for the demo model.
-    pub client: Option<ClientConfig>,
-    pub demo_delay_ms: u32,
+    pub model: Model,
     pub registry: Registry,
+}
+
+/// Who answers a run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Model {
+    /// The scripted demo ([`crate::demo`]), its reply streamed in pieces `delay_ms` apart.
+    Demo { delay_ms: u32 },
+    /// An OpenAI-compatible server.
+    Server(ClientConfig),
+    /// The page's own model function (`useModel`: the in-page engine), sent the request
+    /// with these sampling settings.
+    InPage(ClientConfig),
+}
+
+impl Model {
+    /// The server's kind when it is known without asking ([`crate::agent::Next::DetectServer`]).
+    pub fn known_server(&self) -> Option<ServerKind> {
+        match self {
+            Model::Demo { .. } => Some(ServerKind::Unknown),
+            Model::InPage(_) => Some(ServerKind::InPage),
+            Model::Server(_) => None,
+        }
+    }
+
+    /// The name a trace records for the model.
+    pub fn label(&self) -> &str {
+        match self {
+            Model::Demo { .. } => "demo (scripted)",
+            Model::Server(client) | Model::InPage(client) => &client.model,
+        }
+    }
+
+    pub fn client(&self) -> Option<&ClientConfig> {
+        match self {
+            Model::Demo { .. } => None,
+            Model::Server(client) | Model::InPage(client) => Some(client),
+        }
+    }
 }
 
 /// Why settings were refused.
@@ -190,11 +226,12 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
         seed: f.opt("seed")?,
         timeout_ms: f.opt("timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS),
     };
-    let client = if demo && purpose == Purpose::Run {
-        None
+    let delay_ms = f.or("demoDelayMs", 0)?;
+    let model = if demo && purpose == Purpose::Run {
+        Model::Demo { delay_ms }
     } else if in_page {
         // No server: the request goes to the page's own function (`useModel`).
-        Some(ClientConfig {
+        Model::InPage(ClientConfig {
             base_url: String::new(),
             ..client
         })
@@ -202,7 +239,7 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
         client
             .check(purpose == Purpose::Run)
             .map_err(SettingsError::Client)?;
-        Some(client)
+        Model::Server(client)
     };
     let documents: Option<Vec<Document>> = f.opt("documents")?;
     let mut registry = Registry::with_builtins(documents.unwrap_or_else(default_documents));
@@ -211,8 +248,7 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
     }
     Ok(Configured {
         agent,
-        client,
-        demo_delay_ms: f.or("demoDelayMs", 0)?,
+        model,
         registry,
     })
 }
@@ -243,7 +279,7 @@ mod tests {
     #[test]
     fn null_is_the_demo_with_every_default() {
         let c = run(Value::Null).unwrap();
-        assert!(c.client.is_none());
+        assert_eq!(c.model, Model::Demo { delay_ms: 0 });
         assert_eq!(c.agent, AgentConfig::default());
         assert_eq!(c.registry.specs().len(), 3);
     }
@@ -256,7 +292,9 @@ mod tests {
             "disabledTools": ["current_time"], "stop": [],
         }))
         .unwrap();
-        let client = c.client.unwrap();
+        let Model::Server(client) = c.model else {
+            panic!("a server")
+        };
         assert_eq!(
             (client.base_url.as_str(), client.model.as_str()),
             ("http://localhost:8080/v1", "m")
@@ -317,13 +355,37 @@ mod tests {
 
     #[test]
     fn listing_models_needs_a_server_but_no_model() {
-        let list = |s: Value| configure(s, Purpose::ListModels).map(|c| c.client);
-        let client = list(json!({"baseUrl": "http://localhost:8080/v1"})).unwrap();
-        assert_eq!(client.unwrap().model, "");
+        let list = |s: Value| configure(s, Purpose::ListModels).map(|c| c.model);
+        let model = list(json!({"baseUrl": "http://localhost:8080/v1"})).unwrap();
+        assert_eq!(model.client().unwrap().model, "");
         // Even with `demo` set, a listing asks the server it names.
         assert_eq!(
             list(json!({"demo": true})).unwrap_err(),
             SettingsError::Client(ConfigError::EmptyBaseUrl)
         );
+    }
+
+    #[test]
+    fn the_model_says_whether_the_server_must_be_asked_what_it_is() {
+        let server = json!({"baseUrl": "http://localhost:8080/v1", "model": "m"});
+        let mut in_page = server.clone();
+        in_page["inPage"] = json!(true);
+        let cases = [
+            (
+                json!({"demo": true}),
+                Some(ServerKind::Unknown),
+                "demo (scripted)",
+            ),
+            (in_page, Some(ServerKind::InPage), "m"),
+            (server, None, "m"),
+        ];
+        for (settings, known, label) in cases {
+            let model = run(settings.clone()).unwrap().model;
+            assert_eq!(
+                (model.known_server(), model.label()),
+                (known, label),
+                "{settings}"
+            );
+        }
     }
 }

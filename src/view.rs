@@ -7,9 +7,9 @@
 
 use serde_json::{json, Value};
 
-use crate::agent::{Step, Trace};
 use crate::parse::{Parsed, Span};
 use crate::sentences;
+use crate::trace::{Step, Trace};
 
 /// One step, for its card. `page_origin` phrases a model error's fix for this page.
 pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> {

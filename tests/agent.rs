@@ -1,10 +1,8 @@
 //! The agent loop, driven natively with scripted models: every guard, both message styles,
 //! the demo model, and the trace format.
 
-use reactloop::agent::{
-    Agent, AgentConfig, Guard, ModelReply, Next, ObservationSource, Outcome, ServerChoice,
-    ToolResult, Trace, TraceError,
-};
+use reactloop::agent::{Agent, AgentError, Next, ToolResult};
+use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::lang::Lang;
@@ -13,6 +11,9 @@ use reactloop::llm::{
 };
 use reactloop::parse::{FormatError, ParseResult, Repair, Span};
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
+use reactloop::trace::{
+    Guard, ModelReply, ObservationSource, Outcome, ServerChoice, Trace, TraceError,
+};
 use serde_json::json;
 
 const HOST: HostContext = HostContext {
@@ -208,6 +209,14 @@ fn in_chinese(config: AgentConfig) -> AgentConfig {
     }
 }
 
+/// No constraint, so no server to ask about: the driver feeds the model at once.
+fn unconstrained() -> AgentConfig {
+    AgentConfig {
+        constrained: Constrained::Off,
+        ..AgentConfig::default()
+    }
+}
+
 fn constrained() -> AgentConfig {
     AgentConfig {
         constrained: Constrained::Grammar,
@@ -287,14 +296,16 @@ fn a_final_answer_that_is_a_tools_arguments_counts_only_once_observed() {
 fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
     let question = "What is 6*7?";
     let mut agent = Agent::new(question, registry(), AgentConfig::default());
-    assert!(agent.wants_server());
-    let Next::CallModel { request } = agent.next() else {
-        panic!("no request")
-    };
+    assert_eq!(agent.next(), Next::DetectServer);
+    // Nothing else is taken before the answer.
+    assert_eq!(
+        agent.feed_model(reply(CALC).unwrap()),
+        Err(AgentError::NotWaitingForModel)
+    );
+    let request = &agent.trace().steps[0].request;
     assert_eq!(request.constrained, Constrained::Off);
     assert_eq!(request.stop, ["Observation:"]);
-    agent.set_server(ServerKind::LlamaCppPython);
-    assert!(!agent.wants_server());
+    agent.feed_server(ServerKind::LlamaCppPython).unwrap();
     assert_eq!(
         agent.trace().server,
         Some(ServerChoice {
@@ -317,7 +328,11 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
         })
     );
     agent.feed_model(reply(CALC).unwrap()).unwrap();
-    agent.set_server(ServerKind::Ollama); // too late: the choice stands
+    // Too late: the choice stands.
+    assert_eq!(
+        agent.feed_server(ServerKind::Ollama),
+        Err(AgentError::NotWaitingForServer)
+    );
     assert_eq!(
         agent.trace().server.map(|s| s.kind),
         Some(ServerKind::LlamaCppPython)
@@ -349,21 +364,24 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
     );
     // A server nobody knows gets no constraint; a chosen mode is never asked about.
     let mut agent = Agent::new(question, registry(), AgentConfig::default());
-    agent.set_server(ServerKind::Unknown);
+    agent.feed_server(ServerKind::Unknown).unwrap();
     let Next::CallModel { request } = agent.next() else {
         panic!("no request")
     };
     assert_eq!(request.constrained, Constrained::Off);
     assert_eq!(request.avoid, None);
     assert_eq!(
-        (request.thought_prefix, request.answer_prefix),
+        (
+            request.thought_prefix.as_deref(),
+            request.answer_prefix.as_deref()
+        ),
         (None, None)
     );
     let agent = Agent::new(question, registry(), constrained());
-    assert!(!agent.wants_server());
+    assert!(matches!(agent.next(), Next::CallModel { .. }));
     // The trace keeps the choice through export and import.
     let mut agent = Agent::new(question, registry(), AgentConfig::default());
-    agent.set_server(ServerKind::Vllm);
+    agent.feed_server(ServerKind::Vllm).unwrap();
     let json = serde_json::to_string(agent.trace()).unwrap();
     assert_eq!(
         Trace::from_json(&json).unwrap().server,
@@ -381,10 +399,17 @@ fn a_refused_constraint_is_dropped_once_and_the_request_rebuilt() {
         models: None,
     };
     let refused = http(500);
+    // Not a refusal of the constraint: the run stops on it, to be retried.
     let mut agent = Agent::new(Q, registry(), constrained());
-    // Not a refusal of the constraint: the driver reports it as it is.
-    assert!(!agent.constraint_refused(&http(401)));
-    assert!(agent.constraint_refused(&refused));
+    agent.feed_model_error(http(401)).unwrap();
+    assert!(matches!(
+        agent.next(),
+        Next::Done {
+            outcome: Outcome::ModelError { .. }
+        }
+    ));
+    let mut agent = Agent::new(Q, registry(), constrained());
+    agent.feed_model_error(refused.clone()).unwrap();
     let Next::CallModel { request } = agent.next() else {
         panic!("no request")
     };
@@ -397,12 +422,19 @@ fn a_refused_constraint_is_dropped_once_and_the_request_rebuilt() {
             ..
         }]
     ));
-    // Once: the next failure is a model error like any other.
-    assert!(!agent.constraint_refused(&refused));
-    agent.feed_model(reply(CALC).unwrap()).unwrap();
-    assert_eq!(agent.trace().steps.len(), 1);
     let explanation = agent.trace().steps[0].guards[0].explain();
     assert!(explanation.contains("grammar"), "{explanation}");
+    // Once: the next refusal is a model error like any other.
+    let mut again = agent.clone();
+    again.feed_model_error(refused).unwrap();
+    assert!(matches!(
+        again.next(),
+        Next::Done {
+            outcome: Outcome::ModelError { .. }
+        }
+    ));
+    agent.feed_model(reply(CALC).unwrap()).unwrap();
+    assert_eq!(agent.trace().steps.len(), 1);
 }
 
 /// Asserts the run answered `answer` through `repair`; returns the last step's parse.
@@ -687,7 +719,7 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
         .expect("register");
         r
     };
-    let mut agent = Agent::new(Q, reg, AgentConfig::default());
+    let mut agent = Agent::new(Q, reg, unconstrained());
     let replies = [
         "Action: weather\nAction Input: {\"city\": \"Paris\", \"unit\": \"C\"}",
         "Action: weather\nAction Input: {\"unit\": \"C\", \"city\": \"Paris\"}",
@@ -717,7 +749,7 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
 
 #[test]
 fn long_observations_are_cut_by_characters_with_a_marker() {
-    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), unconstrained());
     agent
         .feed_model(reply("Action: search_docs\nAction Input: {\"query\": \"RAG\"}").unwrap())
         .unwrap();
@@ -850,13 +882,13 @@ fn tool_errors_become_observations() {
 
 #[test]
 fn a_model_error_ends_the_run_and_retry_continues_it() {
-    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), unconstrained());
     let error = LlmError::Timeout { ms: 1000 };
     agent.feed_model_error(error.clone()).unwrap();
     assert_eq!(
         agent.next(),
         Next::Done {
-            outcome: Outcome::ModelError { error }
+            outcome: &Outcome::ModelError { error }
         }
     );
     assert!(agent.feed_model(reply(FINAL).unwrap()).is_err());
@@ -871,9 +903,9 @@ fn a_model_error_ends_the_run_and_retry_continues_it() {
 
 #[test]
 fn abort_keeps_the_trace_and_refuses_more_input() {
-    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), unconstrained());
     agent.feed_model(reply(CALC).unwrap()).unwrap();
-    agent.abort();
+    agent.abort(None);
     assert_eq!(agent.trace().outcome, Some(Outcome::Aborted));
     assert!(agent
         .feed_tool(ToolResult {
@@ -1048,7 +1080,7 @@ fn unconstrained_runs_get_worked_examples_in_the_system_prompt() {
     // `auto` decides with the server: llama.cpp takes the grammar, so no examples.
     let mut agent = Agent::new("What is 6*7?", registry(), AgentConfig::default());
     assert_eq!(agent.trace().system_prompt, en);
-    agent.set_server(ServerKind::LlamaCpp);
+    agent.feed_server(ServerKind::LlamaCpp).unwrap();
     assert_eq!(agent.trace().system_prompt, plain);
     let Next::CallModel { request } = agent.next() else {
         panic!("a model call")
@@ -1188,7 +1220,7 @@ fn a_trace_with_a_bad_version_says_what_is_wrong() {
 
 #[test]
 fn feeding_out_of_turn_is_refused() {
-    let mut agent = Agent::new(Q, registry(), AgentConfig::default());
+    let mut agent = Agent::new(Q, registry(), unconstrained());
     assert!(agent
         .feed_tool(ToolResult {
             output: Ok("x".into()),
@@ -1202,22 +1234,24 @@ fn feeding_out_of_turn_is_refused() {
 }
 
 #[test]
-fn a_partial_reply_is_kept_only_after_an_abort_during_a_model_call() {
+fn a_partial_reply_is_kept_only_by_an_abort_during_a_model_call() {
     let mut agent = Agent::new(Q, registry(), AgentConfig::default());
-    agent.keep_partial_reply("Thought: ha".into());
-    assert!(
-        agent.trace().steps[0].reply.is_none(),
-        "not aborted: ignored"
-    );
-    agent.abort();
-    agent.keep_partial_reply("Thought: ha".into());
-    let reply = agent.trace().steps[0].reply.clone().expect("kept");
-    assert_eq!(reply.text, "Thought: ha");
-    agent.keep_partial_reply("other".into());
+    agent.abort(Some("Thought: ha".into()));
+    let kept = agent.trace().steps[0].reply.clone().expect("kept");
+    assert_eq!(kept.text, "Thought: ha");
+    agent.abort(Some("other".into()));
     assert_eq!(
         agent.trace().steps[0].reply.as_ref().unwrap().text,
         "Thought: ha"
     );
+    // Waiting for its tool, the step has its reply; an empty text is no reply.
+    let mut agent = Agent::new(Q, registry(), constrained());
+    agent.feed_model(reply(CALC).unwrap()).unwrap();
+    agent.abort(Some("Thought: stale".into()));
+    assert_eq!(agent.trace().steps[0].reply.as_ref().unwrap().text, CALC);
+    let mut agent = Agent::new(Q, registry(), constrained());
+    agent.abort(Some(String::new()));
+    assert_eq!(agent.trace().steps[0].reply, None);
 }
 
 #[test]

@@ -522,8 +522,9 @@ async fn a_huge_js_result_is_truncated() {
 async fn step_through_with_an_edited_reply() {
     let (scenario, id) = fresh("calc");
     let agent = agent(&scenario, json!({}));
+    // `auto`: the first step asks the server what it is, then the model (here, the edit).
     let next = rust(agent.start("What is 2 + 3?").unwrap());
-    assert_eq!(next["type"], "call_model");
+    assert_eq!(next["type"], "detect_server");
     let edit = js(
         &json!({"reply": "Thought: edited\nAction: calculator\nAction Input: {\"expression\": \"2 + 3\"}"}),
     );

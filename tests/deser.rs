@@ -10,10 +10,8 @@
 use reactloop::lang::Lang;
 use std::fmt::Debug;
 
-use reactloop::agent::{
-    Agent, AgentConfig, Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice,
-    Step, Trace,
-};
+use reactloop::agent::Agent;
+use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
@@ -26,6 +24,9 @@ use reactloop::strategy::{Compress, Strategy};
 use reactloop::tools::{
     default_documents, Builtin, CalcError, DispatchError, HostContext, Note, Registry, ToolCall,
     ToolError,
+};
+use reactloop::trace::{
+    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
 };
 use serde_json::json;
 

@@ -1,10 +1,12 @@
 //! The events a run reports (`reactloop::events`), natively: what each transition causes,
 //! with its sentences, and only for the steps it touched.
 
-use reactloop::agent::{Agent, AgentConfig, ModelReply, ToolResult};
+use reactloop::agent::{Agent, ToolResult};
+use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Part, Pending, Run};
 use reactloop::llm::{Constrained, LlmError};
 use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::trace::ModelReply;
 use serde_json::{json, Value};
 
 const HOST: HostContext = HostContext {
@@ -183,14 +185,20 @@ fn a_model_error_can_be_retried_and_the_failed_card_says_so_until_then() {
 }
 
 #[test]
-fn a_partial_reply_is_kept_only_after_a_stop() {
+fn a_stop_keeps_the_partial_reply_of_a_model_call_only() {
     let mut run = run();
-    assert!(run.keep_partial_reply("Thought: hal".into()).is_empty());
-    run.abort();
-    let events = run.keep_partial_reply("Thought: hal".into());
+    let events = run.abort(Some("Thought: hal".into()));
     let step = &step_views(&events)[0];
     assert_eq!(step["reply"]["text"], json!("Thought: hal"));
     assert!(matches!(events.last(), Some(Event::Done { .. })));
+    // Once over, a stop reports nothing.
+    assert!(run.abort(Some("more".into())).is_empty());
+    // Stopped while its tool runs, the step keeps its reply; the text is no reply of it.
+    let mut run = self::run();
+    run.feed_model(reply(CALC)).unwrap();
+    let events = run.abort(Some("Thought: stale".into()));
+    let step = &step_views(&events)[0];
+    assert_eq!(step["reply"]["text"], json!(CALC));
 }
 
 #[test]

@@ -5,10 +5,12 @@
 
 use std::time::{Duration, Instant};
 
-use reactloop::agent::{Agent, AgentConfig, ModelReply, Trace, TraceError};
+use reactloop::agent::Agent;
+use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::limits::{MAX_TRACE_BYTES, MAX_TRACE_STEPS};
 use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::trace::{ModelReply, Trace, TraceError};
 use serde_json::{json, Value};
 
 const HOST: HostContext = HostContext {

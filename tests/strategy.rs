@@ -1,7 +1,8 @@
 //! The loop variants of the ReAct paper's comparison, driven with scripted replies: what each
 //! asks the model (prompt, constraint) and how it reads the replies, in English and Chinese.
 
-use reactloop::agent::{Agent, AgentConfig, Outcome, Trace};
+use reactloop::agent::Agent;
+use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::lang::Lang;
 use reactloop::llm::{chat_body, ClientConfig, Constrained, LlmError, ModelRequest};
@@ -9,6 +10,7 @@ use reactloop::prompt::PromptConfig;
 use reactloop::settings::{configure, Purpose};
 use reactloop::strategy::Strategy;
 use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::trace::{Outcome, Trace};
 use serde_json::{json, Value};
 
 const HOST: HostContext = HostContext {
@@ -49,7 +51,7 @@ fn run(config: AgentConfig, question: &str, replies: &[&str]) -> (Outcome, Trace
         bodies.push(chat_body(&client, request, &tools));
         let text = replies[i.min(replies.len() - 1)].to_string();
         i += 1;
-        Ok::<_, LlmError>(reactloop::agent::ModelReply {
+        Ok::<_, LlmError>(reactloop::trace::ModelReply {
             text,
             ..Default::default()
         })
@@ -241,7 +243,7 @@ fn the_demo_model_follows_each_strategy() {
             config(strategy, Constrained::Off, Lang::En),
         );
         let outcome = run_to_end(&mut agent, &HOST, |request: &ModelRequest| {
-            Ok::<_, LlmError>(reactloop::agent::ModelReply {
+            Ok::<_, LlmError>(reactloop::trace::ModelReply {
                 text: reactloop::demo::reply(request),
                 ..Default::default()
             })
@@ -313,7 +315,7 @@ fn reflect_checks_an_answer_once_before_taking_it() {
         );
         assert!(matches!(
             trace.steps[2].guards[..],
-            [reactloop::agent::Guard::SelfCheck { kept: true }]
+            [reactloop::trace::Guard::SelfCheck { kept: true }]
         ));
         // The request is the previous one extended: the server's prompt cache holds.
         let (before, after) = (&trace.steps[1].request.messages, &check.messages);
@@ -326,7 +328,7 @@ fn reflect_checks_an_answer_once_before_taking_it() {
     assert_eq!(outcome, answer("The answer is 42, six times seven"));
     assert!(matches!(
         trace.steps[2].guards[..],
-        [reactloop::agent::Guard::SelfCheck { kept: false }]
+        [reactloop::trace::Guard::SelfCheck { kept: false }]
     ));
     // A tool call goes on with the loop; the next answer is taken without a second check.
     let call = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"7 * 6\"}";
@@ -539,7 +541,7 @@ fn compress_summary_asks_for_a_summary_before_rounds_leave_the_window() {
         assert_eq!(
             step.guards,
             // The window moves in blocks, so the server's prompt cache holds between trims.
-            [reactloop::agent::Guard::HistoryTrimmed {
+            [reactloop::trace::Guard::HistoryTrimmed {
                 dropped_rounds: 2,
                 kept_rounds: 1
             }]

@@ -23,10 +23,8 @@ use reactloop::lang::Lang;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-use reactloop::agent::{
-    Agent, AgentConfig, Guard, ModelReply, Next, Observation, ObservationSource, Outcome,
-    ServerChoice, Step, ToolResult, Trace, TRACE_VERSION,
-};
+use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Pending, Run};
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
@@ -37,6 +35,10 @@ use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::sentences::Text;
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
 use reactloop::tools::{default_documents, Builtin, HostContext, Note, Registry, ToolCall};
+use reactloop::trace::{
+    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
+    TRACE_VERSION,
+};
 use reactloop::{limits, view};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -700,8 +702,8 @@ const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expre
 const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
 
 /// What a page receives from a run driven to its end with these replies (a `None` is a model
-/// error): its events, each `Next` the agent gave, and the trace.
-fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec<Next>, Trace) {
+/// error): its events, each `Next` the agent gave (as JSON), and the trace.
+fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec<Value>, Trace) {
     let config = AgentConfig {
         constrained,
         ..AgentConfig::default()
@@ -713,21 +715,18 @@ fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec
     );
     agent.label_model("scripted");
     let mut run = Run::new(agent, ORIGIN);
-    if constrained == Constrained::Auto {
-        run.set_server(ServerKind::LlamaCpp);
-    }
     let mut events = Vec::new();
     let mut nexts = Vec::new();
     let mut replies = replies.iter();
     while !run.is_done() {
-        let next = run.agent().next();
-        events.extend(run.announce(&next));
-        nexts.push(next.clone());
-        let fed = match next {
+        nexts.push(to_value(run.agent().next()));
+        events.extend(run.announce());
+        let fed = match run.agent().next() {
+            Next::DetectServer => run.feed_server(ServerKind::LlamaCpp).map(|()| Vec::new()),
             Next::CallModel { .. } => match replies.next() {
                 Some(Some(text)) => run.feed_model(reply(text)),
                 Some(None) => run.feed_model_error(LlmError::Timeout { ms: 1000 }),
-                None => Ok(run.abort()),
+                None => Ok(run.abort(Some("Thought: half".into()))),
             },
             Next::RunTool { .. } => {
                 let output = run.agent().run_builtin(&HOST).expect("a built-in call");
@@ -741,7 +740,7 @@ fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec
         };
         events.extend(fed.expect("the run takes what it asked for"));
     }
-    nexts.push(run.agent().next());
+    nexts.push(to_value(run.agent().next()));
     (events, nexts, run.agent().trace().clone())
 }
 
@@ -886,15 +885,15 @@ fn outcomes() -> Vec<Outcome> {
     }
 }
 
-fn nexts() -> Vec<Next> {
-    let mut all = vec![Next::CallModel { request: request() }];
+fn nexts() -> Vec<Value> {
+    let (request, call, outcome) = (request(), call(), Outcome::Aborted);
+    let mut all = vec![Next::DetectServer];
     loop {
         let next = match all.last().unwrap() {
-            Next::CallModel { .. } => Next::RunTool { call: call() },
-            Next::RunTool { .. } => Next::Done {
-                outcome: Outcome::Aborted,
-            },
-            Next::Done { .. } => return all,
+            Next::DetectServer => Next::CallModel { request: &request },
+            Next::CallModel { .. } => Next::RunTool { call: &call },
+            Next::RunTool { .. } => Next::Done { outcome: &outcome },
+            Next::Done { .. } => return all.iter().map(to_value).collect(),
         };
         all.push(next);
     }
@@ -1120,7 +1119,7 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
             );
         }
         for (j, next) in nexts.iter().enumerate() {
-            walk.check(&format!("run{i}.next[{j}]"), &to_value(next), "Next");
+            walk.check(&format!("run{i}.next[{j}]"), next, "Next");
         }
         walk.check(
             &format!("run{i}.trace()"),
@@ -1137,7 +1136,7 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
         walk.check(&format!("outcome[{i}]"), &to_value(outcome), "Outcome");
     }
     for (i, next) in nexts().iter().enumerate() {
-        walk.check(&format!("next[{i}]"), &to_value(next), "Next");
+        walk.check(&format!("next[{i}]"), next, "Next");
     }
     for (i, pending) in pendings().iter().enumerate() {
         walk.check(&format!("pending[{i}]"), &to_value(pending), "Pending");

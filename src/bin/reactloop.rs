@@ -4,11 +4,13 @@
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-use reactloop::agent::{Agent, AgentConfig, ModelReply};
+use reactloop::agent::Agent;
+use reactloop::config::AgentConfig;
 use reactloop::lang::Lang;
 use reactloop::parse::{parse_reply, Parsed};
 use reactloop::prompt::{system_prompt, PromptConfig};
 use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::trace::ModelReply;
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage:

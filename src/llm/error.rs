@@ -1,78 +1,77 @@
 //! What can go wrong when calling the model, said so that a workshop attendee can fix it.
 //!
-//! `Display` states the problem in one or two sentences; [`LlmError::hint`] adds the concrete
-//! fix, which often needs the page's origin (only the driver knows it).
+//! `Display` states the problem in one or two sentences; [`LlmError::hint`] (in `hint`) adds
+//! the concrete fix, which often needs the page's origin (only the driver knows it). The retry
+//! policy is in `retry`.
 
+use crate::fields::tagged;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::hint::is_loopback_host;
 use crate::limits::{megabytes, MAX_REPLY_BYTES};
 
-/// Tries of one request (the first one included) when its error [`LlmError::is_retryable`].
-pub const MAX_ATTEMPTS: u32 = 3;
-/// Upper bound of any wait between two tries, a server's Retry-After included.
-pub const MAX_RETRY_DELAY_MS: u32 = 8_000;
-const BASE_RETRY_DELAY_MS: u32 = 500;
 /// Characters of a reply body kept in errors: enough to recognise it, short enough for a trace.
 pub(crate) const EXCERPT_CHARS: usize = 200;
 /// Characters of a server's own error message kept in errors.
 const MESSAGE_CHARS: usize = 500;
 
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum LlmError {
-    /// `fetch` itself failed: no server, a refused origin (CORS), DNS, a dropped connection.
-    Network {
-        url: String,
-        detail: String,
-    },
-    /// An https page tried to call plain http on a host other than the local machine.
-    MixedContent {
-        page_origin: String,
-        url: String,
-    },
-    /// The server answered with a non-2xx status. `models` is filled in by the driver on 404
-    /// when it could list the server's models.
-    Http {
-        status: u16,
-        url: String,
-        body_excerpt: String,
-        server_message: Option<String>,
-        models: Option<Vec<String>>,
-    },
-    /// A 2xx reply (or a streamed event) that carries an `error` object instead of a completion.
-    Server {
-        message: String,
-    },
-    /// The reply is neither JSON nor an event stream (an HTML page, plain text, nothing).
-    NotJson {
-        excerpt: String,
-    },
-    /// The reply is JSON but lacks what an OpenAI-compatible server sends (`expected`).
-    UnexpectedReply {
-        expected: String,
-        excerpt: String,
-    },
-    Timeout {
-        ms: u32,
-    },
-    /// The user (or the driver) cancelled the request.
-    Aborted,
-    /// The event stream was malformed or broke off.
-    Stream {
-        message: String,
-    },
-    /// The model answered, but with no text.
-    EmptyReply,
-    /// A reply, or a part of a stream, outgrew its limit in [`crate::limits`]; reading stopped
-    /// there, so a broken server cannot make the page buffer without end.
-    TooLarge {
-        part: Oversized,
-        limit_bytes: usize,
-    },
+tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum LlmError in "type" {
+        /// `fetch` itself failed: no server, a refused origin (CORS), DNS, a dropped connection.
+        Network {
+            url: String,
+            detail: String,
+        } = "network",
+        /// An https page tried to call plain http on a host other than the local machine.
+        MixedContent {
+            page_origin: String,
+            url: String,
+        } = "mixed_content",
+        /// The server answered with a non-2xx status. `models` is filled in by the driver on 404
+        /// when it could list the server's models.
+        Http {
+            status: u16,
+            url: String,
+            body_excerpt: String,
+            server_message: Option<String>,
+            models: Option<Vec<String>>,
+        } = "http",
+        /// A 2xx reply (or a streamed event) that carries an `error` object instead of a completion.
+        Server {
+            message: String,
+        } = "server",
+        /// The reply is neither JSON nor an event stream (an HTML page, plain text, nothing).
+        NotJson {
+            excerpt: String,
+        } = "not_json",
+        /// The reply is JSON but lacks what an OpenAI-compatible server sends (`expected`).
+        UnexpectedReply {
+            expected: String,
+            excerpt: String,
+        } = "unexpected_reply",
+        Timeout {
+            ms: u32,
+        } = "timeout",
+        /// The user (or the driver) cancelled the request.
+        Aborted = "aborted",
+        /// The event stream was malformed or broke off.
+        Stream {
+            message: String,
+        } = "stream",
+        /// The model answered, but with no text.
+        EmptyReply = "empty_reply",
+        /// A reply, or a part of a stream, outgrew its limit in [`crate::limits`]; reading stopped
+        /// there, so a broken server cannot make the page buffer without end.
+        TooLarge {
+            part: Oversized,
+            limit_bytes: usize,
+        } = "too_large",
+    }
 }
 
 /// What outgrew its limit in an [`LlmError::TooLarge`].
@@ -117,106 +116,6 @@ impl LlmError {
                 models: Some(models),
             },
             other => other,
-        }
-    }
-
-    /// Worth trying again after [`retry_delay_ms`]: only a rate limit (429) or a busy server
-    /// (503). A network failure is not: a stopped server or a refused origin stays so.
-    pub fn is_retryable(&self) -> bool {
-        matches!(
-            self,
-            Self::Http {
-                status: 429 | 503,
-                ..
-            }
-        )
-    }
-
-    /// A network failure that Chrome's Private Network Access may have caused: a public https
-    /// page calling this machine or the local network. The embed's one-line hint follows it.
-    pub fn private_network(&self, page_origin: &str) -> bool {
-        matches!(self, Self::Network { url, .. } if is_public_https(page_origin) && is_private_url(url))
-    }
-
-    /// The concrete fix, phrased for this page (`page_origin` like `https://me.github.io`).
-    pub fn hint(&self, page_origin: &str) -> Option<String> {
-        let origin = command_origin(page_origin);
-        match self {
-            Self::Network { url, .. } => {
-                let mut hint = format!(
-                    "Open {} in a new browser tab. If it does not load, start the model server \
-                     (for example `ollama serve`, or `llama-server -m MODEL.gguf --port 8080`) or \
-                     correct the base URL. If it loads there but not here, the server refuses \
-                     this page's origin {origin}: for Ollama restart it with \
-                     `OLLAMA_ORIGINS={origin} ollama serve`; for LM Studio run \
-                     `lms server start --cors`; llama.cpp's server allows every origin by default.",
-                    super::models_url(url)
-                );
-                if self.private_network(page_origin) {
-                    hint.push_str(
-                        " Chrome may also block a public https page from calling localhost \
-                         (Private Network Access); then open this page from http://localhost.",
-                    );
-                }
-                Some(hint)
-            }
-            Self::MixedContent { .. } => Some(
-                "Open this page over http (for example from a local copy), put the model server \
-                 behind https, or forward its port to this computer (`ssh -L 11434:localhost:11434 \
-                 HOST`) and use http://localhost:11434/v1."
-                    .to_string(),
-            ),
-            Self::Http {
-                status,
-                server_message,
-                models,
-                ..
-            } => http_hint(
-                *status,
-                server_message.as_deref(),
-                models.as_deref(),
-                &origin,
-            ),
-            Self::Server { message } => context_hint(message),
-            Self::NotJson { .. } | Self::UnexpectedReply { .. } => Some(
-                "Check that the base URL points at the OpenAI-compatible API, which usually ends \
-                 in /v1 (Ollama: http://localhost:11434/v1, llama.cpp: http://localhost:8080/v1, \
-                 LM Studio: http://localhost:1234/v1)."
-                    .to_string(),
-            ),
-            Self::Timeout { ms } => Some(format!(
-                "Small machines can be slow: raise the timeout (now {}), lower max tokens, use a \
-                 smaller model, or turn on streaming to watch the reply arrive.",
-                seconds(*ms)
-            )),
-            Self::Aborted => None,
-            Self::Stream { .. } => {
-                Some("Turn streaming off in the settings and try again.".to_string())
-            }
-            Self::EmptyReply => Some(
-                "Raise max tokens, check that no stop sequence matches the start of the reply, \
-                 or try another model."
-                    .to_string(),
-            ),
-            Self::TooLarge { part, .. } => Some(
-                match part {
-                    Oversized::Body => {
-                        "A chat reply is a few kilobytes: check that the base URL points at the \
-                         OpenAI-compatible API, which usually ends in /v1 (Ollama: \
-                         http://localhost:11434/v1, llama.cpp: http://localhost:8080/v1, LM \
-                         Studio: http://localhost:1234/v1), not at a file or a page."
-                    }
-                    Oversized::StreamLine | Oversized::StreamEvent => {
-                        "The server, or a proxy in front of it, does not send a proper event \
-                         stream: check the base URL, or turn streaming off in the settings."
-                    }
-                    Oversized::StreamedText => {
-                        "The model may be repeating itself: lower max tokens, or add a stop \
-                         sequence."
-                    }
-                }
-                .to_string(),
-            ),
         }
     }
 }
@@ -343,51 +242,6 @@ pub fn check_mixed_content(page_origin: &str, url: &str) -> Result<(), LlmError>
         }
         _ => Ok(()),
     }
-}
-
-/// What a client does after a request failed with an HTTP error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AfterHttpError {
-    /// Send the same request again after this many milliseconds.
-    Retry {
-        delay_ms: u32,
-    },
-    /// A 404: "unknown model" and "wrong URL" look alike; the model list tells them apart, so
-    /// fetch it and attach it with [`LlmError::with_models`].
-    ListModels,
-    GiveUp,
-}
-
-/// The retry policy: after try number `attempt` (1-based) failed with `error`, a rate limit
-/// or a busy server is tried again up to [`MAX_ATTEMPTS`] tries, waiting [`retry_delay_ms`].
-pub fn after_http_error(
-    error: &LlmError,
-    attempt: u32,
-    retry_after: Option<&str>,
-) -> AfterHttpError {
-    if error.is_retryable() && attempt < MAX_ATTEMPTS {
-        return AfterHttpError::Retry {
-            delay_ms: retry_delay_ms(attempt, retry_after),
-        };
-    }
-    match error {
-        LlmError::Http { status: 404, .. } => AfterHttpError::ListModels,
-        _ => AfterHttpError::GiveUp,
-    }
-}
-
-/// Wait before try number `attempt + 1`, where `attempt` counts the tries made so far (1 after
-/// the first failure). Honours a Retry-After in seconds; an HTTP-date or garbage falls back to
-/// exponential backoff (0.5 s, 1 s, 2 s, …). Never more than [`MAX_RETRY_DELAY_MS`].
-pub fn retry_delay_ms(attempt: u32, retry_after: Option<&str>) -> u32 {
-    let from_server = retry_after
-        .and_then(|s| s.trim().parse::<u32>().ok())
-        .map(|secs| secs.saturating_mul(1000));
-    let backoff = || {
-        let doublings = attempt.saturating_sub(1).min(16);
-        BASE_RETRY_DELAY_MS.saturating_mul(1 << doublings)
-    };
-    from_server.unwrap_or_else(backoff).min(MAX_RETRY_DELAY_MS)
 }
 
 /// The first [`EXCERPT_CHARS`] characters of a body, trimmed, with `…` when cut.
@@ -527,111 +381,7 @@ fn http_summary(status: u16, url: &str) -> String {
     }
 }
 
-fn http_hint(
-    status: u16,
-    server_message: Option<&str>,
-    models: Option<&[String]>,
-    origin: &str,
-) -> Option<String> {
-    match status {
-        400 => server_message.and_then(context_hint).or_else(|| {
-            Some(
-                "Check the settings (model, max tokens, constrained output); the server's \
-                 message names what it rejects."
-                    .to_string(),
-            )
-        }),
-        401 => Some(
-            "Enter the server's API key in the settings; it is sent as \
-             `Authorization: Bearer <key>`."
-                .to_string(),
-        ),
-        403 => Some(format!(
-            "If the server is Ollama, restart it allowing this page: \
-             `OLLAMA_ORIGINS={origin} ollama serve`. Otherwise check that the API key may use \
-             this model."
-        )),
-        404 => {
-            let mut hint = "Check the base URL: OpenAI-compatible servers usually expect it to \
-                            end in /v1 (Ollama: http://localhost:11434/v1, llama.cpp: \
-                            http://localhost:8080/v1, LM Studio: http://localhost:1234/v1). \
-                            Then check the model name"
-                .to_string();
-            match models {
-                Some(names) if !names.is_empty() => {
-                    hint.push_str(&format!("; the server offers: {}.", names.join(", ")));
-                }
-                _ => hint.push('.'),
-            }
-            Some(hint)
-        }
-        429 => Some(format!(
-            "Wait a moment and try again; the request is retried automatically up to {} times.",
-            MAX_ATTEMPTS - 1
-        )),
-        503 => Some("Wait until the server has loaded the model, then try again.".to_string()),
-        500..=599 => server_message.and_then(context_hint).or_else(|| {
-            Some(
-                "Look at the server's console for the cause. If constrained output is on, try \
-                 another mode: llama-cpp-python rejects json_schema (use json_object), and not \
-                 every server supports grammar."
-                    .to_string(),
-            )
-        }),
-        _ => None,
-    }
-}
-
-/// Servers word it differently ("exceeds the available context size", "context length"), but
-/// all of them say "context" when the conversation no longer fits.
-fn context_hint(message: &str) -> Option<String> {
-    message.to_ascii_lowercase().contains("context").then(|| {
-        "The conversation no longer fits in the model's context window: start a new run, lower \
-         max tokens, or restart the server with a larger context (llama.cpp: `-c 8192`, \
-         llama-cpp-python: `--n_ctx 8192`)."
-            .to_string()
-    })
-}
-
-/// The origin to paste into `OLLAMA_ORIGINS`; a `file://` page has the origin `null`.
-fn command_origin(page_origin: &str) -> String {
-    match page_origin.trim().trim_end_matches('/') {
-        "" | "null" => "*".to_string(),
-        origin => origin.to_string(),
-    }
-}
-
-fn is_public_https(page_origin: &str) -> bool {
-    matches!(super::http_host(page_origin), Some((true, host)) if !is_loopback_host(&host))
-}
-
-fn is_private_url(url: &str) -> bool {
-    matches!(super::http_host(url), Some((_, host)) if is_loopback_host(&host) || is_lan_host(&host))
-}
-
-/// Private IPv4 ranges (10/8, 172.16/12, 192.168/16, link-local 169.254/16) and mDNS names.
-fn is_lan_host(host: &str) -> bool {
-    let octets: Vec<u8> = host.split('.').filter_map(|p| p.parse().ok()).collect();
-    let ipv4 = octets.len() == 4 && host.split('.').count() == 4;
-    let private_ip = ipv4
-        && match octets[..] {
-            [10, ..] | [192, 168, ..] | [169, 254, ..] => true,
-            [172, b, ..] => (16..=31).contains(&b),
-            _ => false,
-        };
-    private_ip || host.ends_with(".local")
-}
-
-/// The hosts browsers treat as this machine (and so exempt from mixed-content blocking).
-fn is_loopback_host(host: &str) -> bool {
-    let ipv4_loopback = || {
-        let parts: Vec<&str> = host.split('.').collect();
-        parts.len() == 4 && parts[0] == "127" && parts.iter().all(|p| p.parse::<u8>().is_ok())
-    };
-    host == "localhost" || host.ends_with(".localhost") || host == "::1" || ipv4_loopback()
-}
-
-fn seconds(ms: u32) -> String {
+pub(super) fn seconds(ms: u32) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
     } else {
@@ -948,73 +698,6 @@ mod tests {
                 (None, None) => {}
                 (hint, _) => panic!("{err}: unexpected hint {hint:?}"),
             }
-        }
-    }
-
-    #[test]
-    fn only_rate_limits_and_busy_servers_are_retried() {
-        for status in [400, 401, 403, 404, 500, 502, 504] {
-            assert!(!classify_http(status, "", URL).is_retryable(), "{status}");
-        }
-        for status in [429, 503] {
-            assert!(classify_http(status, "", URL).is_retryable(), "{status}");
-        }
-        let network = LlmError::Network {
-            url: URL.into(),
-            detail: String::new(),
-        };
-        for err in [network, LlmError::Timeout { ms: 1 }, LlmError::EmptyReply] {
-            assert!(!err.is_retryable(), "{err}");
-        }
-    }
-
-    #[test]
-    fn retry_delays_back_off_honour_retry_after_and_stay_bounded() {
-        let cases: &[(u32, Option<&str>, u32)] = &[
-            (0, None, 500),
-            (1, None, 500),
-            (2, None, 1_000),
-            (3, None, 2_000),
-            (4, None, 4_000),
-            (5, None, 8_000),
-            (6, None, MAX_RETRY_DELAY_MS),
-            (u32::MAX, None, MAX_RETRY_DELAY_MS),
-            (1, Some("2"), 2_000),
-            (3, Some(" 0 "), 0),
-            (1, Some("120"), MAX_RETRY_DELAY_MS),
-            (1, Some("4294967295"), MAX_RETRY_DELAY_MS),
-            (2, Some("Wed, 21 Oct 2015 07:28:00 GMT"), 1_000),
-            (2, Some("-1"), 1_000),
-            (2, Some(""), 1_000),
-        ];
-        for (attempt, retry_after, want) in cases {
-            assert_eq!(
-                retry_delay_ms(*attempt, *retry_after),
-                *want,
-                "{attempt} {retry_after:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn after_an_http_error_the_policy_retries_busy_servers_and_lists_models_on_404() {
-        let http = |status| classify_http(status, "", URL);
-        use AfterHttpError::*;
-        let cases = [
-            (http(429), 1, None, Retry { delay_ms: 500 }),
-            (http(503), 2, Some("3"), Retry { delay_ms: 3_000 }),
-            // The last try is not retried, whatever it was.
-            (http(429), MAX_ATTEMPTS, None, GiveUp),
-            (http(404), 1, None, ListModels),
-            (http(500), 1, None, GiveUp),
-            (http(401), 1, None, GiveUp),
-        ];
-        for (error, attempt, retry_after, want) in cases {
-            assert_eq!(
-                after_http_error(&error, attempt, retry_after),
-                want,
-                "{error} {attempt}"
-            );
         }
     }
 

@@ -7,20 +7,23 @@
 
 mod constrain;
 mod error;
+mod hint;
 mod inpage;
+mod retry;
 mod sse;
 
+use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::tools::ToolSpec;
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
-pub use error::{
-    after_http_error, check_mixed_content, classify_http, retry_delay_ms, AfterHttpError, LlmError,
-    Oversized, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
-};
+pub use error::{check_mixed_content, classify_http, LlmError, Oversized};
 pub use inpage::in_page_body;
+pub use retry::{
+    after_http_error, retry_delay_ms, AfterHttpError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
+};
 pub use sse::{SseDecoder, StreamEvent};
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
@@ -524,6 +527,48 @@ fn http_host(url: &str) -> Option<(bool, String)> {
         None => host_port.split(':').next().unwrap_or_default(),
     };
     Some((https, host.to_ascii_lowercase()))
+}
+
+via_value! {
+    ModelRequest => model_request,
+}
+
+fn model_request(value: Value) -> Result<ModelRequest, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ModelRequest {
+        messages: f.get("messages")?,
+        stop: f.get("stop")?,
+        avoid: avoid(&mut f)?,
+        constrained: f.or("constrained", Default::default())?,
+        must_answer: f.opt("must_answer")?,
+        thought_prefix: f.opt("thought_prefix")?,
+        thought_closed: f.or("thought_closed", false)?,
+        answer_prefix: f.opt("answer_prefix")?,
+        no_thought: f.or("no_thought", false)?,
+        checks_answer: f.opt("checks_answer")?,
+        asks_plan: f.or("asks_plan", false)?,
+        summarizes: f.or("summarizes", false)?,
+    })
+}
+
+/// `avoid`, or the `avoid_action` name alone that traces before it wrote: a left-out
+/// `final_answer` then followed a non-answer, any other action a repeated call.
+fn avoid(f: &mut Fields) -> Result<Option<Avoid>, serde_json::Error> {
+    if let Some(value) = f.opt::<Value>("avoid")? {
+        let mut a = Fields::object(value)?;
+        return Ok(Some(Avoid {
+            tool: a.get("tool")?,
+            why: a.get("why")?,
+        }));
+    }
+    Ok(f.opt::<String>("avoid_action")?.map(|tool| {
+        let why = if tool == crate::llm::FINAL_ANSWER {
+            AvoidWhy::NotAnAnswer
+        } else {
+            AvoidWhy::Repeated
+        };
+        Avoid { tool, why }
+    }))
 }
 
 #[cfg(test)]

@@ -13,8 +13,11 @@ mod json;
 mod reply;
 mod scan;
 
+use crate::fields::tagged;
+use crate::fields::{via_value, Fields};
 use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
+use serde_json::{Error, Value};
 use std::fmt;
 
 pub use json::parse_json_lenient;
@@ -28,67 +31,70 @@ pub struct Span {
     pub end: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Parsed {
-    /// `input` is `Value::Null` when absent and `Value::String` when it is not JSON.
-    Action {
-        tool: String,
-        input: serde_json::Value,
-    },
-    Final {
-        answer: String,
-    },
-    Error {
-        error: FormatError,
-    },
+tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    pub enum Parsed in "kind" {
+        /// `input` is `Value::Null` when absent and `Value::String` when it is not JSON.
+        Action {
+            tool: String,
+            input: serde_json::Value,
+        } = "action",
+        Final {
+            answer: String,
+        } = "final",
+        Error {
+            error: FormatError,
+        } = "error",
+    }
 }
 
-/// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum FormatError {
-    /// Nothing but whitespace.
-    Empty,
-    /// No `Action:`, `Final Answer:` or JSON action anywhere (bare prose).
-    NoAction,
-    /// A `Thought:` and nothing after it.
-    ThoughtOnly,
-    /// `Action: None` or "Do I need a tool? No": the model wants to answer without a tool.
-    NoTool,
-    /// An `Action:` line (or JSON action object) without a tool name.
-    MissingToolName,
-    /// `Action Input:` without an `Action:` before it.
-    InputWithoutAction,
-    /// One line names a tool and gives a final answer (`Action: search Final Answer:`).
-    MixedActionAndAnswer,
-    /// `Final Answer:` (or `final_answer` / `Finish[]`) with no text.
-    EmptyAnswer,
-    /// The model used its native XML tool-call syntax instead of the text protocol.
-    XmlToolCall,
-    /// Input meant as JSON (starts with `{` or `[`) that no repair could read. Position is
-    /// 1-based, relative to the JSON text, as serde_json reports it.
-    InvalidJson {
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    /// `final_answer` with a tool's arguments that the tool cannot run either (e.g.
-    /// `{"query": "year"}` where no search was made): neither an answer nor a call. Only the
-    /// agent, which knows the tools and the observations, reports this one.
-    ArgumentsAsAnswer { tool: String },
-    /// A call or a final answer of an example in the system prompt, word for word, that
-    /// neither the question nor an Observation of this run holds: copied, not worked out.
-    /// Reported by the agent.
-    ExampleCopied,
-    /// Asked for the answer, the model wrote words of the question back (its own search query
-    /// as often as not). Reported by the agent.
-    QuestionRepeated,
-    /// A final answer after a tool ran, while a number the question gives was used by no call,
-    /// no Observation and not the answer: a step of the question was left out ("10 days from
-    /// today" answered with today's date). Reported by the agent, once a run.
-    NumberUnused { number: String },
+tagged! {
+    /// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum FormatError in "type" {
+        /// Nothing but whitespace.
+        Empty = "empty",
+        /// No `Action:`, `Final Answer:` or JSON action anywhere (bare prose).
+        NoAction = "no_action",
+        /// A `Thought:` and nothing after it.
+        ThoughtOnly = "thought_only",
+        /// `Action: None` or "Do I need a tool? No": the model wants to answer without a tool.
+        NoTool = "no_tool",
+        /// An `Action:` line (or JSON action object) without a tool name.
+        MissingToolName = "missing_tool_name",
+        /// `Action Input:` without an `Action:` before it.
+        InputWithoutAction = "input_without_action",
+        /// One line names a tool and gives a final answer (`Action: search Final Answer:`).
+        MixedActionAndAnswer = "mixed_action_and_answer",
+        /// `Final Answer:` (or `final_answer` / `Finish[]`) with no text.
+        EmptyAnswer = "empty_answer",
+        /// The model used its native XML tool-call syntax instead of the text protocol.
+        XmlToolCall = "xml_tool_call",
+        /// Input meant as JSON (starts with `{` or `[`) that no repair could read. Position is
+        /// 1-based, relative to the JSON text, as serde_json reports it.
+        InvalidJson {
+            line: usize,
+            column: usize,
+            message: String,
+        } = "invalid_json",
+        /// `final_answer` with a tool's arguments that the tool cannot run either (e.g.
+        /// `{"query": "year"}` where no search was made): neither an answer nor a call. Only the
+        /// agent, which knows the tools and the observations, reports this one.
+        ArgumentsAsAnswer { tool: String } = "arguments_as_answer",
+        /// A call or a final answer of an example in the system prompt, word for word, that
+        /// neither the question nor an Observation of this run holds: copied, not worked out.
+        /// Reported by the agent.
+        ExampleCopied = "example_copied",
+        /// Asked for the answer, the model wrote words of the question back (its own search query
+        /// as often as not). Reported by the agent.
+        QuestionRepeated = "question_repeated",
+        /// A final answer after a tool ran, while a number the question gives was used by no call,
+        /// no Observation and not the answer: a step of the question was left out ("10 days from
+        /// today" answered with today's date). Reported by the agent, once a run.
+        NumberUnused { number: String } = "number_unused",
+    }
 }
 
 // The format the built-in prompts ask for, so feedback never teaches a second one.
@@ -470,4 +476,46 @@ pub fn cut_observation(text: &str) -> (&str, bool) {
         Some(_) => (text[..s.end].trim_end(), true),
         None => (text, false),
     }
+}
+
+via_value! {
+    ParseResult => parse_result,
+    Spans => spans,
+    Span => span,
+}
+
+fn spans(value: Value) -> Result<Spans, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Spans {
+        thought: f.opt("thought")?,
+        action: f.opt("action")?,
+        input: f.opt("input")?,
+        answer: f.opt("answer")?,
+    })
+}
+
+fn span(value: Value) -> Result<Span, Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Span {
+        start: f.get("start")?,
+        end: f.get("end")?,
+    })
+}
+
+/// A parse: the flattened `kind` with its fields (read first, as the derive did), then the
+/// thought, spans and repairs.
+fn parse_result(value: Value) -> Result<ParseResult, Error> {
+    let mut f = Fields::object(value)?;
+    let mut own = Fields(Default::default());
+    for key in ["thought", "spans", "repairs"] {
+        if let Some(value) = f.0.remove(key) {
+            own.0.insert(key.to_string(), value);
+        }
+    }
+    Ok(ParseResult {
+        parsed: Parsed::read(Value::Object(f.0))?,
+        thought: own.opt("thought")?,
+        spans: own.get("spans")?,
+        repairs: own.get("repairs")?,
+    })
 }

@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{close_match, fold, unique, DispatchError, Note, ToolSpec, MAX_WRITTEN_NAME_LEN};
+use super::names::{close_match, fold, unique};
+use super::registry::MAX_WRITTEN_NAME_LEN;
+use super::{DispatchError, Note, ToolSpec};
 
 /// Keys (folded) that models wrap around the real arguments: `{"input": {...}}`, `{"args": ...}`.
 const WRAPPER_KEYS: &[&str] = &[

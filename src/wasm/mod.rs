@@ -18,11 +18,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
-use crate::agent::{self, AgentConfig, ModelReply, Next, ToolResult, Trace};
+use crate::agent::{self, Next, ToolResult};
+use crate::config::AgentConfig;
 use crate::events::{Event, Part, Run};
-use crate::llm::{ClientConfig, LlmError, ModelRequest, ServerKind, Usage};
-use crate::settings::{self, Configured, Purpose, SettingsError};
+use crate::llm::{LlmError, ModelRequest, ServerKind, Usage};
+use crate::settings::{self, Configured, Model, Purpose, SettingsError};
 use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
+use crate::trace::{ModelReply, Trace};
 use crate::view;
 use js_tools::JsTool;
 
@@ -169,13 +171,16 @@ struct Edit {
 
 struct Inner {
     config: AgentConfig,
-    client: Option<ClientConfig>,
-    demo_delay_ms: u32,
+    model: Model,
     registry: RefCell<Registry>,
     tools: RefCell<Vec<Rc<JsTool>>>,
     /// The page's model function (`useModel`); when set, it answers instead of a server.
-    model: RefCell<Option<Function>>,
+    js_model: RefCell<Option<Function>>,
     run: RefCell<Option<Run>>,
+    /// The text the model call in flight has streamed so far: `abort()` keeps it.
+    partial: RefCell<String>,
+    /// What `abort()` reported while a step was in flight; that step forwards it.
+    unsent: RefCell<Vec<Event>>,
     /// The controller of the fetch in flight; replaced for every request.
     fetch: RefCell<AbortController>,
     /// Resolves when the user aborts, so waits on JS tools end at once.
@@ -224,12 +229,13 @@ impl JsAgent {
         Ok(JsAgent {
             inner: Rc::new(Inner {
                 config: c.agent,
-                client: c.client,
-                demo_delay_ms: c.demo_delay_ms,
+                model: c.model,
                 registry: RefCell::new(c.registry),
                 tools: RefCell::new(Vec::new()),
-                model: RefCell::new(None),
+                js_model: RefCell::new(None),
                 run: RefCell::new(None),
+                partial: RefCell::new(String::new()),
+                unsent: RefCell::new(Vec::new()),
                 fetch: RefCell::new(controller()?),
                 aborted: RefCell::new(abort_promise()),
                 busy: Cell::new(false),
@@ -263,12 +269,13 @@ impl JsAgent {
         Ok(JsAgent {
             inner: Rc::new(Inner {
                 config: inner.config.clone(),
-                client: inner.client.clone(),
-                demo_delay_ms: inner.demo_delay_ms,
+                model: inner.model.clone(),
                 registry: RefCell::new(inner.registry.borrow().clone()),
                 tools: RefCell::new(inner.tools.borrow().clone()),
-                model: RefCell::new(inner.model.borrow().clone()),
+                js_model: RefCell::new(inner.js_model.borrow().clone()),
                 run: RefCell::new(Some(forked)),
+                partial: RefCell::new(String::new()),
+                unsent: RefCell::new(Vec::new()),
                 fetch: RefCell::new(controller()?),
                 aborted: RefCell::new(abort_promise()),
                 busy: Cell::new(false),
@@ -303,7 +310,7 @@ impl JsAgent {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ModelFunction | null")] model: Option<Function>,
     ) {
-        *self.inner.model.borrow_mut() = model;
+        *self.inner.js_model.borrow_mut() = model;
     }
 
     #[wasm_bindgen(js_name = setToolEnabled)]
@@ -340,15 +347,12 @@ impl JsAgent {
         }
         let registry = self.inner.registry.borrow().clone();
         let mut run = agent::Agent::new(question, registry, self.inner.config.clone());
-        run.label_model(match &self.inner.client {
-            Some(client) => &client.model,
-            None => "demo (scripted)",
-        });
-        let next = run.next();
+        run.label_model(self.inner.model.label());
+        let next = to_js(&run.next()).map_err(|e| js_error(e, None, None));
         *self.inner.run.borrow_mut() = Some(Run::new(run, timer::page_origin()));
         *self.inner.aborted.borrow_mut() = abort_promise();
         self.inner.paused.set(false);
-        to_js(&next).map_err(|e| js_error(e, None, None))
+        next
     }
 
     /// What the run needs next, or null before `start`.
@@ -377,8 +381,8 @@ impl JsAgent {
             } else {
                 from_js(edit, "edit")?
             };
-            let next = step_once(&inner, &on_event, edit).await?;
-            to_js(&next).map_err(|e| js_error(e, None, None))
+            step_once(&inner, &on_event, edit).await?;
+            with_run(&inner, |run| to_js(&run.agent().next()))?.map_err(|e| js_error(e, None, None))
         })
     }
 
@@ -398,25 +402,16 @@ impl JsAgent {
                 return Err(js_error("A step is already running.", None, None));
             }
             let _busy = Busy(&inner.busy);
-            learn_server(&inner).await?;
-            let next = with_run(&inner, |run| run.agent().next())?;
-            let Next::CallModel { request } = &next else {
+            let Job::Model { step, request } = prepare(&inner, &on_event).await? else {
                 return Err(js_error(
                     "The run is not waiting for the model now.",
                     None,
                     None,
                 ));
             };
-            let (step, announced) =
-                with_run(&inner, |run| (run.step_index(), run.announce(&next)))?;
-            if let Some(event) = announced {
-                emit(&on_event, &event);
-            }
-            let partial = RefCell::new(String::new());
-            let reply = ask_model(&inner, request, &on_event, step, &partial).await;
-            // As in a step: after abort() the text streamed so far stays in the trace.
-            let events = with_run(&inner, |run| run.keep_partial_reply(partial.take()))?;
-            emit_all(&on_event, events);
+            let reply = ask_model(&inner, &request, &on_event, step).await;
+            // After abort() the run is over, with the text streamed so far as its reply.
+            emit_all(&on_event, inner.unsent.take());
             let reply = reply.map_err(|e| llm_error(&e))?;
             to_js(&reply).map_err(|e| js_error(e, None, None))
         })
@@ -449,8 +444,8 @@ impl JsAgent {
         inner.paused.set(false);
         future_to_promise(async move {
             loop {
-                let next = step_once(&inner, &on_event, Edit::default()).await?;
-                if matches!(next, Next::Done { .. }) || inner.paused.get() {
+                step_once(&inner, &on_event, Edit::default()).await?;
+                if with_run(&inner, |run| run.is_done())? || inner.paused.get() {
                     break;
                 }
             }
@@ -468,9 +463,11 @@ impl JsAgent {
     pub fn abort(&self) {
         self.inner.fetch.borrow().abort();
         let _ = self.inner.aborted.borrow().1.call0(&JsValue::NULL);
+        let partial = self.inner.partial.take();
         if let Some(run) = self.inner.run.borrow_mut().as_mut() {
-            // A step in flight reports the end when its request comes back aborted.
-            run.abort();
+            // The step in flight reports how the run ended when its request comes back.
+            let events = run.abort(Some(partial));
+            self.inner.unsent.borrow_mut().extend(events);
         }
     }
 
@@ -526,28 +523,48 @@ fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut Run) -> T) -> Result<T, JsValu
         .ok_or_else(|| js_error("Call start(question) first.", None, None))
 }
 
-/// One transition: does what the run waits for and forwards the events the core reports. No
-/// `RefCell` borrow is held across an await, so `abort()` and `trace()` work while a request
-/// is in flight.
+/// What a transition does: ask the model, or run a tool; or nothing, the run being over.
+enum Job {
+    Model { step: usize, request: ModelRequest },
+    Tool { call: ToolCall },
+    Done,
+}
+
+/// Gets the run ready for its transition: finds out what the server is when the agent asks
+/// (`Next::DetectServer`), announces what comes next, and hands out a copy of it: no
+/// `RefCell` borrow is held across an await, so `abort()` and `trace()` work meanwhile.
+async fn prepare(inner: &Rc<Inner>, on_event: &Option<Function>) -> Result<Job, JsValue> {
+    if with_run(inner, |run| run.agent().next() == Next::DetectServer)? {
+        let kind = detect_server(inner).await?;
+        // After Stop the run is over and no longer asks.
+        with_run(inner, |run| run.feed_server(kind).ok())?;
+    }
+    if let Some(event) = with_run(inner, |run| run.announce())? {
+        emit(on_event, &event);
+    }
+    with_run(inner, |run| match run.agent().next() {
+        Next::CallModel { request } => Job::Model {
+            step: run.step_index(),
+            request: request.clone(),
+        },
+        Next::RunTool { call } => Job::Tool { call: call.clone() },
+        Next::DetectServer | Next::Done { .. } => Job::Done,
+    })
+}
+
+/// One transition: does what the run waits for and forwards the events the core reports.
 async fn step_once(
     inner: &Rc<Inner>,
     on_event: &Option<Function>,
     edit: Edit,
-) -> Result<Next, JsValue> {
+) -> Result<(), JsValue> {
     if inner.busy.replace(true) {
         return Err(js_error("A step is already running.", None, None));
     }
     let _busy = Busy(&inner.busy);
-    learn_server(inner).await?;
-    let next = with_run(inner, |run| run.agent().next())?;
-    let (step, announced) = with_run(inner, |run| (run.step_index(), run.announce(&next)))?;
-    if let Some(event) = announced {
-        emit(on_event, &event);
-    }
-    let events = match next {
-        Next::Done { .. } => return Ok(next),
-        Next::CallModel { request } => {
-            let partial = RefCell::new(String::new());
+    let events = match prepare(inner, on_event).await? {
+        Job::Done => Vec::new(),
+        Job::Model { step, request } => {
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
                     text,
@@ -555,29 +572,17 @@ async fn step_once(
                     elapsed_ms: edit.elapsed_ms,
                     edited: edit.edited.unwrap_or(true),
                 }),
-                None => ask_model(inner, &request, on_event, step, &partial).await,
+                None => ask_model(inner, &request, on_event, step).await,
             };
-            if let Err(error) = &result {
-                // Asked again at once without the constraint; the guard says why.
-                if let Some(events) = with_run(inner, |run| run.constraint_refused(error))? {
-                    emit_all(on_event, events);
-                    return with_run(inner, |run| run.agent().next());
-                }
-            }
-            with_run(inner, |run| {
-                // After abort() the run is over: keep what had streamed in, for the record.
-                if run.is_done() {
-                    return run.keep_partial_reply(partial.take());
-                }
-                // The run asked for the model, so feeding it cannot fail.
-                match result {
-                    Ok(reply) => run.feed_model(reply),
-                    Err(error) => run.feed_model_error(error),
-                }
-                .unwrap_or_default()
+            // After abort() the run is over; abort() reported it.
+            with_run(inner, |run| match result {
+                _ if run.is_done() => Ok(Vec::new()),
+                Ok(reply) => run.feed_model(reply),
+                Err(error) => run.feed_model_error(error),
             })?
+            .unwrap_or_default()
         }
-        Next::RunTool { call } => {
+        Job::Tool { call } => {
             let started = timer::now_ms();
             let edited = edit.observation.is_some();
             let output = match edit.observation {
@@ -589,50 +594,59 @@ async fn step_once(
                 elapsed_ms: Some(timer::now_ms() - started),
                 edited,
             };
-            with_run(inner, |run| {
-                // After abort() the run is over: abort() again reports how it ended.
-                if run.is_done() {
-                    return run.abort();
-                }
-                // The run asked for the tool, so feeding it cannot fail.
-                run.feed_tool(result).unwrap_or_default()
+            with_run(inner, |run| match run.is_done() {
+                true => Ok(Vec::new()),
+                false => run.feed_tool(result),
             })?
+            .unwrap_or_default()
         }
     };
+    emit_all(on_event, inner.unsent.take());
     emit_all(on_event, events);
-    with_run(inner, |run| run.agent().next())
+    Ok(())
 }
 
-/// `auto`: before the first request, the server's kind decides the constraint.
-async fn learn_server(inner: &Rc<Inner>) -> Result<(), JsValue> {
-    if !with_run(inner, |run| run.agent().wants_server())? {
-        return Ok(());
+/// `Next::DetectServer`: the in-page engine and the demo are known; a server is asked.
+async fn detect_server(inner: &Rc<Inner>) -> Result<ServerKind, JsValue> {
+    if let Some(kind) = inner.model.known_server() {
+        return Ok(kind);
     }
-    let kind = match &inner.client {
-        _ if inner.model.borrow().is_some() => ServerKind::InPage,
-        Some(cfg) => {
-            // Stop aborts the model-list request too, as it does a model call.
-            let abort = controller()?;
-            *inner.fetch.borrow_mut() = abort.clone();
-            client::server_kind(cfg, &abort).await
-        }
-        None => ServerKind::Unknown,
+    // A page's own model function answers instead of the server.
+    if inner.js_model.borrow().is_some() {
+        return Ok(ServerKind::InPage);
+    }
+    let Model::Server(cfg) = &inner.model else {
+        return Ok(ServerKind::Unknown);
     };
-    // After Stop the run is over and this does nothing.
-    with_run(inner, |run| run.set_server(kind))
+    // Stop aborts the model-list request too, as it does a model call.
+    let abort = controller()?;
+    *inner.fetch.borrow_mut() = abort.clone();
+    Ok(client::server_kind(cfg, &abort).await)
 }
 
-/// Calls the model (or the demo script); `partial` collects the streamed text as it comes.
+/// Calls the model (or the demo script); the text streamed so far is kept in
+/// `inner.partial` for `abort()`, until the call returns.
 async fn ask_model(
     inner: &Rc<Inner>,
     request: &ModelRequest,
     on_event: &Option<Function>,
     step: usize,
-    partial: &RefCell<String>,
+) -> Result<ModelReply, LlmError> {
+    inner.partial.borrow_mut().clear();
+    let reply = call_model(inner, request, on_event, step).await;
+    inner.partial.borrow_mut().clear();
+    reply
+}
+
+async fn call_model(
+    inner: &Rc<Inner>,
+    request: &ModelRequest,
+    on_event: &Option<Function>,
+    step: usize,
 ) -> Result<ModelReply, LlmError> {
     let started = timer::now_ms();
     let on_delta = |text: &str| {
-        partial.borrow_mut().push_str(text);
+        inner.partial.borrow_mut().push_str(text);
         emit(
             on_event,
             &Event::Delta {
@@ -646,22 +660,31 @@ async fn ask_model(
         message: client::js_message(&e),
     })?;
     *inner.fetch.borrow_mut() = abort.clone();
-    let Some(cfg) = &inner.client else {
-        let text = crate::demo::reply(request);
-        for piece in crate::demo::pieces(&text) {
-            if abort.signal().aborted() {
-                return Err(LlmError::Aborted);
+    let js_model = inner.js_model.borrow().clone();
+    let cfg = match (&inner.model, js_model.is_some()) {
+        (Model::Demo { delay_ms }, _) => {
+            let text = crate::demo::reply(request);
+            for piece in crate::demo::pieces(&text) {
+                if abort.signal().aborted() {
+                    return Err(LlmError::Aborted);
+                }
+                on_delta(piece);
+                if *delay_ms > 0 {
+                    timer::sleep(*delay_ms).await;
+                }
             }
-            on_delta(piece);
-            if inner.demo_delay_ms > 0 {
-                timer::sleep(inner.demo_delay_ms).await;
-            }
+            return Ok(ModelReply {
+                text,
+                elapsed_ms: Some(timer::now_ms() - started),
+                ..ModelReply::default()
+            });
         }
-        return Ok(ModelReply {
-            text,
-            elapsed_ms: Some(timer::now_ms() - started),
-            ..ModelReply::default()
-        });
+        (Model::InPage(_), false) => {
+            return Err(LlmError::Server {
+                message: "no model is loaded in the page yet: pick a GGUF file first".into(),
+            })
+        }
+        (Model::Server(cfg) | Model::InPage(cfg), _) => cfg,
     };
     // The run's own tools, which its agent dispatches to (none for chain of thought).
     let tools: Vec<ToolSpec> = with_run(inner, |run| {
@@ -671,18 +694,11 @@ async fn ask_model(
     .map_err(|_| LlmError::Server {
         message: "no run is in progress".into(),
     })?;
-    let model = inner.model.borrow().clone();
-    let completion = match model {
+    let completion = match js_model {
         Some(model) => {
             let body = crate::llm::in_page_body(cfg, request, &tools);
             let stopped = inner.aborted.borrow().0.clone();
             js_model::complete(&model, &body, &abort, &stopped, &on_delta).await?
-        }
-        // `inPage` without `useModel`: there is no server to call.
-        None if cfg.base_url.is_empty() => {
-            return Err(LlmError::Server {
-                message: "no model is loaded in the page yet: pick a GGUF file first".into(),
-            })
         }
         None => client::complete(cfg, request, &tools, &abort, &on_delta).await?,
     };
@@ -789,7 +805,7 @@ pub fn list_models(
     #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
 ) -> Promise {
     future_to_promise(async move {
-        let Some(client) = configure(settings, Purpose::ListModels)?.client else {
+        let Model::Server(client) = configure(settings, Purpose::ListModels)?.model else {
             return Err(js_error("No server configured.", None, None));
         };
         let abort = controller()?;

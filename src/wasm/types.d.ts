@@ -134,6 +134,8 @@ export interface ToolCall {
 }
 
 export type Next =
+  /** `constrained: 'auto'` before the first request: `step()` asks the server what it is, then the model. */
+  | { type: 'detect_server' }
   | { type: 'call_model'; request: ModelRequest }
   | { type: 'run_tool'; call: ToolCall }
   | { type: 'done'; outcome: Outcome };

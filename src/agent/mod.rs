@@ -1,0 +1,638 @@
+//! The ReAct loop as a state machine that does no I/O.
+//!
+//! The agent says what it needs next ([`Next`]): call the model with these messages, run this
+//! tool with these arguments, or nothing more because the run is over. The driver (the
+//! browser, a test, the CLI) does that and feeds the result back. Every transition is
+//! recorded in the [`Trace`], which is all a page needs to render a run.
+
+use crate::lang::Lang;
+use serde::{Deserialize, Serialize};
+
+mod observe;
+mod reply;
+mod request;
+
+use reply::{json_thought_cut, parse_grammar_reply, reply_text_at};
+use request::prompt_and_examples;
+pub use request::system_prompt;
+
+use crate::config::AgentConfig;
+use crate::history::{self, Layout, Round};
+use crate::llm::{
+    Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, FINAL_ANSWER,
+};
+use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
+use crate::prompt::{self, FewShot, Opening, PromptConfig};
+use crate::reading::{self, Examples, PastCall, RunSoFar};
+use crate::strategy::{Compress, Strategy};
+use crate::tools::{Builtin, HostContext, Registry, ToolCall, ToolError, ToolSpec};
+use crate::trace::{
+    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
+    TRACE_VERSION,
+};
+
+/// A tool result this short (a number, a date) is quoted at the start of the next Thought
+/// under the grammar, "The Observation shows 375": the 0.5B model otherwise went on from its
+/// own earlier guess (a remainder of 6 after the calculator said 4).
+const SHORT_RESULT: usize = 40;
+/// The most of a run-on Thought given back to be continued.
+const RAN_ON_CHARS: usize = 120;
+
+/// What the driver must do next; each is answered by one feed (`Done` by none). It borrows
+/// from the agent: a driver copies what it keeps across an await.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Next<'a> {
+    /// `constrained: auto` before the first request: find out what the server is (its `GET
+    /// /models`, [`ServerKind::detect`]; the in-page engine and the demo are known without
+    /// asking, [`crate::settings::Model::known_server`]) and [`Agent::feed_server`] it.
+    DetectServer,
+    /// Ask the model, then [`Agent::feed_model`] the reply or [`Agent::feed_model_error`].
+    CallModel {
+        request: &'a ModelRequest,
+    },
+    /// Run the tool ([`Agent::run_builtin`] for a built-in one), then [`Agent::feed_tool`].
+    RunTool {
+        call: &'a ToolCall,
+    },
+    Done {
+        outcome: &'a Outcome,
+    },
+}
+
+/// What a transition did, logged where the agent decides it; `crate::events` turns the log
+/// into the page's events ([`Agent::take_changes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// A guard stepped in: its step, and its place in the step's guards.
+    Guard { step: usize, at: usize },
+    /// A step's record changed.
+    Step { step: usize },
+    /// A step was opened: its request is new.
+    Opened { step: usize },
+    /// The run ended.
+    Done,
+}
+
+/// A tool's result, as fed by the driver.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    pub output: Result<String, ToolError>,
+    pub elapsed_ms: Option<f64>,
+    pub edited: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    NeedModel,
+    NeedTool(ToolCall),
+    Done(Outcome),
+}
+
+/// Feeding the agent something it did not ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentError {
+    NotWaitingForServer,
+    NotWaitingForModel,
+    NotWaitingForTool,
+    NothingToRetry,
+}
+
+impl std::fmt::Display for AgentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AgentError::NotWaitingForServer => "The agent is not asking what the server is now.",
+            AgentError::NotWaitingForModel => "The agent is not waiting for a model reply now.",
+            AgentError::NotWaitingForTool => "The agent is not waiting for a tool result now.",
+            AgentError::NothingToRetry => "Only a run stopped by a model error can be retried.",
+        })
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// One ReAct run.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    /// What the examples in the system prompt call and answer: copying is not working.
+    examples: Examples,
+    registry: Registry,
+    trace: Trace,
+    rounds: Vec<Round>,
+    /// Index of the first round still sent to the model.
+    window_start: usize,
+    state: State,
+    format_errors: usize,
+    /// Calls made so far with the observation each got; compared by JSON equality, so the
+    /// order of argument keys does not matter.
+    calls: Vec<PastCall>,
+    /// The constraint requests go out with now: the configured one, `auto` resolved.
+    constrained: Constrained,
+    /// The last reply that got feedback, and that feedback as first written.
+    last_feedback: Option<(String, String)>,
+    /// Feedback rounds in a row where the model sent the same reply or made the same mistake.
+    stuck: usize,
+    /// What the last step that got an Observation leaves for the next request.
+    last: LastStep,
+    /// A final answer was sent back for leaving out a number of the question (once a run).
+    number_noted: bool,
+    /// The answer the pending request asks the model to check (`reflect`).
+    checking: Option<String>,
+    /// The run's one self-check was asked for.
+    checked: bool,
+    /// The plan of a `plan` run, kept in the prompt.
+    plan: Option<Vec<String>>,
+    /// The next request asks for a plan: the first, or one new plan after a failed tool.
+    plan_pending: bool,
+    /// The one new plan was asked for.
+    replanned: bool,
+    /// The window start the pending summary request makes room for (`compress: summary`).
+    summarizing: Option<usize>,
+    /// The latest summary of the rounds that left the window.
+    summary: Option<String>,
+    /// What the transitions since the last [`Agent::take_changes`] did.
+    changes: Vec<Change>,
+}
+
+/// What a finished step leaves for the next request; kept as state so that no decision
+/// re-reads the trace, which is only the record.
+#[derive(Debug, Clone, Default)]
+struct LastStep {
+    /// The reply's format error, whose feedback was the Observation.
+    format_error: Option<FormatError>,
+    /// The Thought of a reply that was only a Thought.
+    thought_only: Option<String>,
+    /// A call repeated with the same arguments: its tool, and whether it had succeeded.
+    repeated: Option<(String, bool)>,
+    /// A tool's result short enough to quote (a number, a date).
+    short_result: Option<String>,
+    /// A tool that said its input was not its kind (the calculator given words).
+    wrong_tool: Option<String>,
+    /// A tool whose argument ran on until the token limit cut it off.
+    runaway: Option<String>,
+    /// A calculation for a question without numbers: no tool is about the question.
+    unrelated: bool,
+}
+
+impl Agent {
+    pub fn new(question: &str, mut registry: Registry, config: AgentConfig) -> Agent {
+        if !config.strategy.acts() {
+            let names: Vec<String> = registry.specs().iter().map(|t| t.name.clone()).collect();
+            for name in names {
+                registry.set_enabled(&name, false);
+            }
+        }
+        let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
+        let (system_prompt, examples) = prompt_and_examples(&config, &registry, config.constrained);
+        let constrained = match config.constrained {
+            Constrained::Auto => Constrained::Off,
+            chosen => chosen,
+        };
+        let mut agent = Agent {
+            examples,
+            last_feedback: None,
+            stuck: 0,
+            last: LastStep::default(),
+            number_noted: false,
+            checking: None,
+            checked: false,
+            plan: None,
+            plan_pending: config.strategy.plans(),
+            replanned: false,
+            summarizing: None,
+            summary: None,
+            constrained,
+            registry,
+            trace: Trace {
+                version: TRACE_VERSION,
+                model: None,
+                question: question.trim().to_string(),
+                server: None,
+                system_prompt,
+                tools,
+                config,
+                steps: Vec::new(),
+                outcome: None,
+            },
+            rounds: Vec::new(),
+            window_start: 0,
+            state: State::NeedModel,
+            format_errors: 0,
+            calls: Vec::new(),
+            changes: Vec::new(),
+        };
+        agent.open_step();
+        agent
+    }
+
+    /// Records which model answers this run (shown to readers of the trace).
+    pub fn label_model(&mut self, model: &str) {
+        self.trace.model = Some(model.to_string());
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// `constrained` is `auto` and the server's kind is still unknown: [`Next::DetectServer`].
+    fn wants_server(&self) -> bool {
+        self.trace.config.constrained == Constrained::Auto
+            && self.trace.server.is_none()
+            && self.state == State::NeedModel
+    }
+
+    /// The server's kind decides the constraint (recorded in the trace); the pending request
+    /// is rebuilt with it.
+    pub fn feed_server(&mut self, kind: ServerKind) -> Result<(), AgentError> {
+        if !self.wants_server() {
+            return Err(AgentError::NotWaitingForServer);
+        }
+        self.constrained = kind.constrained();
+        self.trace.server = Some(ServerChoice {
+            kind,
+            constrained: self.constrained,
+        });
+        (self.trace.system_prompt, self.examples) =
+            prompt_and_examples(&self.trace.config, &self.registry, self.constrained);
+        self.current_mut().request = self.request(self.trace.steps.len());
+        Ok(())
+    }
+
+    /// A server that refuses the constraint (an HTTP 400, 422 or 500 to a constrained
+    /// request) gets the request again without it, for the rest of the run; once per run.
+    fn drop_refused_constraint(&mut self, error: &LlmError) -> bool {
+        let refused = matches!(
+            error,
+            LlmError::Http {
+                status: 400 | 422 | 500,
+                ..
+            }
+        );
+        if !refused || !self.constrained.is_on() {
+            return false;
+        }
+        let constrained = std::mem::replace(&mut self.constrained, Constrained::Off);
+        self.current_mut().request = self.request(self.trace.steps.len());
+        self.guard(Guard::ConstraintDropped {
+            constrained,
+            error: error.clone(),
+        });
+        true
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn next(&self) -> Next<'_> {
+        match &self.state {
+            State::NeedModel if self.wants_server() => Next::DetectServer,
+            State::NeedModel => Next::CallModel {
+                request: &self.current().request,
+            },
+            State::NeedTool(call) => Next::RunTool { call },
+            State::Done(outcome) => Next::Done { outcome },
+        }
+    }
+
+    /// Runs the pending tool when it is a built-in one; `None` when the driver must run it.
+    pub fn run_builtin(&self, host: &HostContext) -> Option<Result<String, ToolError>> {
+        match &self.state {
+            State::NeedTool(call) if call.builtin.is_some() => Some(self.registry.run_builtin(
+                call,
+                host,
+                self.trace.config.prompt.lang,
+            )),
+            _ => None,
+        }
+    }
+
+    pub fn feed_model(&mut self, reply: ModelReply) -> Result<(), AgentError> {
+        if self.state != State::NeedModel || self.wants_server() {
+            return Err(AgentError::NotWaitingForModel);
+        }
+        if let Some(start) = self.summarizing.take() {
+            self.take_summary(reply, start);
+            return Ok(());
+        }
+        if self.current().request.asks_plan {
+            self.plan_pending = false;
+            if let Some(steps) = prompt::read_plan(&reply.text) {
+                self.take_plan(reply, steps);
+                return Ok(());
+            }
+            // No plan in the reply: the run goes on without one, as ReAct.
+        }
+        let request = &self.current().request;
+        let prefix = request.thought_prefix.clone().unwrap_or_default();
+        let parsed = match request.constrained {
+            Constrained::Grammar => parse_grammar_reply(&reply.text, &prefix),
+            Constrained::JsonSchema | Constrained::JsonObject => json_thought_cut(&reply.text),
+            Constrained::Auto | Constrained::Off => None,
+        }
+        .unwrap_or_else(|| parse::parse_reply(&reply.text));
+        let observations: Vec<&str> = self.rounds.iter().map(|r| r.observation.as_str()).collect();
+        let run = RunSoFar {
+            question: &self.trace.question,
+            registry: &self.registry,
+            calls: &self.calls,
+            observations: &observations,
+            after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
+            answer_asked: self.current().request.must_answer.is_some()
+                && !self.current().request.constrained.is_on(),
+            last_step: self.trace.steps.len() >= self.trace.config.max_steps,
+            // "OK" to a self-check leaves the question's numbers where they were.
+            number_noted: self.number_noted || self.checking.is_some(),
+            examples: &self.examples,
+        };
+        let parsed = reading::in_context(parsed, &reply.text, &run);
+        self.number_noted |= matches!(
+            parsed.parsed,
+            Parsed::Error {
+                error: FormatError::NumberUnused { .. }
+            }
+        );
+        self.last = LastStep::default();
+        let reply_text = reply.text.trim().to_string();
+        let (kept, cut) = parse::cut_observation(&reply.text);
+        let kept = kept.trim_end().to_string();
+        let dropped_chars = reply.text.chars().count() - kept.chars().count();
+        let prompt_cut = self.prompt_cut(&reply);
+        if let Some(guard) = prompt_cut {
+            self.guard(guard);
+        }
+        if cut {
+            self.guard(Guard::SelfObservationCut { dropped_chars });
+        }
+        let step = self.current_mut();
+        step.reply = Some(reply);
+        step.parse = Some(parsed.clone());
+        match parsed.parsed {
+            Parsed::Final { answer } => {
+                self.format_errors = 0;
+                self.final_answer(kept, answer);
+            }
+            Parsed::Error { error } => {
+                self.format_errors += 1;
+                let consecutive = self.format_errors;
+                if error == FormatError::ThoughtOnly {
+                    self.last.thought_only = parsed.thought.clone();
+                }
+                if error.cut_off() {
+                    self.last.runaway = parsed
+                        .spans
+                        .action
+                        .and_then(|span| reply_text_at(&self.current().reply, span))
+                        .filter(|action| self.registry.specs().iter().any(|t| t.name == *action));
+                }
+                self.last.format_error = Some(error.clone());
+                let lang = self.trace.config.prompt.lang;
+                let feedback = self.second_move(&reply_text, error.feedback(lang));
+                self.guard(Guard::FormatFeedback { error, consecutive });
+                self.mark_second_move();
+                self.observe(kept, feedback, ObservationSource::Feedback, None, false);
+            }
+            Parsed::Action { tool, input } => {
+                self.format_errors = 0;
+                if self.checking.take().is_some() {
+                    // The self-check went back to the tools: its revision is what follows.
+                    self.guard(Guard::SelfCheck { kept: false });
+                }
+                match self.registry.dispatch(&tool, &input) {
+                    Err(error) => {
+                        let lang = self.trace.config.prompt.lang;
+                        let text = self.second_move(&reply_text, error.observation(lang));
+                        self.guard(Guard::DispatchFailed { error });
+                        self.mark_second_move();
+                        self.observe(kept, text, ObservationSource::Feedback, None, false);
+                    }
+                    Ok(call) => self.prepare_call(kept, call),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a failed model call; the run stops but can be retried with [`Agent::retry`].
+    /// A refused constraint is dropped instead, with a guard, and the model asked again.
+    pub fn feed_model_error(&mut self, error: LlmError) -> Result<(), AgentError> {
+        if self.state != State::NeedModel || self.wants_server() {
+            return Err(AgentError::NotWaitingForModel);
+        }
+        if self.drop_refused_constraint(&error) {
+            return Ok(());
+        }
+        self.current_mut().error = Some(error.clone());
+        self.finish(Outcome::ModelError { error });
+        Ok(())
+    }
+
+    /// Whether [`Agent::retry`] can ask again: the run stopped on a model error.
+    pub fn can_retry(&self) -> bool {
+        matches!(self.state, State::Done(Outcome::ModelError { .. }))
+    }
+
+    /// After a model error: ask the model again with the same request.
+    pub fn retry(&mut self) -> Result<(), AgentError> {
+        if !self.can_retry() {
+            return Err(AgentError::NothingToRetry);
+        }
+        self.trace.outcome = None;
+        self.state = State::NeedModel;
+        // The failed step can no longer be retried.
+        self.touch();
+        self.open_step();
+        Ok(())
+    }
+
+    pub fn feed_tool(&mut self, result: ToolResult) -> Result<(), AgentError> {
+        let State::NeedTool(call) = &self.state else {
+            return Err(AgentError::NotWaitingForTool);
+        };
+        let (tool, args) = (call.tool.clone(), call.args.clone());
+        // The 0.5B model, made to act first, computed `1 + 1` for "What is the capital of
+        // China?" and answered 2: a calculation for a question without numbers is not about it.
+        let unrelated = call.builtin == Some(Builtin::Calculator)
+            && result.output.is_ok()
+            && !reading::mentions_number(&self.trace.question);
+        let reply = self.pending_reply();
+        let succeeded = result.output.is_ok();
+        self.last.short_result = result
+            .output
+            .as_ref()
+            .ok()
+            .map(|text| text.trim())
+            .filter(|text| text.chars().count() <= SHORT_RESULT && !text.contains('\n'))
+            .map(str::to_string);
+        let (text, source) = match result.output {
+            Ok(text) if unrelated => {
+                self.last.short_result = None;
+                self.last.unrelated = true;
+                let note = match self.trace.config.prompt.lang {
+                    Lang::En => {
+                        "(The question has no numbers, so this calculation is not about it. If \
+                         no tool answers the question, answer it from what you know.)"
+                    }
+                    Lang::Zh => {
+                        "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
+                         就根据你自己的知识回答。）"
+                    }
+                };
+                (format!("{text}\n{note}"), ObservationSource::Tool)
+            }
+            Ok(text) => (text, ObservationSource::Tool),
+            Err(error) => {
+                if error.wrong_tool() {
+                    self.last.wrong_tool = Some(tool.clone());
+                }
+                let lang = self.trace.config.prompt.lang;
+                let mut text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
+                self.guard(Guard::ToolFailed { error });
+                if self.plan.is_some() && !self.replanned {
+                    // One new plan, now that a step of the old one failed.
+                    self.replanned = true;
+                    self.plan_pending = true;
+                    text = format!("{text}\n{}", prompt::plan_feedback(lang, true));
+                }
+                (text, ObservationSource::ToolError)
+            }
+        };
+        // Recorded before the observation opens the next step, whose request depends on it.
+        self.calls.push(PastCall {
+            tool,
+            args,
+            observation: String::new(),
+            succeeded,
+            repeats: 0,
+        });
+        let sent = self.observe(reply, text, source, result.elapsed_ms, result.edited);
+        if let Some(past) = self.calls.last_mut() {
+            past.observation = sent;
+        }
+        Ok(())
+    }
+
+    /// Stops the run now; the trace so far is kept, with `partial`, the text the model had
+    /// streamed when it was stopped, as the step's reply.
+    pub fn abort(&mut self, partial: Option<String>) {
+        let asking = match &self.state {
+            State::Done(_) => return,
+            state => *state == State::NeedModel,
+        };
+        self.finish(Outcome::Aborted);
+        let partial = partial.filter(|text| asking && !text.is_empty());
+        if let Some(text) = partial.filter(|_| self.current().reply.is_none()) {
+            self.current_mut().reply = Some(ModelReply {
+                text,
+                ..ModelReply::default()
+            });
+        }
+    }
+
+    /// Starts the next step: trims the history when due and freezes the request.
+    fn open_step(&mut self) {
+        let config = &self.trace.config;
+        let trim = history::trim_start(self.window_start, self.rounds.len(), config.history_rounds);
+        // With `summary`, the rounds about to leave are first summarised, from the full history.
+        // A summary takes a step of its own: not when the limit leaves no step after it.
+        let summarize = config.compress == Compress::Summary
+            && self.summarizing.is_none()
+            && self.trace.steps.len() + 2 <= config.max_steps;
+        if let Some(start) = trim.filter(|_| summarize) {
+            self.summarizing = Some(start);
+        } else if let Some(start) = trim {
+            let dropped = start - self.window_start;
+            self.window_start = start;
+            let kept_rounds = self.rounds.len() - start;
+            if !self.trace.steps.is_empty() {
+                self.guard(Guard::HistoryTrimmed {
+                    dropped_rounds: dropped,
+                    kept_rounds,
+                });
+            }
+        }
+        let index = self.trace.steps.len() + 1;
+        let request = self.request(index);
+        self.changes.push(Change::Opened { step: index });
+        self.trace.steps.push(Step {
+            index,
+            request,
+            reply: None,
+            parse: None,
+            call: None,
+            observation: None,
+            guards: Vec::new(),
+            error: None,
+            plan: None,
+            summary: None,
+        });
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.trace.outcome = Some(outcome.clone());
+        self.state = State::Done(outcome);
+        // Its card shows how the run ended.
+        self.touch();
+        self.changes.push(Change::Done);
+    }
+
+    /// What the transitions since the last call did, in the order the agent decided it.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// A guard steps in on the current step.
+    fn guard(&mut self, guard: Guard) {
+        let step = self.current_mut();
+        step.guards.push(guard);
+        let at = step.guards.len() - 1;
+        let step = step.index;
+        self.changes.push(Change::Guard { step, at });
+    }
+
+    /// The reply of the step waiting for its tool, as kept in the history.
+    fn pending_reply(&self) -> String {
+        let text = self
+            .current()
+            .reply
+            .as_ref()
+            .map(|r| r.text.as_str())
+            .unwrap_or_default();
+        parse::cut_observation(text).0.trim_end().to_string()
+    }
+
+    fn current(&self) -> &Step {
+        // Invariant: `new` opens the first step, and steps are never removed.
+        &self.trace.steps[self.trace.steps.len() - 1]
+    }
+
+    /// The current step, to change: the change is logged.
+    fn current_mut(&mut self) -> &mut Step {
+        self.touch();
+        let last = self.trace.steps.len() - 1;
+        &mut self.trace.steps[last]
+    }
+
+    /// Logs that the current step's record (or what a page shows of it) changed.
+    fn touch(&mut self) {
+        let step = Change::Step {
+            step: self.trace.steps.len(),
+        };
+        if self.changes.last() != Some(&step) {
+            self.changes.push(step);
+        }
+    }
+}
+
+/// Keeps the first `limit` characters and says how much was cut.
+pub fn truncate_chars(text: &str, limit: usize, total: usize) -> String {
+    let end = text
+        .char_indices()
+        .nth(limit)
+        .map_or(text.len(), |(i, _)| i);
+    format!(
+        "{}\n…[truncated: showing {limit} of {total} characters]",
+        &text[..end]
+    )
+}

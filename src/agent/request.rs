@@ -1,0 +1,250 @@
+//! The request of each step: the system prompt a run starts with, and what a request asks
+//! beyond the history (a left-out action, an answer it must give, the words a Thought or an
+//! answer opens with), from what the last step left.
+
+use super::*;
+
+impl Agent {
+    /// The request for step `index`, from the history window and what the last finished
+    /// step showed.
+    pub(super) fn request(&self, index: usize) -> ModelRequest {
+        let config = &self.trace.config;
+        let on = self.constrained.is_on();
+        let layout = Layout {
+            pinned: {
+                let lang = config.prompt.lang;
+                let plan = (self.plan.as_deref()).map(|steps| prompt::plan_text(steps, lang));
+                let summary = (self.summary.as_deref()).map(|s| prompt::summary_text(s, lang));
+                let pinned: Vec<String> = plan.into_iter().chain(summary).collect();
+                (!pinned.is_empty()).then(|| pinned.join("\n"))
+            },
+            style: config.style.resolve(on),
+            restate_question: config.restate_question,
+            lang: config.prompt.lang,
+        };
+        let mut messages = history::messages(
+            &self.trace.system_prompt,
+            &self.trace.question,
+            &self.rounds[self.window_start..],
+            self.window_start,
+            &layout,
+        );
+        if self.summarizing.is_some() {
+            // The history as it stands, asked to be summarised: an extension of the last
+            // request, so the server's prompt cache holds.
+            history::close_with(&mut messages, prompt::ask_for_summary(config.prompt.lang));
+            return ModelRequest {
+                messages,
+                stop: if on { Vec::new() } else { config.stop.clone() },
+                constrained: self.constrained,
+                summarizes: true,
+                ..ModelRequest::default()
+            };
+        }
+        let last = &self.last;
+        // The last reply's misused action, which constrained modes then leave out; no final
+        // answer before a tool has run (act first), also after a format error.
+        let avoid = |tool: &str, why| {
+            Some(Avoid {
+                tool: tool.to_string(),
+                why,
+            })
+        };
+        let avoid = if let Some((tool, _)) = &last.repeated {
+            avoid(tool, AvoidWhy::Repeated)
+        } else if let Some(tool) = &last.wrong_tool {
+            avoid(tool, AvoidWhy::WrongTool)
+        } else if let Some(tool) = &last.runaway {
+            // The 1.5B model wrote the same endless expression again after being told it was
+            // cut off; without that tool it answers or takes another. Before act-first: the
+            // model did try to act.
+            avoid(tool, AvoidWhy::Runaway)
+        } else if config.act_first && self.calls.is_empty() {
+            avoid(FINAL_ANSWER, AvoidWhy::ActFirst)
+        } else if let Some(
+            FormatError::ArgumentsAsAnswer { .. } | FormatError::NumberUnused { .. },
+        ) = last.format_error
+        {
+            // Told the answer is not one yet, the model answers again unless it cannot.
+            avoid(FINAL_ANSWER, AvoidWhy::NotAnAnswer)
+        } else {
+            None
+        };
+        // Asked for the answer, the model broke the format (or copied the placeholder): the
+        // feedback says how, and the request asks again, in other words.
+        let asked_before = self.trace.steps.last().and_then(|s| s.request.must_answer);
+        let again = !on && last.format_error.is_some() && asked_before.is_some();
+        let repeated_succeeded = last.repeated.as_ref().map(|(_, succeeded)| *succeeded);
+        let must_answer = match repeated_succeeded {
+            // A successful call repeated with the same arguments: its result is in hand, and
+            // the 0.5B model went on repeating it (or another tool) until the limit. Only the
+            // answer is left to write.
+            Some(true) => Some(MustAnswer::RepeatedCall),
+            // A failed one: a constraint leaves the failing tool out instead (`avoid`).
+            Some(false) if !on => Some(MustAnswer::RepeatedFailure),
+            // Made to act first, the model computed something for a question without numbers;
+            // the answer is to come from what it knows (a constraint allows only that).
+            _ if last.unrelated => Some(MustAnswer::NoToolFits),
+            // The last step the limit allows cannot use another Observation: only the answer
+            // is left (after the first, so that a tool can still run in a one-step run). A
+            // constraint allows nothing else; without one, the request ends by asking for it.
+            _ if index >= config.max_steps && index > 1 => Some(MustAnswer::LastStep),
+            _ if again => asked_before,
+            _ => None,
+        };
+        let lang = config.prompt.lang;
+        if let Some(why) = must_answer.filter(|_| !on) {
+            history::close_with(
+                &mut messages,
+                &prompt::ask_for_answer(&self.trace.question, lang, why, again),
+            );
+        }
+        // A Thought that ran on to the token limit is given back, cut to its first
+        // sentences, with the Action to follow: the model's own half-written reply, continued.
+        let ran_on = last.thought_only.as_deref().map(leading_sentences);
+        let thought_closed = on && ran_on.is_some();
+        let observed = !self.rounds.is_empty();
+        let unused = match &last.format_error {
+            Some(FormatError::NumberUnused { number }) => Some(prompt::use_number(number, lang)),
+            _ => None,
+        };
+        let thought_prefix = match (observed, ran_on) {
+            _ if !config.strategy.thinks() || self.plan_pending => None,
+            (_, Some(thought)) => Some(thought),
+            _ if self.checking.is_some() => Some(prompt::opening(Opening::Check, lang).to_string()),
+            _ if last.unrelated => Some(prompt::opening(Opening::FromKnowledge, lang).to_string()),
+            (_, None) if unused.is_some() => unused,
+            // Carrying out a plan, the Thought opens on the step it is at (the tools that
+            // answered so far): the 0.5B model, opening "The Observation shows", made up a
+            // result and then ran its steps on past the last.
+            (_, None) if self.plan.is_some() => {
+                let done = self.calls.iter().filter(|c| c.succeeded).count();
+                let plan = self.plan.as_deref().unwrap_or_default();
+                Some(prompt::plan_step(plan, done, lang))
+            }
+            // The tool the question's words point to, named where the first Thought opens;
+            // the Action stays the model's choice.
+            (false, None) if config.act_first && config.strategy.acts() => {
+                let opening = prompt::opening(Opening::ChooseTool, lang);
+                Some(match self.registry.suggest(&self.trace.question, lang) {
+                    Some(tool) => format!("{opening} {tool}"),
+                    None => opening.to_string(),
+                })
+            }
+            (false, None) => None,
+            (true, None) => {
+                let opening = prompt::opening(Opening::ReadObservation, lang);
+                Some(match &last.short_result {
+                    Some(result) => format!("{opening} {result}"),
+                    None => opening.to_string(),
+                })
+            }
+        }
+        .filter(|_| on);
+        let checks_answer = self.checking.clone();
+        let asks_plan = self.plan_pending && must_answer.is_none();
+        // The check's reply may be "OK": no opening forces a sentence; a plan has no answer.
+        let answer_prefix = (on && checks_answer.is_none() && !asks_plan)
+            .then(|| prompt::opening(Opening::Answer, lang).to_string());
+        ModelRequest {
+            must_answer,
+            thought_prefix,
+            thought_closed,
+            answer_prefix,
+            messages,
+            // A constrained reply ends by itself; a stop would cut a Thought that mentions
+            // an Observation and leave a reply with no action.
+            stop: if on { Vec::new() } else { config.stop.clone() },
+            avoid: avoid.filter(|_| on && !asks_plan),
+            constrained: self.constrained,
+            no_thought: on && !config.strategy.thinks(),
+            checks_answer,
+            asks_plan,
+            summarizes: false,
+        }
+    }
+}
+
+/// The system prompt a run starts with: the user's own, or the built-in one, which without a
+/// constraint (`auto` before the server is known counts as none) ends with worked examples.
+/// Fixed once the first request has gone out (a constraint dropped later does not add them:
+/// the prompt cache would be lost).
+pub fn system_prompt(
+    config: &AgentConfig,
+    registry: &Registry,
+    constrained: Constrained,
+) -> String {
+    if let Some(own) = &config.system_prompt {
+        return own.clone();
+    }
+    let strategy = config.strategy;
+    let prompt = PromptConfig {
+        few_shot: examples(config, registry, constrained),
+        template: (config.prompt.template.clone())
+            .or_else(|| Some(prompt::template(strategy, config.prompt.lang))),
+        ..config.prompt.clone()
+    };
+    prompt::system_prompt(&registry.specs(), &prompt)
+}
+
+/// The system prompt and what its examples call and answer, which copying is not working.
+pub(super) fn prompt_and_examples(
+    config: &AgentConfig,
+    registry: &Registry,
+    constrained: Constrained,
+) -> (String, Examples) {
+    let mut examples = Examples::of(&examples(config, registry, constrained));
+    // The request that asks for the answer shows an answer line too.
+    examples
+        .answers
+        .push(prompt::answer_placeholder(config.prompt.lang).to_string());
+    (system_prompt(config, registry, constrained), examples)
+}
+
+/// The examples the built-in system prompt ends with: the user's, or else, without a
+/// constraint, the worked examples of the enabled built-in tools.
+pub(super) fn examples(
+    config: &AgentConfig,
+    registry: &Registry,
+    constrained: Constrained,
+) -> Vec<FewShot> {
+    if config.system_prompt.is_some() {
+        Vec::new()
+    } else if !config.prompt.few_shot.is_empty() {
+        config.prompt.few_shot.clone()
+    } else if config.worked_examples
+        && config.prompt.template.is_none()
+        && !constrained.is_on()
+        && config.strategy == Strategy::React
+    {
+        let specs = registry.specs();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        prompt::worked_examples(config.prompt.lang, &names)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The first sentences of a Thought that ran on: up to three sentence ends and
+/// [`RAN_ON_CHARS`] characters, cut after a word. It is given back whole and the Action must
+/// fit after it within the token limit: 300 characters of a repeated date
+/// ("2026-12-01, 2026-12-01, …") once left SmolLM2 no tokens for its answer.
+pub(super) fn leading_sentences(thought: &str) -> String {
+    let mut ends = 0;
+    let mut cut = thought.len();
+    for (n, (i, c)) in thought.char_indices().enumerate() {
+        if n >= RAN_ON_CHARS {
+            // After the last space, unless the text has none (Chinese).
+            cut = thought[..i].rfind(' ').filter(|&at| at > 0).unwrap_or(i);
+            break;
+        }
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
+            ends += 1;
+            if ends == 3 {
+                cut = i + c.len_utf8();
+                break;
+            }
+        }
+    }
+    thought[..cut].trim().trim_end_matches(',').to_string()
+}

@@ -1,0 +1,217 @@
+//! Reading a JSON value field by field: the hand-written `Deserialize` of the types a trace
+//! holds, and the settings reader. serde's derive buffers an internally tagged enum
+//! (`{"type": …, …fields}`) into its private `Content` type and builds every field type's
+//! deserializer a second time for it, and gives each struct a visitor for maps and one for
+//! sequences; in the wasm that was over 250 KB of the module. These readers take the fields
+//! out of a `serde_json::Value` instead, with serde's own wording for a wrong, missing or
+//! unknown field. Serialising stays derived.
+//!
+//! A tagged enum is declared with [`tagged!`], which writes the enum and its reader from one
+//! list of variants, so a new variant cannot compile without its reader arm. A struct's reader
+//! is a struct literal beside it, which stops compiling when a field is added.
+
+use serde::de::{DeserializeOwned, Error as _};
+use serde_json::{Error, Map, Value};
+
+/// The fields of one object, taken out one by one.
+pub(crate) struct Fields(pub(crate) Map<String, Value>);
+
+impl Fields {
+    /// An object without a tag.
+    pub(crate) fn object(value: Value) -> Result<Fields, Error> {
+        match value {
+            Value::Object(map) => Ok(Fields(map)),
+            other => Err(Error::custom(format!(
+                "invalid type: {}, expected an object",
+                kind(&other)
+            ))),
+        }
+    }
+
+    /// The object and its tag (`key` is "type", or "kind" for some enums).
+    pub(crate) fn read(value: Value, key: &'static str) -> Result<(String, Fields), Error> {
+        let Fields(mut map) = Fields::object(value)?;
+        match map.remove(key) {
+            Some(Value::String(tag)) => Ok((tag, Fields(map))),
+            Some(other) => Err(Error::custom(format!(
+                "invalid type: {}, expected the string field `{key}`",
+                kind(&other)
+            ))),
+            None => Err(Error::missing_field(key)),
+        }
+    }
+
+    pub(crate) fn get<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, Error> {
+        match self.0.remove(name) {
+            Some(value) => serde_json::from_value(value),
+            None => Err(Error::missing_field(name)),
+        }
+    }
+
+    /// An `Option` field: missing reads as `None`, as with the derive.
+    pub(crate) fn opt<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<Option<T>, Error> {
+        self.0.remove(name).map_or(Ok(None), serde_json::from_value)
+    }
+
+    /// A field of a [`tagged!`] variant: missing reads as `null` would (`None` for an
+    /// `Option`), and is refused by name for any other type, as with the derive.
+    pub(crate) fn field<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, Error> {
+        match self.0.remove(name) {
+            Some(value) => serde_json::from_value(value),
+            None => serde_json::from_value(Value::Null).map_err(|_| Error::missing_field(name)),
+        }
+    }
+
+    /// A field with `#[serde(default)]`: missing reads as `default`; a `null` is read as a
+    /// `T` (and refused when a `T` cannot be null), as with the derive.
+    pub(crate) fn or<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+        default: T,
+    ) -> Result<T, Error> {
+        match self.0.remove(name) {
+            Some(value) => serde_json::from_value(value),
+            None => Ok(default),
+        }
+    }
+}
+
+/// A number JSON cannot hold (NaN, ±infinity) is written as null by serde_json; it reads
+/// back as NaN.
+pub(crate) fn nan_if_null(f: &mut Fields, name: &'static str) -> Result<f64, Error> {
+    Ok(f.get::<Option<f64>>(name)?.unwrap_or(f64::NAN))
+}
+
+/// The kind of a JSON value, in serde's words.
+pub(crate) fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "sequence",
+        Value::Object(_) => "map",
+    }
+}
+
+/// `impl Deserialize` through `Value` and a reader; the reader is built once, whatever the
+/// deserializer.
+macro_rules! via_value {
+    ($($ty:ty => $read:expr,)*) => {$(
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+                $read(value).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+pub(crate) use via_value;
+
+/// An internally tagged enum (`#[serde(tag = …)]`, written by serde's derive) and its reader,
+/// from one list: each variant is followed by its tag, `= "snake_case_name"`. A newtype
+/// variant's fields are read beside the tag (serde flattens them so), by the inner type's
+/// `read`. A field may name its own reader: `field: f64 => nan_if_null`.
+macro_rules! tagged {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident in $key:literal {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident
+                $({ $( $(#[$fmeta:meta])* $field:ident : $fty:ty $(=> $with:path)? ),* $(,)? })?
+                $(( $inner:ty ))?
+                = $tag:literal
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $(
+                $(#[$vmeta])*
+                $variant $({ $( $(#[$fmeta])* $field: $fty ),* })? $(($inner))?,
+            )*
+        }
+
+        impl $name {
+            /// Reads what serde's derive writes for this enum.
+            #[allow(unused_mut)]
+            pub(crate) fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                const NAMES: &[&str] = &[$($tag),*];
+                let (tag, mut f) = $crate::fields::Fields::read(value, $key)?;
+                Ok(match tag.as_str() {
+                    $(
+                        $tag => $crate::fields::tagged!(@build f $name $variant
+                            $({ $( $field: $fty $(=> $with)? ),* })? $(($inner))?),
+                    )*
+                    _ => return Err(serde::de::Error::unknown_variant(&tag, NAMES)),
+                })
+            }
+        }
+
+        $crate::fields::via_value! { $name => $name::read, }
+    };
+    (@build $f:ident $name:ident $variant:ident { $( $field:ident : $fty:ty $(=> $with:path)? ),* }) => {
+        $name::$variant { $( $field: $crate::fields::tagged!(@field $f $field $fty $(=> $with)?) ),* }
+    };
+    (@build $f:ident $name:ident $variant:ident ($inner:ty)) => {
+        $name::$variant(<$inner>::read(serde_json::Value::Object($f.0))?)
+    };
+    (@build $f:ident $name:ident $variant:ident) => {
+        $name::$variant
+    };
+    (@field $f:ident $field:ident $fty:ty => $with:path) => {
+        $with(&mut $f, stringify!($field))?
+    };
+    (@field $f:ident $field:ident $fty:ty) => {
+        $f.field::<$fty>(stringify!($field))?
+    };
+}
+pub(crate) use tagged;
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::{Guard, Outcome};
+    use serde_json::json;
+
+    /// Each case: the JSON, and the message serde's derive gave for it.
+    #[test]
+    fn bad_fields_are_named_as_the_derive_named_them() {
+        let cases = [
+            (json!({"consecutive": 1}), "missing field `type`"),
+            (
+                json!({"type": "nope"}),
+                "unknown variant `nope`, expected one of `format_feedback`",
+            ),
+            (
+                json!({"type": "format_feedback", "consecutive": 1}),
+                "missing field `error`",
+            ),
+            (
+                json!({"type": "step_limit", "steps": "8"}),
+                "invalid type: string \"8\", expected usize",
+            ),
+            (json!([1]), "invalid type: sequence, expected an object"),
+        ];
+        for (value, want) in cases {
+            let got = serde_json::from_value::<Guard>(value.clone()).unwrap_err();
+            assert!(got.to_string().starts_with(want), "{value}: {got}");
+        }
+    }
+
+    #[test]
+    fn optional_fields_may_be_left_out() {
+        let outcome: Outcome =
+            serde_json::from_value(json!({"type": "step_limit", "steps": 3})).expect("reads");
+        assert_eq!(
+            outcome,
+            Outcome::StepLimit {
+                steps: 3,
+                last_observation: None
+            }
+        );
+    }
+}

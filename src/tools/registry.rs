@@ -1,0 +1,234 @@
+//! The registry: which tools a run may call (built-in and the host's own), the checks a host's
+//! tool must pass to join, and the documents `search_docs` reads.
+
+use super::names::fold;
+use super::{args, description, Builtin, Document, ToolSpec};
+use crate::lang::Lang;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a host's tool could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RegistryError {
+    InvalidName { name: String },
+    ReservedName { name: String },
+    BuiltinName { name: String },
+    NameClash { name: String, existing: String },
+    InvalidSchema { name: String, message: String },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::InvalidName { name } => write!(
+                f,
+                "invalid tool name '{name}': use 1 to {MAX_NAME_LEN} letters, digits or \
+                 underscores, not starting with a digit"
+            ),
+            RegistryError::ReservedName { name } => write!(
+                f,
+                "'{name}' is reserved: the model uses it to give its final answer"
+            ),
+            RegistryError::BuiltinName { name } => {
+                write!(f, "'{name}' is the name of a built-in tool; choose another")
+            }
+            RegistryError::NameClash { name, existing } => write!(
+                f,
+                "'{name}' is too similar to the tool '{existing}' (names are matched ignoring \
+                 case and underscores); choose another"
+            ),
+            RegistryError::InvalidSchema { name, message } => {
+                write!(
+                    f,
+                    "the parameters of '{name}' are not a usable schema: {message}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+const MAX_NAME_LEN: usize = 64;
+/// Tool names as written longer than this many characters are not matched at all. Twice the
+/// longest name a host may register leaves room for the separators and prefixes a model adds
+/// ("Get Current Time"); a longer one is not a misspelt name but runaway output.
+pub(super) const MAX_WRITTEN_NAME_LEN: usize = 2 * MAX_NAME_LEN;
+/// Names the ReAct protocol uses for the final answer.
+const RESERVED_NAMES: &[&str] = &["final_answer", "finish"];
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Entry {
+    pub(super) spec: ToolSpec,
+    pub(super) builtin: Option<Builtin>,
+    pub(super) enabled: bool,
+}
+
+/// The tools the agent may call, in registration order, and the documents `search_docs` reads.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Registry {
+    pub(super) entries: Vec<Entry>,
+    pub(super) documents: Vec<Document>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The three built-ins, enabled, searching `documents`.
+    pub fn with_builtins(documents: Vec<Document>) -> Self {
+        let entries = Builtin::ALL
+            .iter()
+            .map(|&b| Entry {
+                spec: b.spec(),
+                builtin: Some(b),
+                enabled: true,
+            })
+            .collect();
+        Registry { entries, documents }
+    }
+
+    /// Adds a tool the host runs, or replaces the external tool of the same name.
+    pub fn register_external(&mut self, spec: ToolSpec) -> Result<(), RegistryError> {
+        let name = spec.name.clone();
+        let mut chars = name.chars();
+        let valid = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name.len() <= MAX_NAME_LEN;
+        if !valid {
+            return Err(RegistryError::InvalidName { name });
+        }
+        if RESERVED_NAMES.iter().any(|r| fold(r) == fold(&name)) {
+            return Err(RegistryError::ReservedName { name });
+        }
+        args::check_schema(&spec.parameters).map_err(|message| RegistryError::InvalidSchema {
+            name: name.clone(),
+            message,
+        })?;
+        if let Some(i) = self.entries.iter().position(|e| e.spec.name == name) {
+            if self.entries[i].builtin.is_some() {
+                return Err(RegistryError::BuiltinName { name });
+            }
+            self.entries[i].spec = spec;
+            return Ok(());
+        }
+        // Dispatch matches names loosely; two names that fold alike could not be told apart.
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| fold(&e.spec.name) == fold(&name))
+        {
+            return Err(match e.builtin {
+                Some(_) => RegistryError::BuiltinName { name },
+                None => RegistryError::NameClash {
+                    name,
+                    existing: e.spec.name.clone(),
+                },
+            });
+        }
+        self.entries.push(Entry {
+            spec,
+            builtin: None,
+            enabled: true,
+        });
+        Ok(())
+    }
+
+    /// Removes the tool named exactly `name`; false if there is none.
+    pub fn remove(&mut self, name: &str) -> bool {
+        let before = self.entries.len();
+        self.entries.retain(|e| e.spec.name != name);
+        self.entries.len() != before
+    }
+
+    /// Enables or disables the tool named exactly `name`; false if there is none. Disabled
+    /// tools are left out of [`Registry::specs`] and cannot be dispatched to.
+    pub fn set_enabled(&mut self, name: &str, enabled: bool) -> bool {
+        match self.entries.iter_mut().find(|e| e.spec.name == name) {
+            Some(e) => {
+                e.enabled = enabled;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn set_documents(&mut self, docs: Vec<Document>) {
+        self.documents = docs;
+    }
+
+    pub fn documents(&self) -> &[Document] {
+        &self.documents
+    }
+
+    /// The enabled tools, in registration order.
+    pub fn specs(&self) -> Vec<&ToolSpec> {
+        self.enabled().map(|e| &e.spec).collect()
+    }
+
+    /// The one tool whose name and description share the most words with the question
+    /// ("year" with current_time's "… the month and the year", 文档 with search_docs'
+    /// 参考文档), or `None` when no tool shares a word or two tie. The 0.5B model otherwise
+    /// took the calculator, the first listed, for dates and documents.
+    pub fn suggest(&self, question: &str, lang: Lang) -> Option<&str> {
+        let asked = words(question);
+        let mut scores: Vec<(usize, &str)> = self
+            .specs()
+            .into_iter()
+            .map(|t| {
+                let about = words(&format!("{} {}", t.name, description(t, lang)));
+                (
+                    asked.iter().filter(|w| about.contains(w)).count(),
+                    t.name.as_str(),
+                )
+            })
+            .collect();
+        scores.sort_by_key(|s| std::cmp::Reverse(s.0));
+        match scores[..] {
+            [(best, name), (next, _), ..] if best > next => Some(name),
+            [(best, name)] if best > 0 => Some(name),
+            _ => None,
+        }
+    }
+
+    pub(super) fn enabled(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.enabled)
+    }
+}
+
+/// The words of a text that can tell tools apart: Latin words of four letters or more (no
+/// plural `s`, no `'s`) that are not function words, and each pair of adjacent CJK characters.
+fn words(text: &str) -> Vec<String> {
+    const COMMON: [&str; 24] = [
+        "what", "which", "when", "with", "from", "that", "this", "have", "does", "many", "much",
+        "using", "give", "tell", "about", "into", "your", "then", "than", "will", "there", "they",
+        "some", "other",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    let lower = text.to_lowercase();
+    for word in lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')) {
+        let word = word.trim_end_matches("'s").trim_matches('\'');
+        let word = match word.strip_suffix('s') {
+            Some(stem) if stem.len() >= 4 && !stem.ends_with('s') => stem,
+            _ => word,
+        };
+        if word.len() >= 4 && !COMMON.contains(&word) && !out.iter().any(|w| w == word) {
+            out.push(word.to_string());
+        }
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for pair in chars.windows(2) {
+        if pair.iter().all(|&c| crate::lang::is_cjk_ideograph(c)) {
+            let bigram: String = pair.iter().collect();
+            if !out.contains(&bigram) {
+                out.push(bigram);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,298 @@
+//! The record of a run: what was asked, what came back, how it was read, what ran and which
+//! guards stepped in. Serialisable, and all a page needs to draw a run; `read` loads a saved
+//! one (each type's reader is beside it: the tagged enums' in their `tagged!` list, the
+//! structs' in `read.rs`).
+
+mod read;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::AgentConfig;
+use crate::fields::tagged;
+use crate::llm::{Constrained, LlmError, ModelRequest, ServerKind, Usage};
+use crate::parse::{FormatError, ParseResult};
+use crate::tools::{DispatchError, ToolCall, ToolError, ToolSpec};
+
+/// The version of the trace format; bump it when a saved trace would no longer load.
+pub const TRACE_VERSION: u32 = 1;
+
+tagged! {
+    /// How a run ended.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Outcome in "type" {
+        Answer {
+            answer: String,
+        } = "answer",
+        StepLimit {
+            steps: usize,
+            last_observation: Option<String>,
+        } = "step_limit",
+        FormatErrors {
+            count: usize,
+        } = "format_errors",
+        RepeatedCalls {
+            tool: String,
+        } = "repeated_calls",
+        ModelError {
+            error: LlmError,
+        } = "model_error",
+        Aborted = "aborted",
+    }
+}
+
+impl Outcome {
+    pub fn finished(&self) -> bool {
+        matches!(self, Outcome::Answer { .. })
+    }
+
+    /// One sentence for a person.
+    pub fn describe(&self) -> String {
+        match self {
+            Outcome::Answer { answer } => format!("Final answer: {answer}"),
+            Outcome::StepLimit { steps, .. } => {
+                format!("Stopped without an answer: the step limit of {steps} was reached.")
+            }
+            Outcome::FormatErrors { count } => {
+                format!("Stopped: the model broke the reply format {count} times in a row.")
+            }
+            Outcome::RepeatedCalls { tool } => {
+                format!("Stopped: the model kept calling {tool} with the same arguments.")
+            }
+            Outcome::ModelError { error } => format!("Stopped by a model error: {error}"),
+            Outcome::Aborted => "Stopped by the user.".to_string(),
+        }
+    }
+}
+
+tagged! {
+    /// A guard that stepped in; the page marks these visibly.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Guard in "type" {
+        /// The reply did not follow the format; the feedback went back as the observation.
+        FormatFeedback {
+            error: FormatError,
+            consecutive: usize,
+        } = "format_feedback",
+        /// The tool name or its arguments were wrong; the model was told how to fix them.
+        DispatchFailed {
+            error: DispatchError,
+        } = "dispatch_failed",
+        /// The tool ran and failed; its error went back as the observation.
+        ToolFailed {
+            error: ToolError,
+        } = "tool_failed",
+        /// The same call again: the earlier result was reused, with a nudge to answer.
+        RepeatedCall {
+            tool: String,
+            repeat: usize,
+        } = "repeated_call",
+        /// The model wrote its own "Observation:"; it was cut before anything else happened.
+        SelfObservationCut {
+            dropped_chars: usize,
+        } = "self_observation_cut",
+        ObservationTruncated {
+            from_chars: usize,
+            to_chars: usize,
+        } = "observation_truncated",
+        /// Old rounds were dropped from the messages to keep the prompt small.
+        HistoryTrimmed {
+            dropped_rounds: usize,
+            kept_rounds: usize,
+        } = "history_trimmed",
+        StepLimit {
+            steps: usize,
+        } = "step_limit",
+        TooManyFormatErrors {
+            count: usize,
+        } = "too_many_format_errors",
+        TooManyRepeats {
+            tool: String,
+            repeats: usize,
+        } = "too_many_repeats",
+        /// The model repeated its reply or its mistake after feedback: the feedback changed.
+        SecondMove {
+            repeat: usize,
+        } = "second_move",
+        /// The server refused the constrained request; the run goes on without the constraint.
+        ConstraintDropped {
+            constrained: Constrained,
+            error: LlmError,
+        } = "constraint_dropped",
+        /// The server counted fewer prompt tokens than were sent: it cut the prompt to fit its
+        /// context window (see [`crate::history::cut_by_server`]). Once per run.
+        PromptCut {
+            /// The request's size by [`crate::lang::estimate_tokens`].
+            sent: u32,
+            /// The server's `usage.prompt_tokens`.
+            counted: u32,
+        } = "prompt_cut",
+        /// The self-check of the `reflect` strategy answered: it kept the answer, or gave another.
+        SelfCheck {
+            kept: bool,
+        } = "self_check",
+    }
+}
+
+impl Guard {
+    /// One sentence for a person reading the trace.
+    pub fn explain(&self) -> String {
+        match self {
+            Guard::FormatFeedback { error, consecutive } => format!(
+                "The reply broke the format ({error}); the model was told how to fix it (format error {consecutive} in a row)."
+            ),
+            Guard::DispatchFailed { error } => {
+                format!("The action could not be run ({error}); the model was told how to fix it.")
+            }
+            Guard::ToolFailed { error } => {
+                format!("The tool failed ({error}); the error went back to the model.")
+            }
+            Guard::RepeatedCall { tool, repeat } => format!(
+                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer: constrained modes leave {tool} out of its next reply, and without a constraint the observation ends with a Thought that opens the answer."
+            ),
+            Guard::SelfObservationCut { dropped_chars } => format!(
+                "The model wrote its own Observation; {dropped_chars} characters from there on were cut."
+            ),
+            Guard::ObservationTruncated { from_chars, to_chars } => format!(
+                "The observation had {from_chars} characters; only the first {to_chars} were sent to the model."
+            ),
+            Guard::HistoryTrimmed { dropped_rounds, kept_rounds } => format!(
+                "{dropped_rounds} old rounds were dropped from the prompt; the newest {kept_rounds} were kept."
+            ),
+            Guard::StepLimit { steps } => {
+                format!("The step limit ({steps}) was reached without a final answer.")
+            }
+            Guard::TooManyFormatErrors { count } => {
+                format!("{count} format errors in a row: the run was stopped.")
+            }
+            Guard::TooManyRepeats { tool, repeats } => format!(
+                "{tool} was repeated {repeats} times with the same arguments: the run was stopped."
+            ),
+            Guard::SecondMove { repeat: 1 } => "The model repeated its reply or its mistake; the feedback was changed to a short form showing only the three lines to write.".to_string(),
+            Guard::SecondMove { repeat } => format!(
+                "The model repeated its reply or its mistake ({repeat} times in a row); the feedback now says the task fails unless it writes the three lines."
+            ),
+            Guard::ConstraintDropped { constrained, error } => format!(
+                "The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.",
+                constrained.label()
+            ),
+            Guard::SelfCheck { kept: true } => "The self-check kept the answer.".to_string(),
+            Guard::SelfCheck { kept: false } => {
+                "The self-check changed the answer: the revised one is final.".to_string()
+            }
+            Guard::PromptCut { sent, counted } => format!(
+                "The server read {counted} prompt tokens where about {sent} were sent: it cut the prompt to fit its context window, so the model did not see its start (the tools or the question). Give the server a larger context (Ollama: start it with OLLAMA_CONTEXT_LENGTH=8192; llama.cpp: --ctx-size 8192; LM Studio: the model's context length) or lower \"History rounds kept\"."
+            ),
+        }
+    }
+}
+
+/// The model's reply, as fed by the driver.
+// Read back in `read.rs`: a new field goes there too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ModelReply {
+    pub text: String,
+    pub usage: Usage,
+    pub elapsed_ms: Option<f64>,
+    /// A person replaced the reply in the step debugger.
+    pub edited: bool,
+}
+
+/// Where an observation came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObservationSource {
+    Tool,
+    ToolError,
+    /// Format feedback or a dispatch error written by the loop.
+    Feedback,
+    /// An identical earlier call's result.
+    Cached,
+}
+
+// Read back in `read.rs`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Observation {
+    /// Exactly what the model is sent after "Observation: ".
+    pub text: String,
+    pub source: ObservationSource,
+    /// Characters of the full result before truncation.
+    pub full_chars: usize,
+    pub elapsed_ms: Option<f64>,
+    pub edited: bool,
+}
+
+/// One model call and everything that followed from it.
+// Read back in `read.rs`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// 1-based.
+    pub index: usize,
+    /// The exact request: messages and stop sequences.
+    pub request: ModelRequest,
+    pub reply: Option<ModelReply>,
+    pub parse: Option<ParseResult>,
+    pub call: Option<ToolCall>,
+    pub observation: Option<Observation>,
+    pub guards: Vec<Guard>,
+    pub error: Option<LlmError>,
+    /// The steps of the plan this reply wrote (the `plan` strategy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Vec<String>>,
+    /// The summary this reply wrote of the rounds leaving the window (`compress: summary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+/// The append-only record of a run; serialisable, and all a page needs to render it.
+// Read back in `read.rs`: a new field goes there too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trace {
+    pub version: u32,
+    /// The model that produced the replies, as the driver named it; for readers only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub question: String,
+    /// What the server turned out to be, when `constrained` was `auto`, and what that chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerChoice>,
+    pub system_prompt: String,
+    pub tools: Vec<ToolSpec>,
+    pub config: AgentConfig,
+    pub steps: Vec<Step>,
+    pub outcome: Option<Outcome>,
+}
+
+/// The server's kind, as the driver found it, and the constraint the agent chose for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerChoice {
+    pub kind: ServerKind,
+    pub constrained: Constrained,
+}
+
+/// A loaded trace that cannot be used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TraceError {
+    NotJson { message: String },
+    NewerVersion { found: u32, supported: u32 },
+    Invalid { message: String },
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TraceError::NotJson { message } => write!(f, "This file is not JSON: {message}"),
+            TraceError::NewerVersion { found, supported } => write!(
+                f,
+                "This trace has format version {found}; this reactloop reads up to version {supported}. Update reactloop to open it."
+            ),
+            TraceError::Invalid { message } => {
+                write!(f, "This JSON is not a reactloop trace: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
