@@ -135,6 +135,7 @@ async function download(url, t) {
   try {
     return await new Response(response.body?.pipeThrough(counted)).text();
   } catch (error) {
-    throw error === tooLarge ? error : new Error(t('embed.loadFailed', { url, reason: error.message }));
+    // Response.text() reports a failed stream as its own TypeError, not as what the stream threw.
+    throw size > limit ? tooLarge : new Error(t('embed.loadFailed', { url, reason: error.message }));
   }
 }

@@ -19,11 +19,14 @@ let core = null;
 
 /** The card renderer, the strings and the recording reader: all a replay needs. */
 function loadRenderer() {
-  renderer ??= Promise.all([import('../trace.js'), import('../i18n.js'), import('../comparison.js'), import('../recording.js')])
-    .then(([trace, i18n, comparison, recording]) => ({
-      TraceView: trace.TraceView, Replay: trace.Replay, doctor: trace.doctor, strings: i18n.strings,
-      ComparisonPlayer: comparison.ComparisonPlayer, readRecording: recording.readRecording, fetchRecording: recording.fetchRecording,
-    }));
+  renderer ??= Promise.all(['../trace.js', '../i18n.js', '../comparison.js', '../recording.js', './strings.js'].map((m) => import(m)))
+    .then(([trace, i18n, comparison, recording, { EMBED_STRINGS }]) => {
+      i18n.addStrings(EMBED_STRINGS);
+      return {
+        TraceView: trace.TraceView, Replay: trace.Replay, doctor: trace.doctor, strings: i18n.strings,
+        ComparisonPlayer: comparison.ComparisonPlayer, readRecording: recording.readRecording, fetchRecording: recording.fetchRecording,
+      };
+    });
   renderer.catch(() => { renderer = null; }); // a later element may try again
   return renderer;
 }
