@@ -6,8 +6,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::agent::{Agent, AgentError, Change, Next, ToolResult};
+use crate::lang::Text;
 use crate::llm::{LlmError, ModelRequest, ServerKind};
-use crate::sentences::{self, Text};
+use crate::sentences;
 use crate::tools::ToolCall;
 use crate::trace::{Guard, ModelReply, Outcome};
 use crate::view;
@@ -50,8 +51,8 @@ pub enum Event {
     Error {
         step: usize,
         error: LlmError,
-        message: String,
-        hint: Option<String>,
+        message: Text,
+        hint: Option<Text>,
     },
     /// What the run waits for now.
     Next {
@@ -269,8 +270,8 @@ impl Run {
                 events.push(Event::Error {
                     step: index,
                     error: error.clone(),
-                    message: error.to_string(),
-                    hint: error.hint(&self.page_origin),
+                    message: sentences::llm_error(error),
+                    hint: sentences::hint(error, &self.page_origin),
                 });
             }
         }

@@ -8,6 +8,7 @@ use crate::lang::{estimate_tokens, Lang};
 use serde::{Deserialize, Serialize};
 
 use crate::llm::{Message, Role};
+use crate::told;
 
 /// How the rounds are laid out as chat messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,10 +81,7 @@ pub fn messages(
 ) -> Vec<Message> {
     let mut opening = format!("Question: {}", question.trim());
     if omitted > 0 {
-        opening.push_str(&match layout.lang {
-            Lang::En => format!("\n(The first {omitted} steps were omitted to save space.)"),
-            Lang::Zh => format!("\n（为节省篇幅，前 {omitted} 步已省略。）"),
-        });
+        opening.push_str(&told::steps_omitted(omitted, layout.lang));
         if let Some(pinned) = &layout.pinned {
             opening.push('\n');
             opening.push_str(pinned);
@@ -92,10 +90,7 @@ pub fn messages(
     let observation = |r: &Round| {
         let mut text = format!("Observation: {}", r.observation);
         if layout.restate_question {
-            text.push_str(&match layout.lang {
-                Lang::En => format!("\n(Reminder, the question is: {})", question.trim()),
-                Lang::Zh => format!("\n（提醒：问题是：{}）", question.trim()),
-            });
+            text.push_str(&told::question_reminder(question, layout.lang));
         }
         text
     };

@@ -12,6 +12,13 @@ pub enum Lang {
     Zh,
 }
 
+/// One sentence in each interface language (what a reader is shown: `crate::sentences`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
 /// A rough token count, the same method for every prompt we compare: each CJK character
 /// counts as one token, and other text as one token per 4 characters (rounded up per run
 /// of non-CJK text). Real tokenizers differ by model; this is for comparing sizes.

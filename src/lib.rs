@@ -6,6 +6,7 @@
 //! - [`lang`]: the languages, and what the other modules need to know about Chinese text.
 //! - [`parse`]: one model reply → an action, a final answer or format feedback.
 //! - [`tools`]: the registry, argument normalisation and the built-in tools.
+//! - [`told`]: what the model is told when a reply or a call goes wrong, in English and Chinese.
 //! - [`prompt`]: the system prompt generated from the registry.
 //! - [`history`]: the messages of each request, append-only between block trims.
 //! - [`reading`]: what a parsed reply means in its run (an answer, a call or a mistake).
@@ -37,6 +38,7 @@ pub mod reading;
 pub mod sentences;
 pub mod settings;
 pub mod strategy;
+pub mod told;
 pub mod tools;
 pub mod trace;
 pub mod view;

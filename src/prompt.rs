@@ -10,7 +10,8 @@ use serde_json::{Error, Value};
 use crate::lang::Lang;
 use crate::llm::MustAnswer;
 use crate::strategy::{Strategy, MAX_PLAN_STEPS};
-use crate::tools::{description, ToolSpec};
+use crate::told::tool_description;
+use crate::tools::ToolSpec;
 
 /// A worked example appended to the system prompt (few-shot prompting).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -274,7 +275,7 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
             let mut line = format!(
                 "- {}: {} Action Input: {}",
                 t.name,
-                description(t, lang),
+                tool_description(t, lang),
                 t.example_input()
             );
             if !optional.is_empty() {

@@ -463,6 +463,7 @@ pub fn mentions_number(text: &str) -> bool {
         "percent",
         "pi",
     ];
+    // The Chinese number characters are recognition data, read in the question, never told.
     !numbers(text).is_empty()
         || text
             .chars()

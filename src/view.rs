@@ -34,7 +34,7 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
         "format_error": format_error,
         "repairs": parse.map_or(Vec::new(), |p| p.repairs.iter().map(|r| sentences::repair(*r)).collect()),
         "notes": step.call.as_ref().map_or(Vec::new(), |c| c.notes.iter().map(sentences::note).collect()),
-        "error": step.error.as_ref().map(|e| json!({"message": e.to_string(), "hint": e.hint(page_origin)})),
+        "error": step.error.as_ref().map(|e| json!({"message": sentences::llm_error(e), "hint": sentences::hint(e, page_origin)})),
         "spans": spans,
         "avoid": step.request.avoid.as_ref().map(sentences::avoid),
     });

@@ -422,7 +422,7 @@ fn a_refused_constraint_is_dropped_once_and_the_request_rebuilt() {
             ..
         }]
     ));
-    let explanation = agent.trace().steps[0].guards[0].explain();
+    let explanation = reactloop::sentences::guard(&agent.trace().steps[0].guards[0]).en;
     assert!(explanation.contains("grammar"), "{explanation}");
     // Once: the next refusal is a model error like any other.
     let mut again = agent.clone();
@@ -1719,7 +1719,9 @@ fn a_prompt_the_server_cut_is_named_once_in_the_trace() {
     assert_eq!(counted, first + 20);
     assert!(sent >= counted + 100, "{found:?}");
     let guard = Guard::PromptCut { sent, counted };
-    assert!(guard.explain().contains("OLLAMA_CONTEXT_LENGTH"));
+    assert!(reactloop::sentences::guard(&guard)
+        .en
+        .contains("OLLAMA_CONTEXT_LENGTH"));
     assert!(reactloop::sentences::guard(&guard)
         .zh
         .contains("OLLAMA_CONTEXT_LENGTH"));

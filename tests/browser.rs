@@ -216,8 +216,9 @@ async fn each_error_class_lands_in_the_trace_with_a_message() {
         assert_eq!(first_error(&trace)["type"], kind, "{scenario}: {trace}");
         let error = events.of("error");
         assert_eq!(error.len(), 1, "{scenario}");
-        let text = format!("{} {}", error[0]["message"], error[0]["hint"]);
-        assert!(!error[0]["message"].as_str().unwrap_or("").is_empty());
+        let text = format!("{} {}", error[0]["message"]["en"], error[0]["hint"]["en"]);
+        assert!(!error[0]["message"]["en"].as_str().unwrap_or("").is_empty());
+        assert!(!error[0]["message"]["zh"].as_str().unwrap_or("").is_empty());
         assert!(text.contains(words), "{scenario}: {text}");
     }
 }
@@ -249,9 +250,9 @@ async fn replies_over_the_size_limits_stop_with_a_clear_error() {
         assert_eq!(error["part"], part, "{scenario} {extra}");
         assert_eq!(trace["steps"].as_array().unwrap().len(), 1);
         let shown = &events.of("error")[0];
-        let message = shown["message"].as_str().unwrap();
+        let message = shown["message"]["en"].as_str().unwrap();
         assert!(message.contains(words), "{scenario}: {message}");
-        assert!(!shown["hint"].as_str().unwrap_or("").is_empty());
+        assert!(!shown["hint"]["zh"].as_str().unwrap_or("").is_empty());
     }
     // A model list over the limit is refused the same way.
     let listed = JsFuture::from(list_models(settings("huge-body", json!({})))).await;
@@ -268,7 +269,7 @@ async fn a_refused_port_is_a_network_error_with_a_fix() {
     .unwrap();
     let (trace, events) = run(&agent, "q").await;
     assert_eq!(first_error(&trace)["type"], "network");
-    let hint = events.of("error")[0]["hint"].as_str().unwrap().to_string();
+    let hint = events.of("error")[0]["hint"]["en"].as_str().unwrap().to_string();
     assert!(hint.contains("OLLAMA_ORIGINS=http://127.0.0.1"), "{hint}");
 }
 

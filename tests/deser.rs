@@ -1138,3 +1138,51 @@ fn an_older_avoid_action_reads_as_avoid() {
     assert_eq!(why(0), Some(("final_answer".into(), AvoidWhy::NotAnAnswer)));
     assert_eq!(why(1), Some(("calculator".into(), AvoidWhy::Repeated)));
 }
+
+/// Every sentence a reader is shown about a guard, an outcome or a model error, in both
+/// languages: each Chinese one is Chinese, and keeps every number of the English one.
+#[test]
+fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
+    use reactloop::sentences;
+    let numbers = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_digit())
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut texts: Vec<(String, reactloop::lang::Text)> = Vec::new();
+    texts.extend(
+        guards()
+            .iter()
+            .map(|g| (format!("{g:?}"), sentences::guard(g))),
+    );
+    texts.extend(
+        outcomes()
+            .iter()
+            .map(|o| (format!("{o:?}"), sentences::outcome(o))),
+    );
+    for e in llm_errors() {
+        texts.push((format!("{e:?}"), sentences::llm_error(&e)));
+        for page in ["https://me.github.io", "http://127.0.0.1:8000", "null"] {
+            if let Some(hint) = sentences::hint(&e, page) {
+                texts.push((format!("the fix for {e:?} on {page}"), hint));
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    for (what, text) in &texts {
+        if !text
+            .zh
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+        {
+            problems.push(format!("{what}: no Chinese: {}", text.zh));
+        }
+        for n in numbers(&text.en) {
+            if !numbers(&text.zh).contains(&n) {
+                problems.push(format!("{what}: {n} is not in {}", text.zh));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

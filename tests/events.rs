@@ -170,7 +170,10 @@ fn a_model_error_can_be_retried_and_the_failed_card_says_so_until_then() {
     );
     let failed = &step_views(&events)[0];
     assert_eq!(failed["view"]["can_retry"], json!(true));
-    assert_eq!(failed["view"]["error"]["message"], json!(error.to_string()));
+    assert_eq!(
+        failed["view"]["error"]["message"],
+        json!({"en": error.to_string(), "zh": "模型没有在 1 s 内回答。"})
+    );
 
     let events = run.retry().unwrap();
     let steps = step_views(&events);

@@ -6,6 +6,7 @@ use reactloop::parse::{
     cut_observation, parse_json_lenient, parse_reply, FormatError, ParseResult, Parsed, Repair,
     Span,
 };
+use reactloop::told;
 use serde_json::{json, Value};
 
 enum Want {
@@ -581,7 +582,7 @@ fn errors_and_feedback() {
         ),
     ];
     for (error, phrases) in needs {
-        let feedback = error.feedback(Lang::En);
+        let feedback = told::format_error(&error, Lang::En);
         for p in phrases {
             assert!(
                 feedback.contains(p),
@@ -609,7 +610,7 @@ fn invalid_json_reports_position() {
     };
     assert_eq!((*line, *column), (3, 3), "{message}");
     assert!(message.contains("expected"), "{message}");
-    let feedback = error.feedback(Lang::En);
+    let feedback = told::format_error(error, Lang::En);
     assert!(feedback.contains("line 3, column 3"), "{feedback}");
     assert!(error.to_string().contains("line 3, column 3"));
 
@@ -622,15 +623,19 @@ fn invalid_json_reports_position() {
     let Parsed::Error { error } = &r.parsed else {
         panic!("expected an error, got {r:?}")
     };
-    assert!(error.feedback(Lang::En).contains("too long"), "{error:?}");
-    assert!(error.feedback(Lang::Zh).contains("太长"), "{error:?}");
+    assert!(
+        told::format_error(error, Lang::En).contains("too long"),
+        "{error:?}"
+    );
+    assert!(
+        told::format_error(error, Lang::Zh).contains("太长"),
+        "{error:?}"
+    );
     let short = parse_reply("Action: s\nAction Input: {\"q\": \"ab");
     let Parsed::Error { error } = &short.parsed else {
         panic!("expected an error, got {short:?}")
     };
-    assert!(error
-        .feedback(Lang::En)
-        .starts_with("The JSON in your reply is not valid"));
+    assert!(told::format_error(error, Lang::En).starts_with("The JSON in your reply is not valid"));
 
     // A reply that is only a broken JSON object is a JSON error too.
     let broken = |text: &str| {

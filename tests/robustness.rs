@@ -3,6 +3,7 @@
 
 use reactloop::lang::Lang;
 use reactloop::parse::{cut_observation, parse_json_lenient, parse_reply, Parsed};
+use reactloop::told;
 use std::time::{Duration, Instant};
 
 /// xorshift64: tiny, deterministic, good enough to shuffle fragments.
@@ -128,7 +129,7 @@ fn check(text: &str) {
     match &r.parsed {
         Parsed::Action { tool, .. } => assert!(!tool.is_empty(), "empty tool for {text:?}"),
         Parsed::Final { answer } => assert!(!answer.is_empty(), "empty answer for {text:?}"),
-        Parsed::Error { error } => assert!(!error.feedback(Lang::En).is_empty()),
+        Parsed::Error { error } => assert!(!told::format_error(error, Lang::En).is_empty()),
     }
     let (kept, _) = cut_observation(text);
     assert!(

@@ -1,6 +1,7 @@
 //! Tests of the tools module through its public API.
 
 use reactloop::lang::Lang;
+use reactloop::told;
 use reactloop::tools::{
     calculator, default_documents, evaluate, evaluate_list, format_number, Builtin, CalcError,
     DispatchError, Document, HostContext, Note, Registry, RegistryError, ToolCall, ToolError,
@@ -19,9 +20,9 @@ fn run(tool: &str, input: Value) -> String {
     match reg.dispatch(tool, &input) {
         Ok(call) => match reg.run_builtin(&call, &HostContext::default(), Lang::En) {
             Ok(out) => out,
-            Err(e) => e.observation(Lang::En),
+            Err(e) => told::tool_error(&e, Lang::En),
         },
-        Err(e) => e.observation(Lang::En),
+        Err(e) => told::dispatch_error(&e, Lang::En),
     }
 }
 
@@ -612,8 +613,8 @@ fn no_panics_on_arbitrary_input() {
         let observation = match reg.dispatch(tool, &input) {
             Ok(call) => reg
                 .run_builtin(&call, &host, Lang::En)
-                .unwrap_or_else(|e| e.observation(Lang::En)),
-            Err(e) => e.observation(Lang::En),
+                .unwrap_or_else(|e| told::tool_error(&e, Lang::En)),
+            Err(e) => told::dispatch_error(&e, Lang::En),
         };
         assert!(!observation.is_empty());
     }
@@ -809,7 +810,7 @@ fn search_failures() {
     assert!(
         matches!(&err, ToolError::NoMatch { query, topics } if query == "xylophone zebra" && topics.len() == 10)
     );
-    let obs = err.observation(Lang::En);
+    let obs = told::tool_error(&err, Lang::En);
     assert!(
         obs.starts_with(
             "Error: no document matches 'xylophone zebra'. Hint: try other or fewer keywords"
@@ -1021,24 +1022,25 @@ fn dispatch_unknown_tool() {
         }
     );
     assert_eq!(
-        err.observation(Lang::En),
+        told::dispatch_error(&err, Lang::En),
         "Error: there is no tool named 'current_date'. Available tools: calculator, \
          search_docs, current_time. Did you mean 'current_time'? Write the tool name exactly \
          as listed."
     );
     // No far-fetched suggestion.
     assert_eq!(
-        reg.dispatch("weather", &json!("Paris"))
-            .unwrap_err()
-            .observation(Lang::En),
+        told::dispatch_error(
+            &reg.dispatch("weather", &json!("Paris")).unwrap_err(),
+            Lang::En
+        ),
         "Error: there is no tool named 'weather'. Available tools: calculator, search_docs, \
          current_time. Write the tool name exactly as listed."
     );
     assert_eq!(
-        Registry::new()
-            .dispatch("x", &Value::Null)
-            .unwrap_err()
-            .observation(Lang::En),
+        told::dispatch_error(
+            &Registry::new().dispatch("x", &Value::Null).unwrap_err(),
+            Lang::En
+        ),
         "Error: there is no tool named 'x'. No tools are available; answer directly."
     );
 
@@ -1091,7 +1093,7 @@ fn dispatch_refuses_an_overlong_tool_name_quickly() {
             panic!("{name}: {err:?}");
         };
         assert_eq!(*nearest, None, "{name}");
-        let obs = err.observation(Lang::En);
+        let obs = told::dispatch_error(&err, Lang::En);
         assert!(obs.chars().count() < 300, "{name}: {obs}");
         assert!(
             obs.starts_with("Error: there is no tool named '")
@@ -1325,7 +1327,7 @@ fn argument_errors_show_the_expected_json() {
         );
     }
     assert_eq!(
-        missing_expression.observation(Lang::En),
+        told::dispatch_error(&missing_expression, Lang::En),
         "Error: calculator needs the argument 'expression'. Action Input must be a JSON object \
          like: {\"expression\": \"<arithmetic from the question>\"}"
     );
@@ -1364,7 +1366,11 @@ fn argument_errors_show_the_expected_json() {
     ];
     for (tool, input, observation) in cases {
         let err = reg.dispatch(tool, &input).unwrap_err();
-        assert_eq!(err.observation(Lang::En), observation, "{tool} {input}");
+        assert_eq!(
+            told::dispatch_error(&err, Lang::En),
+            observation,
+            "{tool} {input}"
+        );
     }
 }
 
@@ -1542,7 +1548,7 @@ fn tool_error_observations() {
         ),
     ];
     for (err, observation) in cases {
-        assert_eq!(err.observation(Lang::En), observation);
+        assert_eq!(told::tool_error(&err, Lang::En), observation);
     }
     // An out-of-range top_k is clamped, not an error.
     assert_eq!(
@@ -1673,9 +1679,19 @@ fn a_question_suggests_the_tool_whose_words_it_shares() {
         ("法国的首都是哪里？", Lang::Zh, None),
     ];
     for (question, lang, want) in cases {
-        assert_eq!(reg.suggest(question, lang), want, "{question}");
+        assert_eq!(
+            reg.suggest(question, |t| told::tool_description(t, lang)),
+            want,
+            "{question}"
+        );
     }
     // A disabled tool is not suggested.
     reg.set_enabled("current_time", false);
-    assert_eq!(reg.suggest("What's the date today?", Lang::En), None);
+    assert_eq!(
+        reg.suggest("What's the date today?", |t| told::tool_description(
+            t,
+            Lang::En
+        )),
+        None
+    );
 }

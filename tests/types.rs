@@ -27,12 +27,12 @@ use reactloop::agent::{Agent, Next, ToolResult};
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Pending, Run};
 use reactloop::history::MessageStyle;
+use reactloop::lang::Text;
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
     Usage,
 };
 use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
-use reactloop::sentences::Text;
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
 use reactloop::tools::{default_documents, Builtin, HostContext, Note, Registry, ToolCall};
 use reactloop::trace::{
@@ -955,8 +955,8 @@ fn events() -> Vec<Event> {
             Event::Notice { .. } => Event::Error {
                 step: 1,
                 error: LlmError::Timeout { ms: 60_000 },
-                message: "The model did not answer".into(),
-                hint: Some("a fix".into()),
+                message: text("The model did not answer"),
+                hint: Some(text("a fix")),
             },
             Event::Error { .. } => Event::Next {
                 next: Pending::Done,

@@ -211,7 +211,7 @@ function refresh() {
 }
 
 function showProblem(error) {
-  ui.problem.replaceChildren(doctor(t('problem.title'), error.message ?? String(error), error.hint));
+  ui.problem.replaceChildren(doctor(t('problem.title'), error.text ?? error.message ?? String(error), error.hint));
 }
 
 /** Clicks on a button marked aria-disabled do nothing. */

@@ -266,7 +266,7 @@ export async function testConnection() {
   el.result.scrollIntoView({ block: 'nearest' });
   const error = await loadModels({ timeoutMs: TEST_TIMEOUT_MS });
   el.result.replaceChildren(error
-    ? doctor(t('connect.failed'), error.message, error.hint)
+    ? doctor(t('connect.failed'), error.text ?? error.message, error.hint)
     : h('p', { class: 'ok' }, t('connect.ok', { count: el.models.childElementCount, url: el.baseUrl.value })));
 }
 

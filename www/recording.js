@@ -30,7 +30,7 @@ const RUN = {
     'summary?': 'string',
     view: {
       guards: [SENTENCE], repairs: [SENTENCE], notes: [SENTENCE],
-      'format_error?': SENTENCE, 'avoid?': SENTENCE, 'error?': { message: 'string', 'hint?': 'string' },
+      'format_error?': SENTENCE, 'avoid?': SENTENCE, 'error?': { message: SENTENCE, 'hint?': SENTENCE },
       'spans?': { 'thought?': SPAN, 'action?': SPAN, 'input?': SPAN, 'answer?': SPAN },
     },
   }],

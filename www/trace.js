@@ -210,21 +210,24 @@ export class TraceView {
       ? h('button', { type: 'button', onclick: () => this.actions.retry() }, t('error.retry')) : null;
     const test = this.actions.testConnection
       ? h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test')) : null;
-    return doctor(t('error.title'), message, hint, { buttons: [retry, test], t });
+    return doctor(t('error.title'), message, hint, { buttons: [retry, test], lang: this.tr.lang });
   }
 }
 
 /**
- * The connection doctor: what failed, why it likely did, and the fix (`t`: in a view's
- * language). The newest one on the page carries data-testid="error", so "the error" always
- * means the current one.
+ * The connection doctor: what failed, why it likely did, and the fix, in `lang` (default: the
+ * page's). The newest one on the page carries data-testid="error", so "the error" always means
+ * the current one.
  */
-export function doctor(title, message, hint, { buttons = [], t = strings(pageLang()).t } = {}) {
+export function doctor(title, message, hint, { buttons = [], lang = pageLang() } = {}) {
   for (const old of document.querySelectorAll('[data-testid="error"]')) old.removeAttribute('data-testid');
+  const { t, say } = strings(lang);
+  // The core's message and fix come in every language ({en, zh}); the page's own are strings.
+  const text = (x) => (x && typeof x === 'object' ? say(x) : x);
   return h('div', { class: 'doctor', role: 'alert', 'data-testid': 'error' },
     h('p', { class: 'doctor-title' }, h('strong', {}, title)),
-    h('p', { class: 'doctor-message' }, message),
-    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', hint) : null,
+    h('p', { class: 'doctor-message' }, text(message)),
+    hint ? h('p', { class: 'doctor-hint' }, h('strong', {}, t('connect.fix')), ' ', text(hint)) : null,
     h('p', { class: 'buttons' }, ...buttons));
 }
 

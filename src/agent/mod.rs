@@ -5,12 +5,13 @@
 //! browser, a test, the CLI) does that and feeds the result back. Every transition is
 //! recorded in the [`Trace`], which is all a page needs to render a run.
 
-use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 
+mod log;
 mod observe;
 mod reply;
 mod request;
+mod server;
 
 use reply::{json_thought_cut, parse_grammar_reply, reply_text_at};
 use request::prompt_and_examples;
@@ -25,6 +26,7 @@ use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
 use crate::strategy::{Compress, Strategy};
+use crate::told;
 use crate::tools::{Builtin, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 use crate::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
@@ -235,52 +237,6 @@ impl Agent {
         &self.trace
     }
 
-    /// `constrained` is `auto` and the server's kind is still unknown: [`Next::DetectServer`].
-    fn wants_server(&self) -> bool {
-        self.trace.config.constrained == Constrained::Auto
-            && self.trace.server.is_none()
-            && self.state == State::NeedModel
-    }
-
-    /// The server's kind decides the constraint (recorded in the trace); the pending request
-    /// is rebuilt with it.
-    pub fn feed_server(&mut self, kind: ServerKind) -> Result<(), AgentError> {
-        if !self.wants_server() {
-            return Err(AgentError::NotWaitingForServer);
-        }
-        self.constrained = kind.constrained();
-        self.trace.server = Some(ServerChoice {
-            kind,
-            constrained: self.constrained,
-        });
-        (self.trace.system_prompt, self.examples) =
-            prompt_and_examples(&self.trace.config, &self.registry, self.constrained);
-        self.current_mut().request = self.request(self.trace.steps.len());
-        Ok(())
-    }
-
-    /// A server that refuses the constraint (an HTTP 400, 422 or 500 to a constrained
-    /// request) gets the request again without it, for the rest of the run; once per run.
-    fn drop_refused_constraint(&mut self, error: &LlmError) -> bool {
-        let refused = matches!(
-            error,
-            LlmError::Http {
-                status: 400 | 422 | 500,
-                ..
-            }
-        );
-        if !refused || !self.constrained.is_on() {
-            return false;
-        }
-        let constrained = std::mem::replace(&mut self.constrained, Constrained::Off);
-        self.current_mut().request = self.request(self.trace.steps.len());
-        self.guard(Guard::ConstraintDropped {
-            constrained,
-            error: error.clone(),
-        });
-        true
-    }
-
     pub fn registry(&self) -> &Registry {
         &self.registry
     }
@@ -388,7 +344,7 @@ impl Agent {
                 }
                 self.last.format_error = Some(error.clone());
                 let lang = self.trace.config.prompt.lang;
-                let feedback = self.second_move(&reply_text, error.feedback(lang));
+                let feedback = self.second_move(&reply_text, told::format_error(&error, lang));
                 self.guard(Guard::FormatFeedback { error, consecutive });
                 self.mark_second_move();
                 self.observe(kept, feedback, ObservationSource::Feedback, None, false);
@@ -402,7 +358,8 @@ impl Agent {
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
                         let lang = self.trace.config.prompt.lang;
-                        let text = self.second_move(&reply_text, error.observation(lang));
+                        let text =
+                            self.second_move(&reply_text, told::dispatch_error(&error, lang));
                         self.guard(Guard::DispatchFailed { error });
                         self.mark_second_move();
                         self.observe(kept, text, ObservationSource::Feedback, None, false);
@@ -469,16 +426,7 @@ impl Agent {
             Ok(text) if unrelated => {
                 self.last.short_result = None;
                 self.last.unrelated = true;
-                let note = match self.trace.config.prompt.lang {
-                    Lang::En => {
-                        "(The question has no numbers, so this calculation is not about it. If \
-                         no tool answers the question, answer it from what you know.)"
-                    }
-                    Lang::Zh => {
-                        "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
-                         就根据你自己的知识回答。）"
-                    }
-                };
+                let note = told::unrelated_calculation(self.trace.config.prompt.lang);
                 (format!("{text}\n{note}"), ObservationSource::Tool)
             }
             Ok(text) => (text, ObservationSource::Tool),
@@ -487,7 +435,11 @@ impl Agent {
                     self.last.wrong_tool = Some(tool.clone());
                 }
                 let lang = self.trace.config.prompt.lang;
-                let mut text = format!("{}\n{}", error.observation(lang), self.other_tools(&tool));
+                let mut text = format!(
+                    "{}\n{}",
+                    told::tool_error(&error, lang),
+                    self.other_tools(&tool)
+                );
                 self.guard(Guard::ToolFailed { error });
                 if self.plan.is_some() && !self.replanned {
                     // One new plan, now that a step of the old one failed.
@@ -577,20 +529,6 @@ impl Agent {
         self.changes.push(Change::Done);
     }
 
-    /// What the transitions since the last call did, in the order the agent decided it.
-    pub fn take_changes(&mut self) -> Vec<Change> {
-        std::mem::take(&mut self.changes)
-    }
-
-    /// A guard steps in on the current step.
-    fn guard(&mut self, guard: Guard) {
-        let step = self.current_mut();
-        step.guards.push(guard);
-        let at = step.guards.len() - 1;
-        let step = step.index;
-        self.changes.push(Change::Guard { step, at });
-    }
-
     /// The reply of the step waiting for its tool, as kept in the history.
     fn pending_reply(&self) -> String {
         let text = self
@@ -612,16 +550,6 @@ impl Agent {
         self.touch();
         let last = self.trace.steps.len() - 1;
         &mut self.trace.steps[last]
-    }
-
-    /// Logs that the current step's record (or what a page shows of it) changed.
-    fn touch(&mut self) {
-        let step = Change::Step {
-            step: self.trace.steps.len(),
-        };
-        if self.changes.last() != Some(&step) {
-            self.changes.push(step);
-        }
     }
 }
 

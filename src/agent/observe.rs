@@ -32,38 +32,11 @@ impl Agent {
             repeat,
         });
         let tool = &call.tool;
-        // A failed call is not something to answer with: that invitation got error messages
-        // sent as answers. Without a constraint the next request asks for the answer
+        // Without a constraint the next request asks for the answer
         // ([`prompt::ask_for_answer`]), so the note only says what happened.
         let will_ask = !self.constrained.is_on();
-        let text = match (self.trace.config.prompt.lang, past_succeeded, will_ask) {
-            (Lang::En, false, true) => {
-                format!("{earlier}\n(The same call again, and it failed the same way.)")
-            }
-            (Lang::Zh, false, true) => {
-                format!("{earlier}\n（同样的调用，同样失败了。）")
-            }
-            (Lang::En, false, false) => format!(
-                "{earlier}\n(You already called {tool} with these arguments, and it failed the \
-                 same way. Change the arguments, or use another tool.)"
-            ),
-            (Lang::Zh, false, false) => format!(
-                "{earlier}\n（你已经用相同的参数调用过 {tool}，它同样失败了。请修改参数，或者换用别的工具。）"
-            ),
-            (Lang::En, true, false) => format!(
-                "{earlier}\n(You already called {tool} with these arguments; this is the same \
-                 result. Use it to give the final answer with Action: final_answer, or try \
-                 something different.)"
-            ),
-            (Lang::Zh, true, false) => format!(
-                "{earlier}\n（你已经用相同的参数调用过 {tool}，这是同样的结果。请用它通过 \
-                 Action: final_answer 给出最终答案，或者换一种做法。）"
-            ),
-            (Lang::En, true, true) => {
-                format!("{earlier}\n(The same call again, the same result.)")
-            }
-            (Lang::Zh, true, true) => format!("{earlier}\n（同样的调用，同样的结果。）"),
-        };
+        let lang = self.trace.config.prompt.lang;
+        let text = told::repeated_call(&earlier, tool, past_succeeded, will_ask, lang);
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }
 
@@ -148,22 +121,8 @@ impl Agent {
             .specs()
             .into_iter()
             .filter(|t| t.name != failed)
-            .map(|t| format!("{} ({})", t.name, crate::tools::description(t, lang)))
+            .map(|t| format!("{} ({})", t.name, told::tool_description(t, lang)))
             .collect();
-        let (label, none) = match lang {
-            Lang::En => (
-                "Other tools: ",
-                "No other tools; fix the call or answer with final_answer.",
-            ),
-            Lang::Zh => (
-                "其他工具：",
-                "没有其他工具；请修正调用，或用 final_answer 作答。",
-            ),
-        };
-        if others.is_empty() {
-            none.to_string()
-        } else {
-            format!("{label}{}.", others.join("; "))
-        }
+        told::other_tools(&others, lang)
     }
 }

@@ -98,33 +98,7 @@ impl Agent {
             .map(|t| t.name.clone())
             .collect();
         let names = names.join(", ");
-        match (self.trace.config.prompt.lang, self.stuck) {
-            (Lang::En, stuck) => {
-                let lines = format!(
-                    "Thought: <one sentence>\nAction: <one of: {names}, final_answer>\nAction \
-                     Input: <JSON arguments; for final_answer, the answer>"
-                );
-                if stuck == 1 {
-                    format!("{feedback}\nReply with only these three lines:\n{lines}")
-                } else {
-                    format!(
-                        "You sent the same reply again. Reply with exactly these three lines, or \
-                         the task fails:\n{lines}"
-                    )
-                }
-            }
-            (Lang::Zh, stuck) => {
-                let lines = format!(
-                    "Thought: <一句话>\nAction: <以下之一：{names}, final_answer>\nAction Input: \
-                     <JSON 参数；若为 final_answer，则写答案>"
-                );
-                if stuck == 1 {
-                    format!("{feedback}\n只回复这三行：\n{lines}")
-                } else {
-                    format!("你又发送了同样的回复。请严格只回复这三行，否则任务失败：\n{lines}")
-                }
-            }
-        }
+        told::stuck(&feedback, &names, self.stuck, self.trace.config.prompt.lang)
     }
 
     /// The guard that shows a changed feedback, after the guard that gave it.

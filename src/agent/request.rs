@@ -126,10 +126,15 @@ impl Agent {
             // the Action stays the model's choice.
             (false, None) if config.act_first && config.strategy.acts() => {
                 let opening = prompt::opening(Opening::ChooseTool, lang);
-                Some(match self.registry.suggest(&self.trace.question, lang) {
-                    Some(tool) => format!("{opening} {tool}"),
-                    None => opening.to_string(),
-                })
+                Some(
+                    match self
+                        .registry
+                        .suggest(&self.trace.question, |t| told::tool_description(t, lang))
+                    {
+                        Some(tool) => format!("{opening} {tool}"),
+                        None => opening.to_string(),
+                    },
+                )
             }
             (false, None) => None,
             (true, None) => {

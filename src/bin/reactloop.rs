@@ -9,6 +9,7 @@ use reactloop::config::AgentConfig;
 use reactloop::lang::Lang;
 use reactloop::parse::{parse_reply, Parsed};
 use reactloop::prompt::{system_prompt, PromptConfig};
+use reactloop::told;
 use reactloop::tools::{default_documents, HostContext, Registry};
 use reactloop::trace::ModelReply;
 use serde_json::{json, Value};
@@ -81,7 +82,7 @@ fn parse_lines() -> Result<(), String> {
                 "answer": answer, "thought": result.thought, "repairs": repairs, "error": null}),
             Parsed::Error { error } => json!({"kind": "error", "tool": null, "input": null,
                 "answer": null, "thought": result.thought, "repairs": repairs,
-                "error": error.feedback(Lang::En)}),
+                "error": told::format_error(error, Lang::En)}),
         };
         writeln!(out, "{row}").map_err(|e| format!("writing stdout: {e}"))?;
     }

@@ -5,13 +5,12 @@
 //! policy is in `retry`.
 
 use crate::fields::tagged;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::hint::is_loopback_host;
-use crate::limits::{megabytes, MAX_REPLY_BYTES};
+use crate::limits::MAX_REPLY_BYTES;
 
 /// Characters of a reply body kept in errors: enough to recognise it, short enough for a trace.
 pub(crate) const EXCERPT_CHARS: usize = 200;
@@ -120,101 +119,7 @@ impl LlmError {
     }
 }
 
-impl fmt::Display for LlmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Network { url, detail } => {
-                write!(f, "Could not reach {url}")?;
-                if !detail.is_empty() {
-                    write!(f, " ({detail})")?;
-                }
-                write!(
-                    f,
-                    ". Browsers report a stopped server and a refused origin the same way, so \
-                     check both: is the model server running at that address, and does it allow \
-                     this page's origin? Ollama: `OLLAMA_ORIGINS=<origin> ollama serve`; LM \
-                     Studio: `lms server start --cors`; llama.cpp's server allows every origin \
-                     by default."
-                )
-            }
-            Self::MixedContent { page_origin, url } => write!(
-                f,
-                "This page was loaded over https ({page_origin}), so the browser blocks its \
-                 requests to the plain-http address {url} (mixed content); only localhost and \
-                 127.0.0.1 are exempt."
-            ),
-            Self::Http {
-                status,
-                url,
-                body_excerpt,
-                server_message,
-                models,
-            } => {
-                f.write_str(&http_summary(*status, url))?;
-                match (server_message, body_excerpt.is_empty()) {
-                    (Some(message), _) => write!(f, " The server says: {message}")?,
-                    (None, false) => write!(f, " The reply begins: «{body_excerpt}»")?,
-                    (None, true) => {}
-                }
-                match models.as_deref() {
-                    Some([]) => write!(f, " The server lists no models."),
-                    Some(names) => write!(f, " The server offers: {}.", names.join(", ")),
-                    None => Ok(()),
-                }
-            }
-            Self::Server { message } => write!(f, "The model server reported an error: {message}"),
-            Self::NotJson { excerpt } if excerpt.is_empty() => {
-                f.write_str("The server sent an empty reply instead of JSON.")
-            }
-            Self::NotJson { excerpt } => write!(
-                f,
-                "The server's reply is not JSON, so this address is probably not an \
-                 OpenAI-compatible API. It begins: «{excerpt}»"
-            ),
-            Self::UnexpectedReply { expected, excerpt } => write!(
-                f,
-                "The server answered with JSON, but not in the OpenAI-compatible format (it \
-                 lacks {expected}): «{excerpt}»"
-            ),
-            Self::Timeout { ms } => {
-                write!(f, "The model did not answer within {}.", seconds(*ms))
-            }
-            Self::Aborted => f.write_str("The request was cancelled."),
-            Self::Stream { message } => {
-                write!(
-                    f,
-                    "The streamed reply broke off or was malformed: {message}"
-                )
-            }
-            Self::EmptyReply => f.write_str("The model returned an empty reply."),
-            Self::TooLarge { part, limit_bytes } => {
-                let limit = megabytes(*limit_bytes);
-                match part {
-                    Oversized::Body => write!(
-                        f,
-                        "The server's reply is larger than {limit}, far more than any chat \
-                         reply, so reading stopped there."
-                    ),
-                    Oversized::StreamLine => write!(
-                        f,
-                        "A line of the streamed reply ran past {limit} without ending, so \
-                         reading stopped there."
-                    ),
-                    Oversized::StreamEvent => write!(
-                        f,
-                        "An event of the streamed reply grew past {limit} without ending, so \
-                         reading stopped there."
-                    ),
-                    Oversized::StreamedText => write!(
-                        f,
-                        "The streamed reply passed {limit} of text, so reading stopped there."
-                    ),
-                }
-            }
-        }
-    }
-}
-
+// Its message (`Display`) and fix are in `crate::sentences::errors`, in both languages.
 impl std::error::Error for LlmError {}
 
 /// Turns a non-2xx reply into an error, keeping the server's own message (OpenAI, Ollama,
@@ -348,53 +253,17 @@ fn validation_item(item: &Value) -> Option<String> {
     })
 }
 
-fn http_summary(status: u16, url: &str) -> String {
-    match status {
-        400 => format!("The server at {url} rejected the request as invalid (HTTP 400)."),
-        401 => format!(
-            "The server at {url} requires an API key and did not accept the one sent (HTTP 401)."
-        ),
-        403 => format!(
-            "The server at {url} refused the request (HTTP 403 Forbidden): either the API key \
-             may not do this, or the server does not accept requests from this page's origin \
-             (Ollama answers a disallowed origin with 403 and an empty body)."
-        ),
-        404 => format!(
-            "Nothing was found at {url} (HTTP 404): either the base URL is wrong or the server \
-             does not know the model."
-        ),
-        429 => format!(
-            "The server at {url} is limiting how many requests it accepts (HTTP 429 Too Many \
-             Requests)."
-        ),
-        500 => format!("The server at {url} failed while answering (HTTP 500)."),
-        502 | 504 => format!(
-            "A proxy in front of the model server at {url} got no proper answer from it (HTTP \
-             {status})."
-        ),
-        503 => format!(
-            "The server at {url} is busy or still loading the model (HTTP 503 Service \
-             Unavailable)."
-        ),
-        501..=599 => format!("The server at {url} failed (HTTP {status})."),
-        _ => format!("The server at {url} answered with HTTP {status} instead of a reply."),
-    }
-}
-
-pub(super) fn seconds(ms: u32) -> String {
-    if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{:.1} s", f64::from(ms) / 1000.0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const URL: &str = "http://localhost:11434/v1/chat/completions";
     const PAGE: &str = "https://me.github.io";
+
+    /// The fix in English (`crate::sentences::hint` writes both languages).
+    fn fix(error: &LlmError, page_origin: &str) -> Option<String> {
+        crate::sentences::hint(error, page_origin).map(|text| text.en)
+    }
 
     #[test]
     fn server_messages_are_found_in_every_error_shape() {
@@ -539,7 +408,7 @@ mod tests {
                     "{status}: {word:?} not in {message:?}"
                 );
             }
-            let hint = err.hint(PAGE);
+            let hint = fix(&err, PAGE);
             for word in *in_hint {
                 let hint = hint.as_deref().unwrap_or_default();
                 assert!(hint.contains(word), "{status}: {word:?} not in {hint:?}");
@@ -555,8 +424,7 @@ mod tests {
         assert!(err
             .to_string()
             .ends_with("The server offers: qwen2.5-coder:0.5b, smollm2."));
-        assert!(err
-            .hint(PAGE)
+        assert!(fix(&err, PAGE)
             .unwrap()
             .ends_with("the server offers: qwen2.5-coder:0.5b, smollm2."));
         let none = classify_http(404, "", URL).with_models(vec![]);
@@ -582,7 +450,7 @@ mod tests {
         ] {
             assert!(message.contains(word), "{word:?} not in {message}");
         }
-        let hint = err.hint(PAGE).unwrap();
+        let hint = fix(&err, PAGE).unwrap();
         assert!(
             hint.contains("Open http://localhost:11434/v1/models"),
             "{hint}"
@@ -609,10 +477,9 @@ mod tests {
         }
         assert!(!LlmError::Timeout { ms: 1 }.private_network(PAGE));
         // A local page is not subject to Private Network Access; `file://` has origin "null".
-        let local = err.hint("http://localhost:8000").unwrap();
+        let local = fix(&err, "http://localhost:8000").unwrap();
         assert!(!local.contains("Private Network Access"));
-        assert!(err
-            .hint("null")
+        assert!(fix(&err, "null")
             .unwrap()
             .contains("OLLAMA_ORIGINS=* ollama serve"));
         let bare = LlmError::Network {
@@ -693,7 +560,7 @@ mod tests {
         ];
         for (err, in_message, in_hint) in cases {
             assert!(err.to_string().contains(in_message), "{err}");
-            match (err.hint(PAGE), in_hint) {
+            match (fix(err, PAGE), in_hint) {
                 (Some(hint), Some(word)) => assert!(hint.contains(word), "{hint}"),
                 (None, None) => {}
                 (hint, _) => panic!("{err}: unexpected hint {hint:?}"),
@@ -791,7 +658,7 @@ mod tests {
         ];
         for &(part, limit_bytes, in_message, in_hint) in cases {
             let err = LlmError::TooLarge { part, limit_bytes };
-            let (message, hint) = (err.to_string(), err.hint(PAGE).unwrap());
+            let (message, hint) = (err.to_string(), fix(&err, PAGE).unwrap());
             for word in in_message {
                 assert!(
                     message.contains(word),

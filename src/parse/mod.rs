@@ -15,7 +15,6 @@ mod scan;
 
 use crate::fields::tagged;
 use crate::fields::{via_value, Fields};
-use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::{Error, Value};
 use std::fmt;
@@ -50,7 +49,7 @@ tagged! {
 }
 
 tagged! {
-    /// Why a reply could not be used; [`FormatError::feedback`] is what the model is told.
+    /// Why a reply could not be used; [`crate::told::format_error`] is what the model is told.
     #[derive(Debug, Clone, PartialEq, Serialize)]
     #[serde(tag = "type", rename_all = "snake_case")]
     pub enum FormatError in "type" {
@@ -97,161 +96,13 @@ tagged! {
     }
 }
 
-// The format the built-in prompts ask for, so feedback never teaches a second one.
-const FORMAT: &str = "Thought: <your reasoning>\nAction: <tool name, or final_answer>\n\
-                      Action Input: <JSON arguments; for final_answer, the answer>";
-
-const FORMAT_ZH: &str = "Thought: <你的思考>\nAction: <工具名，或 final_answer>\n\
-                         Action Input: <JSON 参数；若为 final_answer，则写最终答案>";
-
 impl FormatError {
-    /// The message fed back to the model as the Observation, in the run's language.
-    pub fn feedback(&self, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.feedback_en(),
-            Lang::Zh => self.feedback_zh(),
-        }
-    }
-
-    fn feedback_zh(&self) -> String {
-        match self {
-            FormatError::Empty => format!(
-                "你的回复是空的。请以 'Thought:' 开头；不要自己写 'Observation:'，它由系统发送。\
-                 请按此格式回复：\n{FORMAT_ZH}"
-            ),
-            FormatError::NoAction => format!(
-                "没有找到 'Action:'。如果已经完成，请写 'Action: final_answer'，把答案写在 \
-                 Action Input 里（要问用户的问题也写在那里）；否则调用一个工具。严格使用此格式：\n\
-                 {FORMAT_ZH}"
-            ),
-            FormatError::ThoughtOnly => "你只写了 Thought。请接着写 'Action: <工具名>' 和 \
-                 'Action Input: <JSON 对象>'，或者 'Action: final_answer' 和 'Action Input: <答案>'。"
-                .to_string(),
-            FormatError::NoTool => "如果不需要工具，请回复 'Action: final_answer' 和 \
-                 'Action Input: <你的答案>'（不要写 'Action: None'）。"
-                .to_string(),
-            FormatError::MissingToolName => "你的 'Action:' 没有写工具名。请在一行写 \
-                 'Action: <工具名>'，下一行写 'Action Input: <JSON 对象>'。"
-                .to_string(),
-            FormatError::InputWithoutAction => "你写了 'Action Input:'，前面却没有 'Action:' \
-                 行。请在 'Action Input:' 的上一行写 'Action: <工具名>'。"
-                .to_string(),
-            FormatError::MixedActionAndAnswer => "你的 'Action:' 行里还写了最终答案。请二选一：\
-                 'Action: <工具名>' 加 'Action Input: <JSON 对象>'，或 'Action: final_answer' 加 \
-                 'Action Input: <答案>'。"
-                .to_string(),
-            FormatError::EmptyAnswer => "你的最终答案是空的。请在 'Action: final_answer' 之后的 \
-                 'Action Input: <答案>' 这一行写出答案本身。"
-                .to_string(),
-            FormatError::XmlToolCall => "不要使用 XML 工具调用。请改写为 'Action: <工具名>' 和 \
-                 'Action Input: <JSON 对象>'。"
-                .to_string(),
-            FormatError::InvalidJson { line, column, .. } if self.cut_off() => format!(
-                "你的 Action Input 在 JSON 结束之前就断了（第 {line} 行第 {column} 列）：它太长，被截断了。\
-                 请写一个简短的 Action Input，在一行内写一个 JSON 对象，例如 {{\"query\": \"...\"}}。"
-            ),
-            FormatError::InvalidJson {
-                line,
-                column,
-                message,
-            } => format!(
-                "你回复中的 JSON 无效（第 {line} 行第 {column} 列：{message}）。请把 Action Input \
-                 写成一个 JSON 对象，键和字符串都用双引号，例如 {{\"query\": \"...\"}}。"
-            ),
-            FormatError::ArgumentsAsAnswer { tool } => format!(
-                "你的 final_answer 里写的是 {tool} 的参数，不是答案。要使用 {tool}，请写 \
-                 'Action: {tool}'，Action Input 写 JSON 对象。等 Observation 给出结果后，再写 \
-                 'Action: final_answer'，答案用普通文字。"
-            ),
-            FormatError::ExampleCopied => "这是照抄说明里的示例，与这个问题无关。请处理这个问题：\
-                 用它自己的参数调用工具，或者根据本次运行的 Observation 回答。"
-                .to_string(),
-            FormatError::QuestionRepeated => "这只是重复了问题，不是答案。请根据上面的 \
-                 Observation，在 'Action: final_answer' 之后的 Action Input 里写出答案本身。"
-                .to_string(),
-            FormatError::NumberUnused { number } => format!(
-                "问题里的 {number} 还没有用到：这个答案少了一步。请先用工具完成用到 {number} 的那一步，\
-                 再回答。"
-            ),
-        }
-    }
-
     /// serde_json's words for a text that ends inside a value, after many columns: a long
     /// argument that ran into the token limit, which the model repeats unless told it was
     /// too long.
     pub fn cut_off(&self) -> bool {
         matches!(self, FormatError::InvalidJson { column, message, .. }
             if message.starts_with("EOF while parsing") && *column > 80)
-    }
-
-    fn feedback_en(&self) -> String {
-        match self {
-            // Small models often begin with "Observation:", which the stop sequence cuts to
-            // nothing: say so.
-            FormatError::Empty => format!(
-                "Your reply was empty. Start with 'Thought:'; never write 'Observation:' yourself, \
-                 the system sends it. Reply in this format:\n{FORMAT}"
-            ),
-            FormatError::NoAction => format!(
-                "No 'Action:' found. If you are done, reply 'Action: final_answer' with the \
-                 answer as Action Input (a question for the user goes there too); otherwise call \
-                 a tool. Use exactly this format:\n{FORMAT}"
-            ),
-            FormatError::ThoughtOnly => "You gave only a Thought. Continue with 'Action: <tool \
-                 name>' and 'Action Input: <JSON object>', or with 'Action: final_answer' and \
-                 'Action Input: <the answer>'."
-                .to_string(),
-            FormatError::NoTool => "If no tool is needed, reply with 'Action: final_answer' and \
-                 'Action Input: <your answer>' (not 'Action: None')."
-                .to_string(),
-            FormatError::MissingToolName => "Your 'Action:' names no tool. Write 'Action: <tool \
-                 name>' on one line and 'Action Input: <JSON object>' on the next."
-                .to_string(),
-            FormatError::InputWithoutAction => "You wrote 'Action Input:' without an 'Action:' \
-                 line. Put 'Action: <tool name>' on the line before 'Action Input:'."
-                .to_string(),
-            FormatError::MixedActionAndAnswer => "Your 'Action:' line also holds a final answer. \
-                 Write either 'Action: <tool name>' with 'Action Input: <JSON object>', or \
-                 'Action: final_answer' with 'Action Input: <the answer>', not both."
-                .to_string(),
-            FormatError::EmptyAnswer => "Your final answer is empty. Write the answer itself on \
-                 the line 'Action Input: <the answer>' right after 'Action: final_answer'."
-                .to_string(),
-            FormatError::XmlToolCall => "Do not use XML tool calls. Write 'Action: <tool name>' \
-                 and 'Action Input: <JSON object>' instead."
-                .to_string(),
-            FormatError::InvalidJson { line, column, .. } if self.cut_off() => format!(
-                "Your Action Input stops before its JSON is closed (line {line}, column \
-                 {column}): it was too long and got cut off. Write a short Action Input, one \
-                 JSON object on one line, e.g. {{\"query\": \"...\"}}."
-            ),
-            FormatError::InvalidJson {
-                line,
-                column,
-                message,
-            } => format!(
-                "The JSON in your reply is not valid (line {line}, column {column}: {message}). \
-                 Write the Action Input as one JSON object with double-quoted keys and strings, \
-                 e.g. {{\"query\": \"...\"}}."
-            ),
-            FormatError::ArgumentsAsAnswer { tool } => format!(
-                "Your final_answer holds {tool}'s arguments, not an answer. To use {tool}, write \
-                 'Action: {tool}' with a JSON object as Action Input. Once an Observation has \
-                 the result, write 'Action: final_answer' with the answer as plain text."
-            ),
-            FormatError::ExampleCopied => "That is copied from the example in the \
-                 instructions, not about this question. Work on this question: call a tool with \
-                 its own arguments, or answer from this run's Observations."
-                .to_string(),
-            FormatError::QuestionRepeated => "That only repeats the question; it is not an \
-                 answer. Write the answer itself, from the Observations above, as the Action \
-                 Input of 'Action: final_answer'."
-                .to_string(),
-            FormatError::NumberUnused { number } => format!(
-                "The question gives {number}, and nothing so far has used it: this answer skips \
-                 a step. First do the step with {number} with a tool, then answer."
-            ),
-        }
     }
 }
 

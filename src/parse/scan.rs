@@ -394,7 +394,8 @@ const KEYWORDS: &[(&[&str], Kind)] = &[
 ];
 
 /// The labels as Chinese prompts write them (思考/行动/行动输入/观察/最终答案, and the 动作
-/// translation of Action); longest first.
+/// translation of Action); longest first. Recognition data: what the parser reads in a reply,
+/// not text the model is told (that is [`crate::told`]'s).
 const TRANSLATED: &[(&str, Kind)] = &[
     ("行动输入", Kind::ActionInput),
     ("动作输入", Kind::ActionInput),

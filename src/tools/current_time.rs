@@ -21,6 +21,8 @@ const WEEKDAYS: [&str; 7] = [
     "Saturday",
 ];
 
+/// The weekday in a Chinese run's result: the tool's answer (like its date format below), not
+/// a message to the model, so it stays with the tool rather than in [`crate::told`].
 const WEEKDAYS_ZH: [&str; 7] = [
     "星期日",
     "星期一",

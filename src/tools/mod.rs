@@ -23,10 +23,10 @@ pub mod search_docs;
 
 pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
+pub(crate) use error::quoted_list;
 pub use error::{DispatchError, ToolError};
 pub use registry::{Registry, RegistryError};
 
-use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -143,18 +143,6 @@ pub struct HostContext {
     /// Minutes east of UTC: 480 for UTC+08:00. (JavaScript's `getTimezoneOffset()` has the
     /// opposite sign: pass `-new Date().getTimezoneOffset()`.)
     pub utc_offset_minutes: i32,
-}
-
-/// The built-in tools are described in the prompt's language; other tools as registered.
-pub(crate) fn description(tool: &ToolSpec, lang: Lang) -> &str {
-    match (lang, Builtin::of(tool)) {
-        (Lang::Zh, Some(Builtin::Calculator)) => {
-            "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。"
-        }
-        (Lang::Zh, Some(Builtin::SearchDocs)) => "按关键词（中文或英文）搜索参考文档。",
-        (Lang::Zh, Some(Builtin::CurrentTime)) => "返回今天的日期、时间、星期、月份和年份。",
-        _ => tool.description.trim(),
-    }
 }
 
 #[cfg(test)]

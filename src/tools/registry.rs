@@ -2,8 +2,7 @@
 //! tool must pass to join, and the documents `search_docs` reads.
 
 use super::names::fold;
-use super::{args, description, Builtin, Document, ToolSpec};
-use crate::lang::Lang;
+use super::{args, Builtin, Document, ToolSpec};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -171,17 +170,18 @@ impl Registry {
         self.enabled().map(|e| &e.spec).collect()
     }
 
-    /// The one tool whose name and description share the most words with the question
+    /// The one tool whose name and description (as `describe` gives it, in the question's
+    /// language: `crate::told::tool_description`) share the most words with the question
     /// ("year" with current_time's "… the month and the year", 文档 with search_docs'
     /// 参考文档), or `None` when no tool shares a word or two tie. The 0.5B model otherwise
     /// took the calculator, the first listed, for dates and documents.
-    pub fn suggest(&self, question: &str, lang: Lang) -> Option<&str> {
+    pub fn suggest(&self, question: &str, describe: impl Fn(&ToolSpec) -> &str) -> Option<&str> {
         let asked = words(question);
         let mut scores: Vec<(usize, &str)> = self
             .specs()
             .into_iter()
             .map(|t| {
-                let about = words(&format!("{} {}", t.name, description(t, lang)));
+                let about = words(&format!("{} {}", t.name, describe(t)));
                 (
                     asked.iter().filter(|w| about.contains(w)).count(),
                     t.name.as_str(),

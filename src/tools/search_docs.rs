@@ -40,7 +40,8 @@ const STOP_WORDS: &[&str] = &[
     "with",
 ];
 // Pairs that frame a Chinese question ("主要用来做什么", "用于什么"), dropped as pairs: their
-// characters still count one by one.
+// characters still count one by one. These and the characters below are recognition data for
+// the search, not text the model is told.
 const STOP_PAIRS: &[&str] = &["主要", "用来", "用于", "一下"];
 const STOP_CHARS: &[char] = &[
     '的', '是', '了', '吗', '呢', '吧', '啊', '在', '和', '与', '及', '或', '什', '么', '怎', '哪',

@@ -45,24 +45,6 @@ impl Outcome {
     pub fn finished(&self) -> bool {
         matches!(self, Outcome::Answer { .. })
     }
-
-    /// One sentence for a person.
-    pub fn describe(&self) -> String {
-        match self {
-            Outcome::Answer { answer } => format!("Final answer: {answer}"),
-            Outcome::StepLimit { steps, .. } => {
-                format!("Stopped without an answer: the step limit of {steps} was reached.")
-            }
-            Outcome::FormatErrors { count } => {
-                format!("Stopped: the model broke the reply format {count} times in a row.")
-            }
-            Outcome::RepeatedCalls { tool } => {
-                format!("Stopped: the model kept calling {tool} with the same arguments.")
-            }
-            Outcome::ModelError { error } => format!("Stopped by a model error: {error}"),
-            Outcome::Aborted => "Stopped by the user.".to_string(),
-        }
-    }
 }
 
 tagged! {
@@ -132,59 +114,6 @@ tagged! {
         SelfCheck {
             kept: bool,
         } = "self_check",
-    }
-}
-
-impl Guard {
-    /// One sentence for a person reading the trace.
-    pub fn explain(&self) -> String {
-        match self {
-            Guard::FormatFeedback { error, consecutive } => format!(
-                "The reply broke the format ({error}); the model was told how to fix it (format error {consecutive} in a row)."
-            ),
-            Guard::DispatchFailed { error } => {
-                format!("The action could not be run ({error}); the model was told how to fix it.")
-            }
-            Guard::ToolFailed { error } => {
-                format!("The tool failed ({error}); the error went back to the model.")
-            }
-            Guard::RepeatedCall { tool, repeat } => format!(
-                "{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer: constrained modes leave {tool} out of its next reply, and without a constraint the observation ends with a Thought that opens the answer."
-            ),
-            Guard::SelfObservationCut { dropped_chars } => format!(
-                "The model wrote its own Observation; {dropped_chars} characters from there on were cut."
-            ),
-            Guard::ObservationTruncated { from_chars, to_chars } => format!(
-                "The observation had {from_chars} characters; only the first {to_chars} were sent to the model."
-            ),
-            Guard::HistoryTrimmed { dropped_rounds, kept_rounds } => format!(
-                "{dropped_rounds} old rounds were dropped from the prompt; the newest {kept_rounds} were kept."
-            ),
-            Guard::StepLimit { steps } => {
-                format!("The step limit ({steps}) was reached without a final answer.")
-            }
-            Guard::TooManyFormatErrors { count } => {
-                format!("{count} format errors in a row: the run was stopped.")
-            }
-            Guard::TooManyRepeats { tool, repeats } => format!(
-                "{tool} was repeated {repeats} times with the same arguments: the run was stopped."
-            ),
-            Guard::SecondMove { repeat: 1 } => "The model repeated its reply or its mistake; the feedback was changed to a short form showing only the three lines to write.".to_string(),
-            Guard::SecondMove { repeat } => format!(
-                "The model repeated its reply or its mistake ({repeat} times in a row); the feedback now says the task fails unless it writes the three lines."
-            ),
-            Guard::ConstraintDropped { constrained, error } => format!(
-                "The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.",
-                constrained.label()
-            ),
-            Guard::SelfCheck { kept: true } => "The self-check kept the answer.".to_string(),
-            Guard::SelfCheck { kept: false } => {
-                "The self-check changed the answer: the revised one is final.".to_string()
-            }
-            Guard::PromptCut { sent, counted } => format!(
-                "The server read {counted} prompt tokens where about {sent} were sent: it cut the prompt to fit its context window, so the model did not see its start (the tools or the question). Give the server a larger context (Ollama: start it with OLLAMA_CONTEXT_LENGTH=8192; llama.cpp: --ctx-size 8192; LM Studio: the model's context length) or lower \"History rounds kept\"."
-            ),
-        }
     }
 }
 

@@ -204,7 +204,8 @@ export interface StepView {
   repairs: Text[];
   /** The corrections made to the tool call (`call.notes`), in each language. */
   notes: Text[];
-  error: { message: string; hint: string | null } | null;
+  /** The model error's message and its fix, in each language. */
+  error: { message: Text; hint: Text | null } | null;
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
   /** Why the request leaves `request.avoid.tool` out of the reply's allowed actions. */
   avoid: Text | null;
@@ -247,7 +248,7 @@ export type AgentEvent =
   | { type: 'tool_start'; step: number; call: ToolCall }
   | { type: 'guard'; step: number; guard: Guard; explanation: Text }
   | { type: 'notice'; step: number; message: Text }
-  | { type: 'error'; step: number; error: ModelError; message: string; hint: string | null }
+  | { type: 'error'; step: number; error: ModelError; message: Text; hint: Text | null }
   | { type: 'next'; next: Pending }
   | { type: 'done'; outcome: Outcome; message: Text };
 

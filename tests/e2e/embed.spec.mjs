@@ -189,6 +189,14 @@ test('live with a dead endpoint falls back to the recording and says how to run 
   await expect(el.locator('.note .hint')).toBeVisible();
 });
 
+test("the fallback's hint is the core's, in the element's language", async ({ page }) => {
+  await embedPage(page, `<react-loop endpoint="http://127.0.0.1:9/v1" trace-src="/recordings/${EN}" lang="zh" height="150"></react-loop>`);
+  const el = embed(page);
+  await expect(frame(el)).toHaveAttribute('data-mode', 'fallback');
+  await expect(el.locator('.note .hint')).toContainText('请启动模型服务器');
+  await expect(el.locator('.note .hint code', { hasText: 'OLLAMA_ORIGINS=' })).toBeVisible();
+});
+
 test('a live element loads the wasm and the live-run controller once, exactly the files scripts/embed-size.mjs lists', async ({ page }) => {
   const seen = requests(page);
   await embedPage(page, `<react-loop endpoint="${mockUrl('js-object', `embed-files-${process.pid}`)}" model="mock-model" question="What is 23 * 17 + 4?" autoplay></react-loop>`);

@@ -217,6 +217,10 @@ test('a model error can be retried', async ({ page }) => {
   await page.getByTestId('error').getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByTestId('step-card')).toHaveCount(2);
   await expect(page.getByTestId('error')).toContainText('internal failure');
+  // The core says what failed and how to fix it in the page's language, too.
+  await page.locator('#ui-lang').selectOption('zh');
+  await expect(page.getByTestId('error')).toContainText('服务器在回答时出错（HTTP 500）');
+  await expect(page.getByTestId('error')).toContainText('请在服务器的控制台中查看原因');
 });
 
 test('model output, observations and JS tool results are shown as text, never run', async ({ page }) => {

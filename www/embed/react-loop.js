@@ -210,6 +210,12 @@ class ReactLoop extends HTMLElement {
   /** The strings in this element's language (once the renderer has loaded). */
   get #tr() { return this.#r.strings(this.lang); }
 
+  /** One of the core's sentences ({en, zh}) in this element's language; the page's own errors say a string. */
+  #say(text) { return text && typeof text === 'object' ? this.#tr.say(text) : text; }
+
+  /** What failed and how to fix it, in one line, as the core says it. */
+  #problemLine(error) { return [this.#say(error.text) ?? error.message, this.#say(error.hint)].filter(Boolean).join(' '); }
+
   /** A view of the run drawn in this element's language, scrolling only the element's box. */
   #makeView(root, actions = {}) {
     return new this.#r.TraceView(root, { ...actions, lang: () => this.lang, reveal: false });
@@ -343,7 +349,7 @@ class ReactLoop extends HTMLElement {
   #startReplay(mode) {
     if (!this.#trace) {
       if (this.#traceError) return this.#fail(this.#traceError.message, null, 'embed.badTrace');
-      return this.#fail(this.#liveError.message, this.#liveError.hint, 'embed.unreachable');
+      return this.#fail(this.#say(this.#liveError.text) ?? this.#liveError.message, this.#liveError.hint, 'embed.unreachable');
     }
     const options = (first) => ({
       speed: Math.min(50, Math.max(0.1, Number(this.getAttribute('speed')) || 1)),
@@ -396,7 +402,7 @@ class ReactLoop extends HTMLElement {
     this.#views = [view];
     this.#live = new this.#core.LiveRun(view, {
       changed: () => this.#refresh(),
-      problem: (error) => this.#setNote(error ? [error.message, error.hint].filter(Boolean).join(' ') : ''),
+      problem: (error) => this.#setNote(error ? this.#problemLine(error) : ''),
     });
     this.#setMode('live');
     if (this.hasAttribute('autoplay') && this.#ui.input.value) this.#runLive();
@@ -440,7 +446,7 @@ class ReactLoop extends HTMLElement {
       await this.#probe();
       this.#setNote(t('embed.connected', { model: this.#model, endpoint }));
     } catch (error) {
-      this.#setNote([error.message, error.hint].filter(Boolean).join(' '));
+      this.#setNote(this.#problemLine(error));
     }
   }
 
@@ -452,7 +458,8 @@ class ReactLoop extends HTMLElement {
     this.#views = [];
     if (!this.#r) return this.#ui.trace.replaceChildren(el('p', { className: 'doctor' }, message));
     const { t } = this.#tr;
-    const doctor = title ? this.#r.doctor(t(title), message, hint, { t }) : this.#r.doctor(message, '', hint, { t });
+    const { lang } = this;
+    const doctor = title ? this.#r.doctor(t(title), message, hint, { lang }) : this.#r.doctor(message, '', hint, { lang });
     return this.#ui.trace.replaceChildren(doctor);
   }
 
@@ -531,10 +538,10 @@ class ReactLoop extends HTMLElement {
         again.addEventListener('click', () => this.#tryLive());
         return [
           `${t('embed.fallback', { endpoint })} `,
-          el('span', { className: 'hint' }, ...withCode(error?.hint ?? '')),
+          el('span', { className: 'hint' }, ...withCode(this.#say(error?.hint) ?? '')),
           ' ',
           again,
-          el('details', { className: 'why' }, el('summary', {}, t('embed.why')), el('p', {}, error?.message ?? '')),
+          el('details', { className: 'why' }, el('summary', {}, t('embed.why')), el('p', {}, this.#say(error?.text) ?? error?.message ?? '')),
         ];
       }
       default: return [];

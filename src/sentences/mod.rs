@@ -1,0 +1,248 @@
+//! What a reader is shown, in every language of the interface, one match per kind with the
+//! English and the Chinese side by side: guards, outcomes, why an action was left out, tool
+//! call notes, repairs and format errors here; a model error's message and its fix in
+//! [`errors`]. No page keeps a copy of its own. (Repairs, format errors and notes still take
+//! their English from their types' own short descriptions, with a Chinese label here.)
+
+mod errors;
+
+pub use errors::{hint, llm_error};
+
+use crate::lang::Text;
+use crate::llm::{Avoid, AvoidWhy};
+use crate::parse::{FormatError, Repair};
+use crate::tools::Note;
+use crate::trace::{Guard, Outcome};
+
+pub fn guard(guard: &Guard) -> Text {
+    let (en, zh) = match guard {
+        Guard::FormatFeedback { error, consecutive } => (
+            format!("The reply broke the format ({error}); the model was told how to fix it (format error {consecutive} in a row)."),
+            format!("回复不符合格式（{}），已把修正说明作为 Observation 发回给模型（连续第 {consecutive} 次格式错误）。", format_error(error).zh),
+        ),
+        Guard::DispatchFailed { error } => (
+            format!("The action could not be run ({error}); the model was told how to fix it."),
+            format!("这个动作无法执行（{error}），已告诉模型如何修正。"),
+        ),
+        Guard::ToolFailed { error } => (
+            format!("The tool failed ({error}); the error went back to the model."),
+            format!("工具执行出错（{error}），错误信息已作为 Observation 发回给模型。"),
+        ),
+        Guard::RepeatedCall { tool, repeat } => (
+            format!("{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer: constrained modes leave {tool} out of its next reply, and without a constraint the observation ends with a Thought that opens the answer."),
+            format!("{tool} 又以相同参数被调用（第 {repeat} 次重复）：复用了之前的结果，提示模型给出答案：受约束模式在下一次回复中去掉 {tool}，不受约束时 Observation 以引出答案的 Thought 结尾。"),
+        ),
+        Guard::SelfObservationCut { dropped_chars } => (
+            format!("The model wrote its own Observation; {dropped_chars} characters from there on were cut."),
+            format!("模型自己写了 Observation；从那里起的 {dropped_chars} 个字符已被删去。"),
+        ),
+        Guard::ObservationTruncated { from_chars, to_chars } => (
+            format!("The observation had {from_chars} characters; only the first {to_chars} were sent to the model."),
+            format!("Observation 有 {from_chars} 个字符，只有前 {to_chars} 个发给了模型。"),
+        ),
+        Guard::HistoryTrimmed { dropped_rounds, kept_rounds } => (
+            format!("{dropped_rounds} old rounds were dropped from the prompt; the newest {kept_rounds} were kept."),
+            format!("为缩短提示词，删去了 {dropped_rounds} 轮旧对话，保留最近 {kept_rounds} 轮。"),
+        ),
+        Guard::StepLimit { steps } => (
+            format!("The step limit ({steps}) was reached without a final answer."),
+            format!("已达到步数上限（{steps}），仍没有最终答案。"),
+        ),
+        Guard::TooManyFormatErrors { count } => (
+            format!("{count} format errors in a row: the run was stopped."),
+            format!("连续 {count} 次格式错误：运行已停止。"),
+        ),
+        Guard::TooManyRepeats { tool, repeats } => (
+            format!("{tool} was repeated {repeats} times with the same arguments: the run was stopped."),
+            format!("{tool} 以相同参数重复了 {repeats} 次：运行已停止。"),
+        ),
+        Guard::SecondMove { repeat: 1 } => (
+            "The model repeated its reply or its mistake; the feedback was changed to a short form showing only the three lines to write.".to_string(),
+            "模型重复了它的回复或错误；修正说明已换成只列出要写的三行的简短形式。".to_string(),
+        ),
+        Guard::SecondMove { repeat } => (
+            format!("The model repeated its reply or its mistake ({repeat} times in a row); the feedback now says the task fails unless it writes the three lines."),
+            format!("模型连续 {repeat} 次重复了它的回复或错误；修正说明现在写明：不写这三行，任务就会失败。"),
+        ),
+        Guard::ConstraintDropped { constrained, error } => (
+            format!("The server refused the {} constraint ({error}); the request was sent again without it, and the rest of the run goes without it.", constrained.label()),
+            format!("服务器拒绝了 {} 约束（{}）；请求已去掉约束重新发送，本次运行余下部分也不再使用它。", constrained.label(), llm_error(error).zh),
+        ),
+        Guard::SelfCheck { kept: true } => (
+            "The self-check kept the answer.".to_string(),
+            "自我检查保留了答案。".to_string(),
+        ),
+        Guard::SelfCheck { kept: false } => (
+            "The self-check changed the answer: the revised one is final.".to_string(),
+            "自我检查改动了答案：改动后的答案就是最终答案。".to_string(),
+        ),
+        Guard::PromptCut { sent, counted } => (
+            format!("The server read {counted} prompt tokens where about {sent} were sent: it cut the prompt to fit its context window, so the model did not see its start (the tools or the question). Give the server a larger context (Ollama: start it with OLLAMA_CONTEXT_LENGTH=8192; llama.cpp: --ctx-size 8192; LM Studio: the model's context length) or lower \"History rounds kept\"."),
+            format!("服务器只读了 {counted} 个提示词 token，而发送的约有 {sent} 个：它为适应上下文窗口截掉了提示词的开头，模型没有看到工具说明或问题。请给服务器更大的上下文（Ollama：用 OLLAMA_CONTEXT_LENGTH=8192 启动；llama.cpp：--ctx-size 8192；LM Studio：模型的上下文长度），或调低“保留的历史轮数”。"),
+        ),
+    };
+    Text { en, zh }
+}
+
+pub fn outcome(outcome: &Outcome) -> Text {
+    let (en, zh) = match outcome {
+        Outcome::Answer { answer } => (
+            format!("Final answer: {answer}"),
+            format!("最终答案：{answer}"),
+        ),
+        Outcome::StepLimit { steps, .. } => (
+            format!("Stopped without an answer: the step limit of {steps} was reached."),
+            format!("没有得到答案就停止了：达到了 {steps} 步的上限。"),
+        ),
+        Outcome::FormatErrors { count } => (
+            format!("Stopped: the model broke the reply format {count} times in a row."),
+            format!("已停止：模型连续 {count} 次违反回复格式。"),
+        ),
+        Outcome::RepeatedCalls { tool } => (
+            format!("Stopped: the model kept calling {tool} with the same arguments."),
+            format!("已停止：模型不断以相同参数调用 {tool}。"),
+        ),
+        Outcome::ModelError { error } => {
+            let said = llm_error(error);
+            (
+                format!("Stopped by a model error: {}", said.en),
+                format!("因模型调用出错而停止：{}", said.zh),
+            )
+        }
+        Outcome::Aborted => (
+            "Stopped by the user.".to_string(),
+            "已被用户停止。".to_string(),
+        ),
+    };
+    Text { en, zh }
+}
+
+/// A repair: in Chinese a short label, then the precise English sentence in brackets.
+pub fn repair(repair: Repair) -> Text {
+    let label = match repair {
+        Repair::FullWidthColon => "全角冒号按半角读取",
+        Repair::MarkdownLabel => "忽略标签外的 Markdown",
+        Repair::CodeFenceRemoved => "去掉代码块标记",
+        Repair::ToolNameUnquoted => "去掉工具名外的引号",
+        Repair::SingleQuotes => "单引号改为双引号",
+        Repair::TrailingComma => "删去多余的逗号",
+        Repair::PythonLiterals => "Python 字面量改为 JSON",
+        Repair::UnquotedKey => "接受没有引号的键",
+        Repair::HallucinatedObservationDropped => "删去模型自编的 Observation",
+        Repair::AnswerFromEarlierCall => {
+            "final_answer 重复了先前调用的参数：以那次调用的结果为答案"
+        }
+        Repair::InputCompletesFinalAnswer => {
+            "单独的 Action Input 作为上一条回复中 final_answer 的答案"
+        }
+        Repair::ArgumentsRunAsCall => "final_answer 里是工具参数：执行了那次调用",
+        Repair::ExpressionRunAsCall => "final_answer 是算式而不是它的值：用计算器算了它",
+        Repair::ExpressionEvaluated => "最后一步的 final_answer 是算式：以它的值为答案",
+        Repair::CopiedLabelRemoved => "答案开头照抄了标签（Observation:）：去掉了这个标签",
+        Repair::ProseAsAnswer => "请求只要答案，回复没有按格式给出：以回复的文字为答案",
+        Repair::TranslatedLabel => "中文标签按英文标签读取",
+        Repair::FullWidthPunctuation => "全角标点按 JSON 标点读取",
+        Repair::UnclosedString => "补上右括号前缺少的右引号",
+        _ => "",
+    };
+    labelled(label, repair.describe().to_string())
+}
+
+/// A format error, labelled in Chinese like a repair.
+pub fn format_error(error: &FormatError) -> Text {
+    let label = match error {
+        FormatError::Empty => "回复为空",
+        FormatError::NoAction => "没有 Action 或 Final Answer",
+        FormatError::ThoughtOnly => "只有 Thought",
+        FormatError::NoTool => "说不需要工具，却没有给出答案",
+        FormatError::MissingToolName => "Action 缺少工具名",
+        FormatError::InputWithoutAction => "有 Action Input 却没有 Action",
+        FormatError::EmptyAnswer => "Final Answer 为空",
+        FormatError::XmlToolCall => "用了 XML 工具调用",
+        FormatError::InvalidJson { .. } => "JSON 无效",
+        FormatError::ArgumentsAsAnswer { .. } => "final_answer 里写的是工具参数，不是答案",
+        FormatError::ExampleCopied => "照抄了提示词里的示例",
+        FormatError::QuestionRepeated => "答案只是重复了问题",
+        FormatError::NumberUnused { .. } => "答案没有用到问题里的一个数",
+        FormatError::MixedActionAndAnswer => "同一行里既有 Action 又有 Final Answer",
+    };
+    labelled(label, error.to_string())
+}
+
+/// Why a request leaves an action out of the reply's allowed ones.
+pub fn avoid(avoid: &Avoid) -> Text {
+    let tool = &avoid.tool;
+    let (en, zh) = match avoid.why {
+        AvoidWhy::Repeated => (
+            format!("The model just repeated a call to {tool}, so the constraint leaves {tool} out of this reply's allowed actions."),
+            format!("模型刚刚重复调用了 {tool}，所以约束在本次回复的可选动作中去掉了 {tool}。"),
+        ),
+        AvoidWhy::WrongTool => (
+            format!("{tool} said the model's input is not the kind it handles, so the constraint leaves {tool} out of this reply's allowed actions."),
+            format!("{tool} 表示模型的输入不是它能处理的，所以约束在本次回复的可选动作中去掉了 {tool}。"),
+        ),
+        AvoidWhy::Runaway => (
+            format!("The model's input for {tool} ran on to the token limit, so the constraint leaves {tool} out of this reply's allowed actions."),
+            format!("模型给 {tool} 的输入一直写到了 token 上限，所以约束在本次回复的可选动作中去掉了 {tool}。"),
+        ),
+        AvoidWhy::ActFirst => (
+            "The first reply must call a tool: the constraint leaves final_answer out of its allowed actions (small models otherwise answer from memory at once).".to_string(),
+            "第一条回复必须调用工具：约束在允许的动作中去掉了 final_answer（否则小模型会立刻凭记忆作答）。".to_string(),
+        ),
+        AvoidWhy::NotAnAnswer => (
+            "The model's last final answer was not an answer yet, so the constraint leaves final_answer out of this reply's allowed actions.".to_string(),
+            "模型上一次的 final_answer 还不是答案，所以约束在本次回复的可选动作中去掉了 final_answer。".to_string(),
+        ),
+    };
+    Text { en, zh }
+}
+
+/// A correction made to a tool call.
+pub fn note(note: &Note) -> Text {
+    let zh = match note {
+        Note::ToolRenamed { written, tool } => format!("工具名 '{written}' 按 '{tool}' 读取"),
+        Note::KeyRenamed { key, param } => format!("键 '{key}' 按 '{param}' 读取"),
+        Note::ExtraKeyIgnored { key } => format!("忽略多余的键 '{key}'"),
+        Note::InputIgnored { tool } => format!("忽略输入：{tool} 不需要参数"),
+        Note::Other(text) => text.clone(),
+    };
+    Text {
+        en: note.to_string(),
+        zh,
+    }
+}
+
+fn labelled(zh_label: &str, en: String) -> Text {
+    let zh = match zh_label {
+        "" => en.clone(),
+        label => format!("{label}（{en}）"),
+    };
+    Text { en, zh }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_keeps_the_details_of_the_english() {
+        let guard_text = guard(&Guard::RepeatedCall {
+            tool: "calculator".into(),
+            repeat: 2,
+        });
+        assert!(guard_text.zh.contains("calculator") && guard_text.zh.contains("第 2 次"));
+        assert!(guard_text.en.contains("calculator was called again"));
+        assert_eq!(
+            repair(Repair::SingleQuotes).zh,
+            "单引号改为双引号（single quotes → double）"
+        );
+        // A repair without a Chinese label is the English sentence in both.
+        let plain = repair(Repair::PaperForm);
+        assert_eq!(plain.zh, plain.en);
+        assert_eq!(
+            format_error(&FormatError::Empty).zh,
+            "回复为空（empty reply）"
+        );
+        assert_eq!(outcome(&Outcome::Aborted).zh, "已被用户停止。");
+    }
+}

@@ -1,0 +1,114 @@
+//! The functions a page calls without an agent: tools, traces, limits, the parser X-ray,
+//! the demo's questions and the built-in templates.
+
+use super::*;
+
+/// Validates and loads a saved trace (the `exportTrace` format).
+/// A `{name, description, parameters, run, timeoutMs}` object as a tool, or the reason not.
+pub(super) fn js_tool(definition: JsValue) -> Result<JsTool, JsValue> {
+    let run = Reflect::get(&definition, &"run".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| js_error("A tool needs a run(args) function.", None, None))?;
+    let def: js_tools::Definition = from_js(definition, "tool definition")?;
+    Ok(JsTool {
+        spec: ToolSpec {
+            name: def.name.trim().to_string(),
+            description: def.description,
+            parameters: def.parameters,
+        },
+        run,
+        timeout_ms: def.timeout_ms.unwrap_or(js_tools::DEFAULT_TIMEOUT_MS),
+    })
+}
+
+/// Checks a tool definition as `registerTool` would beside the built-in tools, without an
+/// agent: throws the same message.
+#[wasm_bindgen(js_name = checkTool)]
+pub fn check_tool(
+    #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] definition: JsValue,
+) -> Result<(), JsValue> {
+    let tool = js_tool(definition)?;
+    Registry::with_builtins(Vec::new())
+        .register_external(tool.spec)
+        .map_err(|e| js_error(&e, None, None))
+}
+
+/// The built-in tools' specs, as the model sees them.
+#[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "ToolSpec[]")]
+pub fn builtin_tools() -> Result<JsValue, JsValue> {
+    to_js(&Registry::with_builtins(Vec::new()).specs()).map_err(|e| js_error(e, None, None))
+}
+
+#[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
+pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
+    let trace = Trace::from_json(json).map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
+    trace_view(&trace)
+}
+
+/// A trace as the page draws it, with its sentences (`crate::view`).
+pub(super) fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
+    view::trace(trace, &timer::page_origin())
+        .and_then(|v| to_js(&v))
+        .map_err(|e| js_error(e, None, None))
+}
+
+/// The size limits on model replies and trace files (`crate::limits`), so a page can check a
+/// file's size before it reads it.
+#[wasm_bindgen(unchecked_return_type = "Limits")]
+pub fn limits() -> Result<JsValue, JsValue> {
+    to_js(&crate::limits::for_page()).map_err(|e| js_error(e, None, None))
+}
+
+/// The server's model list for these settings (`GET {baseUrl}/models`).
+#[wasm_bindgen(js_name = listModels, unchecked_return_type = "Promise<string[]>")]
+pub fn list_models(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] settings: JsValue,
+) -> Promise {
+    future_to_promise(async move {
+        let Model::Server(client) = configure(settings, Purpose::ListModels)?.model else {
+            return Err(js_error("No server configured.", None, None));
+        };
+        let abort = controller()?;
+        let models = client::list_models(&client, &abort)
+            .await
+            .map_err(|e| llm_error(&e))?;
+        to_js(&models).map_err(|e| js_error(e, None, None))
+    })
+}
+
+/// Parses one reply as the agent would (the parser X-ray).
+#[wasm_bindgen(js_name = parseReply, unchecked_return_type = "Parse")]
+pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
+}
+
+#[wasm_bindgen(js_name = demoQuestions)]
+pub fn demo_questions() -> Vec<String> {
+    crate::demo::QUESTIONS
+        .iter()
+        .map(|q| q.to_string())
+        .collect()
+}
+
+#[wasm_bindgen(js_name = defaultDocuments, unchecked_return_type = "Document[]")]
+pub fn default_documents() -> Result<JsValue, JsValue> {
+    to_js(&crate::tools::default_documents()).map_err(|e| js_error(e, None, None))
+}
+
+/// The built-in template for "en" or "zh" and a strategy (`react` when left out or unknown),
+/// with its `{tools}` and `{tool_names}` slots.
+#[wasm_bindgen(js_name = defaultTemplate)]
+pub fn default_template(lang: &str, strategy: Option<String>) -> String {
+    let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
+    let strategy = strategy
+        .and_then(|s| serde_json::from_value(serde_json::Value::String(s)).ok())
+        .unwrap_or_default();
+    crate::prompt::template(strategy, lang)
+}
+
+/// A rough token count (see `prompt::estimate_tokens` for the method).
+#[wasm_bindgen(js_name = estimateTokens)]
+pub fn estimate_tokens(text: &str) -> usize {
+    crate::lang::estimate_tokens(text)
+}

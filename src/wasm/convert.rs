@@ -1,0 +1,120 @@
+//! Values across the boundary: Rust to JS and back through JSON, and the one place errors
+//! become JS values ([`js_error`]).
+
+use super::*;
+
+/// Rust → JS through JSON text and `JSON.parse`. Going through serde_json's `Value` builds
+/// each type's `Serialize` once, for the `Value` serializer, which the request bodies and the
+/// trace export use as well; a second serde format here would double that code in the wasm.
+pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_json::Error> {
+    let text = serde_json::to_string(&serde_json::to_value(value)?)?;
+    // serde_json writes valid JSON, so this cannot fail.
+    Ok(JSON::parse(&text).unwrap_or(JsValue::NULL))
+}
+
+/// The one place errors become JS values: an `Error` with the message, plus `hint` (the fix,
+/// `{en, zh}`) and the typed `detail` when there are any.
+pub(super) fn js_error(
+    message: impl Display,
+    hint: Option<JsValue>,
+    detail: Option<JsValue>,
+) -> JsValue {
+    let error = js_sys::Error::new(&message.to_string());
+    if let Some(hint) = hint {
+        let _ = Reflect::set(&error, &"hint".into(), &hint);
+    }
+    if let Some(detail) = detail {
+        let _ = Reflect::set(&error, &"detail".into(), &detail);
+    }
+    error.into()
+}
+
+pub(super) fn llm_error(error: &LlmError) -> JsValue {
+    let origin = timer::page_origin();
+    let hint = crate::sentences::hint(error, &origin).and_then(|hint| to_js(&hint).ok());
+    let js = js_error(error, hint, to_js(error).ok());
+    // The message in every language of the page; `message` itself is the English.
+    if let Ok(text) = to_js(&crate::sentences::llm_error(error)) {
+        let _ = Reflect::set(&js, &"text".into(), &text);
+    }
+    if error.private_network(&origin) {
+        let _ = Reflect::set(&js, &"privateNetwork".into(), &true.into());
+    }
+    js
+}
+
+/// JS → Rust through `JSON.stringify` and serde_json's `Value`, so each type's `Deserialize`
+/// is built once (for `Value`, which `Trace::from_json` uses too). Numbers JSON cannot hold
+/// (NaN, ±Infinity) are refused by name instead of silently becoming null; a BigInt that is
+/// a safe integer passes as a number.
+pub(super) fn from_js<T: for<'de> Deserialize<'de>>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
+    serde_json::from_value(json_of(value, what)?)
+        .map_err(|e| js_error(format!("Invalid {what}: {e}"), None, None))
+}
+
+/// A JS value as JSON (see [`from_js`]).
+pub(super) fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    let invalid =
+        |message: &dyn Display| js_error(format!("Invalid {what}: {message}"), None, None);
+    let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |key: JsValue, value: JsValue| json_number(&key, value),
+    );
+    let text = JSON::stringify_with_replacer(&value, replacer.as_ref())
+        .map_err(|e| invalid(&client::js_message(&e)))?;
+    // `undefined`, a function or a symbol has no JSON text; it reads as null.
+    let text = text.as_string().unwrap_or_else(|| "null".to_string());
+    serde_json::from_str(&text).map_err(|e| invalid(&e))
+}
+
+/// The `JSON.stringify` replacer of [`from_js`].
+pub(super) fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
+    let name = || match key.as_string() {
+        Some(key) if !key.is_empty() => key,
+        _ => "the value".to_string(),
+    };
+    if value.is_bigint() {
+        return match i64::try_from(value.unchecked_into::<js_sys::BigInt>()) {
+            Ok(n) if n.unsigned_abs() < 1 << 53 => Ok((n as f64).into()),
+            _ => Err(js_sys::Error::new(&format!(
+                "{} is a BigInt too large for a JavaScript number",
+                name()
+            ))
+            .into()),
+        };
+    }
+    match value.as_f64() {
+        Some(n) if !n.is_finite() => {
+            let got = if n.is_nan() {
+                "NaN"
+            } else if n > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
+            Err(
+                js_sys::Error::new(&format!("{} must be a finite number (got {got})", name()))
+                    .into(),
+            )
+        }
+        _ => Ok(value),
+    }
+}
+
+/// The settings object through the core's [`settings::configure`].
+pub(super) fn configure(settings: JsValue, purpose: Purpose) -> Result<Configured, JsValue> {
+    let settings = if settings.is_undefined() {
+        serde_json::Value::Null
+    } else {
+        json_of(settings, "settings")?
+    };
+    settings::configure(settings, purpose).map_err(|e| {
+        let detail = match &e {
+            SettingsError::Client(e) => to_js(e).ok(),
+            _ => None,
+        };
+        js_error(e, None, detail)
+    })
+}
