@@ -1,17 +1,23 @@
 #!/usr/bin/env node
 // What a docs page downloads for <react-loop>: the files of its module graph, raw, gzip -9
 // and brotli, then the recordings. Run after scripts/build:  node scripts/embed-size.mjs
-// The embed tests check that the element requests exactly these code files.
+// The embed tests check that the element requests exactly these code files: a replaying
+// element 'at import' and 'in view', a live one all three.
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 
 const WWW = new URL('../www/', import.meta.url);
 
-/** At import: the element and its styles. When it comes into view: the rest. */
+/**
+ * At import: the element and its styles. When it comes into view: the renderer and the
+ * recording reader (all a replay needs). For a live run (or a recording with no views): the
+ * wasm and the live-run controller.
+ */
 export const EMBED_FILES = {
   'at import': ['embed/react-loop.js', 'embed/style.js'],
-  'in view': ['trace.js', 'trace-style.js', 'dom.js', 'i18n.js', 'comparison.js', 'pkg/reactloop.js', 'pkg/reactloop_bg.wasm'],
+  'in view': ['embed/strings.js', 'trace.js', 'trace-style.js', 'dom.js', 'i18n.js', 'comparison.js', 'recording.js', 'limits.js'],
+  live: ['live.js', 'pkg/reactloop.js', 'pkg/reactloop_bg.wasm'],
 };
 
 async function sizes(path) {

@@ -1,12 +1,11 @@
-// The playground: builds an Agent from the panels' settings and drives it (run, step, pause,
-// stop, edit a reply or an observation), and keeps, shares and replays traces.
-import init, { Agent, demoQuestions, loadTrace, limits } from './pkg/reactloop.js';
+// The playground: builds an Agent from the panels' settings and drives it through a LiveRun
+// (run, step, pause, stop, edit a reply or an observation), and keeps, shares and replays traces.
+import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang, isLang } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
-import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice, useInPage } from './connect.js';
-import { engine } from './inpage.js';
-import { inPageLoaded, inPageSettings, loadFromLink, showSpeed, rerenderInPage } from './inpage-panel.js';
+import { LiveRun } from './live.js';
+import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
@@ -25,21 +24,25 @@ const ui = {
   linkNotice: $('#link-notice'),
 };
 
-let agent = null; // the live run's agent
-let pending = null; // what the live run waits for: its latest 'next' event ({type, step, call})
 let loaded = null; // an imported trace on show
-let busy = false; // a transition is in flight
 let asking = false; // the step debugger is asking the model (busy too)
 let asked = null; // the model's reply {text, usage, elapsed_ms} from Ask, not fed in yet
 let replaying = null; // the Replay of an imported trace while it plays
 
 const view = new TraceView($('#trace'), {
-  canRetry: (step) => Boolean(agent && step.view.can_retry),
-  retry,
+  canRetry: (step) => Boolean(live.agent && step.view.can_retry),
+  retry: () => live.retry(),
   testConnection,
   // A live run's steps can be forked (an imported trace has no agent), once nothing is in flight.
-  canFork: () => Boolean(agent && !loaded),
-  fork: (step) => { if (agent && !busy && !loaded) openFork(agent, step); },
+  canFork: () => Boolean(live.agent && !loaded),
+  fork: (step) => { if (live.agent && !live.busy && !loaded) openFork(live.agent, step); },
+  tokens: estimateTokens,
+});
+// The live run: its agent, what it waits for (`pending`: the latest 'next' event) and `busy`.
+const live = new LiveRun(view, {
+  changed: () => refresh(),
+  problem: (error) => (error ? showProblem(error) : ui.problem.replaceChildren()),
+  event: (event) => { if (event.type === 'step') inPagePanel()?.showSpeed(); },
 });
 
 // ---------------------------------------------------------------- settings → Agent
@@ -65,7 +68,7 @@ function buildAgent(overrides = {}) {
   const built = new Agent(wanted);
   registerJsTools(built);
   // The in-page engine answers instead of a server: the same loop, the same trace.
-  if (wanted.inPage && !wanted.demo) built.useModel(engine().model);
+  if (wanted.inPage && !wanted.demo) built.useModel(inPagePanel().engine().model);
   return built;
 }
 
@@ -86,91 +89,45 @@ function settingsChanged() {
 
 // ---------------------------------------------------------------- running
 
-/** Starts a fresh run of the question and returns its agent, or null (the reason is shown). */
+/** Starts a fresh run of the question; false when it cannot (the reason is shown). */
 function begin() {
-  if (busy || !endpointAgreed()) return null;
-  if (connectSettings().inPage && !inPageLoaded()) {
+  if (live.busy || !endpointAgreed()) return false;
+  if (connectSettings().inPage && !inPagePanel()?.inPageLoaded()) {
     showProblem({ message: t('inpage.notLoaded') });
-    return null;
+    return false;
   }
+  replaying?.pause();
+  replaying = null;
   try {
-    const fresh = buildAgent();
-    fresh.start(ui.question.value);
-    agent = fresh;
-    pending = { type: 'call_model', step: 1 }; // a run starts by asking the model
+    live.start(buildAgent(), ui.question.value);
   } catch (error) {
     showProblem(error);
-    return null;
+    return false;
   }
   loaded = null;
   keepChoice();
   ui.edit.value = '';
   asked = null;
   ui.problem.replaceChildren();
-  replaying?.pause();
-  replaying = null;
-  view.reset(agent.trace());
-  return agent;
-}
-
-/** Events of this run only: a stopped run's late events must not draw into a new one. */
-const eventsOf = (run) => (event) => {
-  if (run !== agent) return;
-  if (event.type === 'next') pending = event.next;
-  view.event(event);
-  if (event.type === 'step') showSpeed();
-};
-
-/** Runs one piece of agent work with the controls locked, and shows what failed. */
-async function drive(work) {
-  busy = true;
-  ui.problem.replaceChildren();
-  refresh();
-  try {
-    await work();
-  } catch (error) {
-    showProblem(error);
-  } finally {
-    busy = false;
-    refresh();
-  }
+  return true;
 }
 
 async function run() {
-  const started = begin();
-  if (started) await drive(() => started.continueRun(eventsOf(started)));
+  if (begin()) await live.run();
 }
 
 /** One transition; with no run in progress, starts one and stops before the first request. */
 async function step() {
-  if (busy) return;
-  if (!paused()) {
-    if (begin()) view.showStep(agent.trace().steps[0]);
+  if (live.busy) return;
+  if (!live.waiting) {
+    if (begin()) view.showStep(live.agent.trace().steps[0]);
     return refresh();
   }
-  const edit = takeEdit();
-  await drive(() => agent.step(eventsOf(agent), edit));
+  await live.step(takeEdit());
 }
 
 async function resume() {
-  if (busy || !paused()) return;
-  const edit = takeEdit();
-  const current = agent;
-  await drive(async () => {
-    if (edit) await current.step(eventsOf(current), edit);
-    await current.continueRun(eventsOf(current));
-  });
-}
-
-async function retry() {
-  try {
-    view.showOutcome(null);
-    agent.retry(eventsOf(agent)); // redraws the failed step without its Retry button
-  } catch (error) {
-    return showProblem(error);
-  }
-  const current = agent;
-  await drive(() => current.continueRun(eventsOf(current)));
+  if (live.waiting) await live.resume(takeEdit());
 }
 
 /**
@@ -178,24 +135,23 @@ async function retry() {
  * but is not fed in, so a person can read and change it before continuing with it.
  */
 async function askModel() {
-  if (busy || !paused()) return;
-  const current = agent;
-  const show = eventsOf(current);
+  if (!live.waiting) return;
+  const current = live.agent;
   asking = true;
   asked = null;
   ui.edit.value = '';
-  await drive(async () => {
+  await live.drive(async (agent, show) => {
     try {
-      asked = await current.ask((event) => {
+      asked = await agent.ask((event) => {
         show(event);
-        if (event.type === 'delta' && current === agent) ui.edit.value += event.text;
+        if (event.type === 'delta' && current === live.agent) ui.edit.value += event.text;
       });
       ui.edit.value = asked.text;
     } catch (error) {
-      if (pending?.type !== 'done') throw error; // after Stop there is no problem to show
+      if (live.pending?.type !== 'done') throw error; // after Stop there is no problem to show
     } finally {
       asking = false;
-      if (current === agent) view.status(pending.step, asked ? t('card.asked') : '');
+      if (current === live.agent) view.status(live.pending.step, asked ? t('card.asked') : '');
     }
   });
   if (asked) ui.edit.focus();
@@ -203,14 +159,9 @@ async function askModel() {
 
 function stop() {
   replaying?.finish();
-  if (!agent) return;
-  agent.abort();
-  if (!busy) view.showEnd(agent.trace());
+  live.stop();
   refresh();
 }
-
-/** A run is waiting for the next transition (started, not finished, nothing in flight). */
-const paused = () => Boolean(agent && !busy && pending?.type !== 'done');
 
 /**
  * The step debugger's edit box becomes the reply or the observation it stands for. After
@@ -223,7 +174,7 @@ function takeEdit() {
   asked = null;
   if (fetched) return { reply: text, usage: fetched.usage, elapsedMs: fetched.elapsed_ms, edited: text !== fetched.text };
   if (!text) return undefined;
-  return pending.type === 'run_tool' ? { observation: text } : { reply: text };
+  return live.pending.type === 'run_tool' ? { observation: text } : { reply: text };
 }
 
 // ---------------------------------------------------------------- controls and status
@@ -234,8 +185,9 @@ function enable(button, on) {
 }
 
 function refresh() {
-  const next = paused() ? pending : null;
-  const shown = asking && agent ? pending : next; // the debugger stays open while the model answers
+  const { busy } = live;
+  const next = live.waiting ? live.pending : null;
+  const shown = asking && live.agent ? live.pending : next; // the debugger stays open while the model answers
   enable(ui.run, !busy);
   enable(ui.step, !busy);
   enable(ui.cont, Boolean(next));
@@ -271,14 +223,13 @@ function on(button, action) {
 
 // ---------------------------------------------------------------- keep and share
 
-/** An imported trace is exported in its own format: the sentences the page drew are left out. */
-const withoutView = (key, value) => (key === 'view' ? undefined : value);
-
+/** An imported trace is exported as it was read: in its view form, as exportTrace writes a run. */
 function exportText(format) {
+  const { agent } = live;
   const trace = agent ? agent.trace() : loaded;
   if (!trace) return (ui.status.textContent = t('share.nothing'));
   if (format === 'json') {
-    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, withoutView, 2), 'application/json');
+    download('reactloop-trace.json', agent ? agent.exportTrace() : JSON.stringify(loaded, null, 2), 'application/json');
   } else {
     download('reactloop-trace.md', traceToMarkdown(trace), 'text/markdown');
   }
@@ -286,7 +237,7 @@ function exportText(format) {
 
 /** The run as one HTML file that replays it with no network (www/export-page.js, loaded on use). */
 async function exportPageFile() {
-  const trace = agent ? agent.trace() : loaded;
+  const trace = live.agent ? live.agent.trace() : loaded;
   if (!trace) return (ui.status.textContent = t('share.nothing'));
   try {
     const { exportPage } = await import('./export-page.js');
@@ -311,8 +262,7 @@ async function importTrace(file) {
   } catch (error) {
     return showProblem({ message: t('share.importFailed', { message: error.message }) });
   }
-  if (busy) agent.abort();
-  agent = null;
+  live.forget();
   loaded = trace;
   ui.question.value = trace.question;
   ui.problem.replaceChildren();
@@ -329,7 +279,7 @@ async function importTrace(file) {
 function copyPermalink() {
   const c = connectSettings();
   const tools = enabledBuiltins();
-  const source = c.inPage ? engine().loaded?.source : '';
+  const source = c.inPage ? inPagePanel()?.engine().loaded?.source : '';
   const url = permalink({
     // A model picked from disk cannot travel in a link; one from a URL can.
     'model-src': source && source !== 'file' ? source : '',
@@ -374,7 +324,7 @@ function switchLang(next) {
   renderProbe();
   rerenderTools();
   rerenderPrompt();
-  rerenderInPage();
+  inPagePanel()?.rerenderInPage();
   followLang();
   view.rerender();
   rerenderCompare();
@@ -395,7 +345,7 @@ function wire() {
   on(ui.cont, resume);
   on(ui.askModel, askModel);
   on(ui.useReply, step);
-  on(ui.pause, () => agent?.pause());
+  on(ui.pause, () => live.pause());
   on(ui.stop, stop);
   on(ui.skip, () => replaying?.finish());
   on($('#export-json'), () => exportText('json'));
@@ -422,7 +372,7 @@ ui.uiLang.value = lang();
 initConnect();
 initTools(settingsChanged);
 initPrompt(settingsChanged);
-initCompare({ buildAgent, question: () => ui.question.value, inPage: () => (inPageLoaded() ? inPageSettings() : null) });
+initCompare({ buildAgent, question: () => ui.question.value, inPage: () => (inPagePanel()?.inPageLoaded() ? inPagePanel().inPageSettings() : null) });
 if (params.tools) setEnabledBuiltins(params.tools === 'none' ? [] : params.tools.split(','));
 restorePrompt(params);
 if (params.question) ui.question.value = params.question;
@@ -436,7 +386,7 @@ if (params.demo === '1') setEndpoint(null);
 else if (params['model-src']) {
   // A same-origin model loads at once; another origin's waits for the person's consent.
   useInPage({ auto: false });
-  agreed = loadFromLink(params['model-src']);
+  agreed = loadInPagePanel().then((panel) => panel.loadFromLink(params['model-src']));
 } else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
 else probeLocal();
 document.body.dataset.ready = '1';

@@ -1,7 +1,9 @@
 // Compare: one question (or a list) under two to four configurations at once, side by side.
-// Each column is its own Agent and TraceView with Pause / Step / Continue / Stop; a summary
+// Each column is its own LiveRun and TraceView with Pause / Step / Continue / Stop; a summary
 // under its heading; a list of questions adds a grid with each column's success count.
+import { estimateTokens } from './pkg/reactloop.js';
 import { TraceView } from './trace.js';
+import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang } from './i18n.js';
 import { comparisonJson, COMPARISON } from './comparison.js';
@@ -193,17 +195,14 @@ class Column {
     this.config = config;
     this.list = list;
     this.results = [];
-    this.agent = null;
-    this.busy = false;
-    this.pending = null;
     const id = `compare-col-${index}`;
     this.tab = h('button', { type: 'button', role: 'tab', id: `${id}-tab`, 'aria-controls': id, class: 'compare-tab',
       onclick: () => select(index), onkeydown: (e) => onTabKey(e, index) });
     this.heading = h('h3', { id: `${id}-title` });
     this.summary = h('p', { class: 'compare-summary', 'data-testid': 'compare-summary', 'aria-live': 'polite' });
     this.buttons = {
-      pause: h('button', { type: 'button', 'data-testid': 'compare-pause', onclick: () => this.agent?.pause() }),
-      step: h('button', { type: 'button', 'data-testid': 'compare-step', onclick: () => this.step() }),
+      pause: h('button', { type: 'button', 'data-testid': 'compare-pause', onclick: () => this.live?.pause() }),
+      step: h('button', { type: 'button', 'data-testid': 'compare-step', onclick: () => this.go((live) => live.step()) }),
       cont: h('button', { type: 'button', 'data-testid': 'compare-continue', onclick: () => this.go() }),
       stop: h('button', { type: 'button', 'data-testid': 'compare-stop', onclick: () => this.stop() }),
     };
@@ -215,8 +214,11 @@ class Column {
 
   /** Once in the document: a view adopts the document's trace stylesheet. */
   attach() {
-    const id = this.root.id;
-    this.view = new TraceView(this.traceEl, { idPrefix: `${id}-` });
+    this.view = new TraceView(this.traceEl, { idPrefix: `${this.root.id}-`, tokens: estimateTokens });
+    this.live = new LiveRun(this.view, {
+      changed: () => this.refresh(),
+      problem: (error) => { if (error) this.summary.textContent = error.message; },
+    });
   }
 
   label() {
@@ -269,71 +271,40 @@ class Column {
       this.started = performance.now();
       try {
         if (this.config.server === 'inpage' && !deps.inPage()) throw new Error(t('inpage.notLoaded'));
-        this.agent = deps.buildAgent(this.overrides());
-        this.agent.start(question);
+        this.live.start(deps.buildAgent(this.overrides()), question);
       } catch (error) {
         this.summary.textContent = error.message;
         return resolve({ answer: null, error: error.message });
       }
-      this.pending = { type: 'call_model' };
-      this.view.reset(this.agent.trace());
       this.go();
     });
   }
 
-  events() {
-    const agent = this.agent;
-    return (event) => {
-      if (agent !== this.agent) return;
-      if (event.type === 'next') this.pending = event.next;
-      this.view.event(event);
-    };
-  }
-
-  async drive(work) {
-    this.busy = true;
-    this.refresh();
-    try {
-      await work();
-    } catch (error) {
-      this.summary.textContent = error.message;
-    } finally {
-      this.busy = false;
-      this.refresh();
-      if (this.pending?.type === 'done') this.done();
-    }
-  }
-
-  go() {
-    if (this.busy || !this.agent || this.pending?.type === 'done') return;
-    const agent = this.agent;
-    this.drive(() => agent.continueRun(this.events()));
-  }
-
-  step() {
-    if (this.busy || !this.agent || this.pending?.type === 'done') return;
-    const agent = this.agent;
-    this.drive(() => agent.step(this.events()));
+  /** Runs on (or does `work` with the LiveRun) if the run waits; once it has ended, its result. */
+  async go(work = (live) => live.run()) {
+    if (!this.live.waiting) return;
+    await work(this.live);
+    if (this.live.pending?.type === 'done') this.done();
   }
 
   stop() {
     this.stopped = true;
-    this.agent?.abort();
-    if (this.agent && !this.busy) this.done();
+    const waiting = this.live?.waiting;
+    this.live?.stop();
+    if (waiting) this.done();
   }
 
   done() {
-    const trace = this.agent.trace();
+    const trace = this.live.agent.trace();
     const steps = trace.steps;
     const tokens = steps.reduce((sum, s) => sum + (s.reply?.usage?.prompt_tokens ?? 0) + (s.reply?.usage?.completion_tokens ?? 0), 0);
     const result = {
       answer: trace.outcome?.type === 'answer' ? trace.outcome.answer : null,
       outcome: trace.outcome?.type ?? 'aborted',
-      steps: steps.length, tokens, ms: performance.now() - this.started, agent: this.agent,
+      steps: steps.length, tokens, ms: performance.now() - this.started, agent: this.live.agent,
     };
     const resolve = this.finished;
     this.finished = null;
-    if (!this.busy) this.view.showEnd(trace);
     if (resolve) resolve(result);
     else {
       this.results[0] = { ...result, right: null };
@@ -343,19 +314,15 @@ class Column {
 
   /** Shows `agent`'s run so far; a live fork goes on from its `edit`, the original stays as it is. */
   async adopt(agent, { partAt, edit = null }) {
-    this.agent = agent;
     this.started = performance.now();
-    const trace = agent.trace();
-    this.view.reset(trace);
-    trace.steps.forEach((s) => this.view.showStep(s));
+    // The original stays as it is: its agent is the playground's, which this column never moves.
+    this.live.show(agent, { type: edit ? 'call_model' : 'done' });
     this.view.foldBefore(partAt);
     if (!edit) {
-      this.pending = { type: 'done' };
-      this.refresh();
+      this.view.showEnd(agent.trace());
       return this.done();
     }
-    this.pending = { type: 'call_model' };
-    await this.drive(() => agent.step(this.events(), edit));
+    await this.go((live) => live.step(edit));
     this.go();
   }
 
@@ -382,8 +349,8 @@ class Column {
   }
 
   refresh() {
-    const running = this.busy;
-    const waiting = Boolean(this.agent) && !running && this.pending?.type !== 'done';
+    const running = Boolean(this.live?.busy);
+    const waiting = Boolean(this.live?.waiting);
     const enable = (button, on) => button.setAttribute('aria-disabled', String(!on));
     enable(this.buttons.pause, running);
     enable(this.buttons.step, waiting);

@@ -4,9 +4,9 @@
 //    "columns": [{"label": "ReAct · Demo model · …", "runs": [<trace>, …]}, …]}
 // Each run is a trace in the trace format (docs/trace-format.md), the n-th run of every column
 // answering the same question. Labels are shown as text, and every trace goes through the
-// core's reader (loadTrace), as a single recorded run does.
+// reader of a single recorded run (www/recording.js).
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t as pageT } from './i18n.js';
 
 export const COMPARISON = 'reactloop-comparison';
 const MAX_COLUMNS = 4;
@@ -21,17 +21,11 @@ export function comparisonJson(columns) {
 }
 
 /**
- * The comparison in `text`, each run read by `loadTrace(json)` (which throws on a bad trace),
- * or null when `text` is not a comparison (a single run: the caller reads it as one). Throws
- * with the column and run that are wrong.
+ * The comparison in the parsed file `value`, each run read by `readRun(run)` (which throws on a
+ * bad trace), or null when `value` is not a comparison (a single run: the caller reads it as
+ * one). Throws with the column and run that are wrong, in the language of `t`.
  */
-export function readComparison(text, loadTrace) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null; // the trace reader says what is wrong with it
-  }
+export function readComparison(value, readRun, t = pageT) {
   if (value?.kind !== COMPARISON) return null;
   const columns = value.columns;
   if (!Array.isArray(columns) || columns.length < 1 || columns.length > MAX_COLUMNS) throw new Error(t('comparison.columns', { max: MAX_COLUMNS }));
@@ -42,7 +36,7 @@ export function readComparison(text, loadTrace) {
       label: typeof column.label === 'string' ? column.label : '',
       runs: column.runs.map((run, j) => {
         try {
-          return loadTrace(JSON.stringify(run));
+          return readRun(run);
         } catch (error) {
           throw new Error(t('comparison.badRun', { n: i + 1, run: j + 1, message: error.message }));
         }
@@ -59,8 +53,8 @@ export function readComparison(text, loadTrace) {
  * the big Play button). Play, Step, Restart and Show all move every column.
  */
 export class ComparisonPlayer {
-  constructor(root, comparison, { makeView, makeReplay }) {
-    Object.assign(this, { root, comparison, makeView, makeReplay, views: [], replays: [], shown: 0 });
+  constructor(root, comparison, { makeView, makeReplay, t = pageT }) {
+    Object.assign(this, { root, comparison, makeView, makeReplay, t, views: [], replays: [], shown: 0 });
     this.show(0);
   }
 
@@ -71,7 +65,7 @@ export class ComparisonPlayer {
     const bodies = columns.map(() => h('div', { class: 'trace' }));
     const count = columns[0].runs.length;
     const picker = count < 2 ? null : h('p', { class: 'pick' },
-      h('select', { 'aria-label': t('comparison.question'), 'data-testid': 'comparison-question', onchange: (e) => this.show(Number(e.target.value)) },
+      h('select', { 'aria-label': this.t('comparison.question'), 'data-testid': 'comparison-question', onchange: (e) => this.show(Number(e.target.value)) },
         columns[0].runs.map((run, i) => h('option', { value: i, selected: i === n }, `${i + 1}. ${run.question}`))));
     this.root.replaceChildren(picker ?? '', h('div', { class: 'columns' }, columns.map((column, i) =>
       h('section', { class: 'column', 'data-testid': 'comparison-column' }, h('h3', {}, column.label), bodies[i]))));

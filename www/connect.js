@@ -1,10 +1,10 @@
 // The Connect panel: server presets (and the demo model), the model list, the API key, the
-// local-server probe on load and the connection doctor's "Test connection".
+// local-server probe on load and the connection doctor's "Test connection". The in-page
+// engine's panel (www/inpage-panel.js, www/inpage.js) is imported only once it is chosen.
 import { listModels } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
 import { t } from './i18n.js';
 import { doctor } from './trace.js';
-import { initInPage, showInPage, inPageSettings } from './inpage-panel.js';
 
 const PRESETS = {
   ollama: 'http://localhost:11434/v1',
@@ -25,6 +25,7 @@ const el = {
   maxTokens: $('#max-tokens'), stream: $('#stream'), constrained: $('#constrained'),
   server: $('#server-fields'), sampling: $('#sampling-fields'), demoNote: $('#demo-note'), probe: $('#probe-status'),
   test: $('#test-connection'), result: $('#connect-result'), confirm: $('#endpoint-confirm'),
+  inPage: $('#inpage-fields'),
 };
 // Set once the person picks a server, so a late probe result never overrides their choice.
 let touched = false;
@@ -34,6 +35,21 @@ let keyOrigin = null;
 // An endpoint a link named, shown but not contacted until the person agrees:
 // {resolve} while the question is on screen, else null.
 let asking = null;
+let panel = null; // www/inpage-panel.js once imported (the in-page engine was chosen)
+let importing = null; // the promise of it
+
+/** The in-page panel's module, imported and set up the first time the engine is chosen. */
+export function loadInPagePanel() {
+  importing ??= import('./inpage-panel.js').then((module) => {
+    module.initInPage({ decline: () => usePreset('demo') });
+    panel = module;
+    return module;
+  });
+  return importing;
+}
+
+/** The in-page panel's module, or null before the engine was ever chosen (no model is loaded then). */
+export const inPagePanel = () => panel;
 
 export function initConnect() {
   localStorage.removeItem(OLD_KEY_STORE);
@@ -59,7 +75,6 @@ export function initConnect() {
   });
   el.remember.addEventListener('change', rememberKey);
   el.test.addEventListener('click', testConnection);
-  initInPage({ decline: () => usePreset('demo') });
   usePreset('demo');
 }
 
@@ -128,7 +143,8 @@ function usePreset(id, keyOptions, inPageOptions) {
   el.server.hidden = demo || inPage;
   el.sampling.hidden = demo;
   el.demoNote.hidden = !demo;
-  showInPage(inPage, inPageOptions);
+  el.inPage.hidden = !inPage;
+  if (inPage) loadInPagePanel().then((module) => module.showInPage(inPageOptions));
   el.result.replaceChildren();
   if (!demo && !inPage) followKey(keyOptions);
 }
@@ -205,7 +221,7 @@ export const keepChoice = () => { touched = true; };
 export function connectSettings() {
   const number = (input) => (input.value === '' ? undefined : Number(input.value));
   if (el.preset.value === 'inpage') {
-    return { ...inPageSettings(), temperature: number(el.temperature), maxTokens: number(el.maxTokens), constrained: el.constrained.value };
+    return { ...(panel?.inPageSettings() ?? { inPage: true }), temperature: number(el.temperature), maxTokens: number(el.maxTokens), constrained: el.constrained.value };
   }
   return {
     demo: el.preset.value === 'demo',

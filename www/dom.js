@@ -1,6 +1,6 @@
 // Small DOM helpers. Data only ever becomes text nodes: `append` turns strings into Text
 // nodes, so model output, observations and imported traces can never become markup.
-import { t } from './i18n.js';
+import { t as pageT } from './i18n.js';
 
 /** h('p', {class: 'x', onclick: f}, 'text', child) → element. */
 export function h(tag, props = {}, ...children) {
@@ -22,8 +22,8 @@ export const $ = (selector, root = document) => root.querySelector(selector);
 const FIRST = 2_000;
 const MORE = 50_000;
 
-/** A <pre> with at most `first` characters shown, and buttons for the rest. */
-export function cappedText(text, { first = FIRST, className = '' } = {}) {
+/** A <pre> with at most `first` characters shown, and buttons for the rest (labelled by `t`). */
+export function cappedText(text, { first = FIRST, className = '', t = pageT } = {}) {
   const shown = document.createTextNode('');
   const pre = h('pre', { class: `text ${className}` }, shown);
   const more = h('button', { type: 'button', class: 'link' });
@@ -70,7 +70,7 @@ const COUNT = new Intl.NumberFormat();
 /** A count as the reader's locale writes it ("1,234"). */
 export const formatCount = (n) => COUNT.format(n);
 
-/** "12.3 s" / "850 ms". */
-export function formatMs(ms) {
+/** "12.3 s" / "850 ms" (`t`: in a view's language). */
+export function formatMs(ms, t = pageT) {
   return ms >= 1000 ? t('card.s', { s: (ms / 1000).toFixed(1) }) : t('card.ms', { ms: Math.round(ms) });
 }

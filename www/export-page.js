@@ -16,8 +16,6 @@ import { COMPARISON } from './comparison.js';
 
 // The viewer's modules in the order they run, each after the modules it imports.
 const MODULES = ['i18n.js', 'dom.js', 'trace-style.js', 'comparison.js', 'export-viewer.js', 'trace.js'];
-// Modules the viewer cannot have, and the module that stands in: token counts made at export.
-const STAND_INS = { 'pkg/reactloop.js': 'export-viewer.js' };
 
 // The page around the player: the file's own layout, on top of the player's shell styles.
 const PAGE_CSS = `
@@ -103,10 +101,9 @@ function inlined(file, source) {
   const exported = [];
   const body = source
     .replace(/^import \{([^}]*)\} from '\.\/([^']+)';$/gm, (line, names, from) => {
-      const module = STAND_INS[from] ?? from;
-      if (!MODULES.slice(0, MODULES.indexOf(file)).includes(module)) throw new Error(`${file} imports ${from}, which the page cannot inline`);
+      if (!MODULES.slice(0, MODULES.indexOf(file)).includes(from)) throw new Error(`${file} imports ${from}, which the page cannot inline`);
       const bindings = names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => n.replace(/\s+as\s+/, ': '));
-      return `const { ${bindings.join(', ')} } = __modules[${JSON.stringify(module)}];`;
+      return `const { ${bindings.join(', ')} } = __modules[${JSON.stringify(from)}];`;
     })
     .replace(/^export ((?:async )?(?:function|class|const|let) ([\w$]+))/gm, (line, declaration, name) => {
       exported.push(name);

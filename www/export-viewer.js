@@ -10,16 +10,12 @@ import { ComparisonPlayer } from './comparison.js';
 // The prompt anatomy's token counts, made by the exporting page's wasm: content → tokens.
 const counts = new Map();
 
-/**
- * trace.js's estimateTokens in an exported page, where there is no wasm (the bundler gives it
- * in place of ./pkg/reactloop.js): the count made at export, else about 4 characters a token.
- */
-export const estimateTokens = (text) => counts.get(text) ?? Math.ceil(text.length / 4);
+/** The prompt anatomy's token estimate in an exported page, where there is no wasm: the count made at export, else about 4 characters a token. */
+const estimateTokens = (text) => counts.get(text) ?? Math.ceil(text.length / 4);
 
 /**
  * Shows the exported run `{lang, trace, tokens}` (or comparison `{lang, comparison, tokens}`:
- * its columns side by side) in `root`, ready to play; `TraceView` and `Replay` are trace.js's
- * (passed in: trace.js imports this module's estimateTokens).
+ * its columns side by side) in `root`, ready to play, with trace.js's `TraceView` and `Replay`.
  */
 export function showExport(root, { lang: wanted, trace, comparison = null, tokens = [] }, { TraceView, Replay }) {
   const traces = comparison ? comparison.columns.flatMap((c) => c.runs) : [trace];
@@ -59,7 +55,7 @@ export function showExport(root, { lang: wanted, trace, comparison = null, token
     ui.play.textContent = t(ui.play.dataset.i18n);
     ui.step.disabled = ui.all.disabled = player.done;
   };
-  const makeView = (element) => new TraceView(element);
+  const makeView = (element) => new TraceView(element, { tokens: estimateTokens });
   // At most 0.7 s a step, and the whole run in about 12 s however many steps it has (as the
   // playground replays an imported trace).
   const makeReplay = (run, view, first) => new Replay(run, view, {

@@ -187,6 +187,9 @@ const en = {
   'comparison.runs': 'Column {n} of this comparison has no runs, or not as many as column 1.',
   'comparison.badRun': 'Column {n}, run {run} of this comparison: {message}',
   'comparison.question': 'Question',
+  'preset.inpage': 'In this page (no server)',
+  'inpage.cancel': 'Cancel',
+  'inpage.notLoaded': 'Load a model first: pick a GGUF file under Connect, "In this page".',
   'compare.exportJson': 'Export comparison (JSON)',
   'compare.exportPage': 'Export page',
   'compare.nothingToExport': 'No run has finished in every column yet.',
@@ -452,6 +455,9 @@ const zh = {
   'comparison.runs': '这份对比的第 {n} 列没有运行记录，或与第 1 列的数量不同。',
   'comparison.badRun': '这份对比的第 {n} 列第 {run} 次运行：{message}',
   'comparison.question': '问题',
+  'preset.inpage': '在本页运行（无需服务器）',
+  'inpage.cancel': '取消',
+  'inpage.notLoaded': '请先加载模型：在“连接”中选择“在本页运行”，然后选择 GGUF 文件。',
   'compare.exportJson': '导出对比（JSON）',
   'compare.exportPage': '导出网页',
   'compare.nothingToExport': '还没有一道题在每一列都运行完。',
@@ -547,18 +553,17 @@ export function setLang(next) {
 }
 
 /**
- * Sets the language of t() only, leaving the document alone: each embedded <react-loop>
- * calls it before it renders, so elements in different languages share this module.
+ * t() and say() in one language, for what draws in a language of its own (each embedded
+ * <react-loop> has its lang attribute): {lang, t(key, vars), say(sentence)}.
  */
-export function useLang(next) {
-  current = isLang(next) ? next : 'en';
-}
+export const strings = (lang) => ({
+  lang,
+  t: (key, vars = {}) => (tables[lang]?.[key] ?? en[key] ?? key).replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot)),
+  say: (text) => text[lang] ?? text.en,
+});
 
-/** The string for `key` with `{name}` slots filled from `vars`. */
-export function t(key, vars = {}) {
-  const text = tables[current][key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot));
-}
+/** The string for `key` in the page's language, with `{name}` slots filled from `vars`. */
+export const t = (key, vars) => strings(current).t(key, vars);
 
 /** More strings from a module of its own (e.g. the in-page engine's): {en: {…}, zh: {…}}. */
 export function addStrings(more) {
@@ -570,9 +575,6 @@ export function applyI18n(root) {
   for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
 }
-
-/** One of the core's sentences (`{en, zh}`) in the current language. */
-export const say = (text) => text[current] ?? text.en;
 
 /**
  * The language a page starts in: the link's (`param`) when this page has it, else a saved

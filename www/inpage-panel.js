@@ -2,8 +2,10 @@
 // the progress (bytes, an estimate, Cancel), keep models in the cache (and forget them), and
 // the state of the engine. The engine itself is www/inpage.js.
 import { $, h } from './dom.js';
-import { t, addStrings } from './i18n.js';
+import { t, addStrings, applyI18n } from './i18n.js';
 import { engine, sameOrigin, size, estimate } from './inpage.js';
+
+export { engine };
 
 // Small GGUF models people run, from their publishers' or a well-known quantizer's Hugging Face
 // repositories. The sizes are approximate (as listed there); the download shows the real one.
@@ -25,12 +27,10 @@ export const CATALOG = [
 
 addStrings({
   en: {
-    'preset.inpage': 'In this page (no server)',
     'inpage.note': 'llama.cpp runs inside this tab (WebAssembly, in a Worker): pick a GGUF model file and the loop runs offline. Nothing leaves this computer.',
     'inpage.file': 'A GGUF file from this computer',
     'inpage.url': 'Or the URL of a GGUF file',
     'inpage.load': 'Load',
-    'inpage.cancel': 'Cancel',
     'inpage.forget': 'Forget',
     'inpage.use': 'Use',
     'inpage.cached': 'Kept in this browser:',
@@ -49,7 +49,6 @@ addStrings({
     'inpage.speed': 'Last reply: {prompt} new prompt tokens at {pps} tokens/s ({cached} reused from the cache), {gen} generated at {gps} tokens/s.',
     'inpage.failed': 'The model could not be loaded',
     'inpage.cancelled': 'Loading was cancelled.',
-    'inpage.notLoaded': 'Load a model first: pick a GGUF file under Connect, "In this page".',
     'inpage.confirm': 'This link wants to load a model from {host} into this page. Download it?',
     'inpage.why': 'Nothing is downloaded until you agree. The model runs here; your questions are not sent anywhere.',
     'inpage.agree': 'Download and load',
@@ -60,12 +59,10 @@ addStrings({
     'inpage.confirmPick': 'Download {name} ({about}) from {host} into this page?',
   },
   zh: {
-    'preset.inpage': '在本页运行（无需服务器）',
     'inpage.note': 'llama.cpp 在这个标签页里运行（WebAssembly，在 Worker 中）：选择一个 GGUF 模型文件，循环即可离线运行。任何内容都不会离开这台电脑。',
     'inpage.file': '本机上的 GGUF 文件',
     'inpage.url': '或 GGUF 文件的地址',
     'inpage.load': '加载',
-    'inpage.cancel': '取消',
     'inpage.forget': '删除',
     'inpage.use': '使用',
     'inpage.cached': '保存在本浏览器中：',
@@ -84,7 +81,6 @@ addStrings({
     'inpage.speed': '上一次回复：{prompt} 个新提示词元，每秒 {pps} 个（{cached} 个来自缓存），生成 {gen} 个，每秒 {gps} 个。',
     'inpage.failed': '无法加载模型',
     'inpage.cancelled': '已取消加载。',
-    'inpage.notLoaded': '请先加载模型：在“连接”中选择“在本页运行”，然后选择 GGUF 文件。',
     'inpage.confirm': '这个链接想从 {host} 把一个模型加载到本页。要下载吗？',
     'inpage.why': '在你同意之前不会下载任何内容。模型在这里运行；你的问题不会发送到任何地方。',
     'inpage.agree': '下载并加载',
@@ -109,6 +105,7 @@ let onDecline = () => {};
 
 export function initInPage({ decline } = {}) {
   onDecline = decline ?? onDecline;
+  applyI18n(el.fields); // the page drew the panel's static text before these strings were here
   el.file.addEventListener('change', () => {
     const [file] = el.file.files;
     if (file) load({ file });
@@ -145,13 +142,12 @@ async function pickFromCatalog(model) {
 }
 
 /**
- * The choice was made: show the fields and what the cache holds (the worker starts now, not at
- * page load). With `auto`, the model kept last is loaded from the cache, so after a reload the
- * next run needs no file.
+ * The choice was made (www/connect.js shows the fields): show what the cache holds (the worker
+ * starts now, not at page load). With `auto`, the model kept last is loaded from the cache, so
+ * after a reload the next run needs no file.
  */
-export function showInPage(on, { auto = true } = {}) {
-  el.fields.hidden = !on;
-  if (on && !shownOnce) {
+export function showInPage({ auto = true } = {}) {
+  if (!shownOnce) {
     shownOnce = true;
     renderCached().then((models) => {
       if (auto && models.length && !engine().loaded && !loading) load({ key: models[0].key });
@@ -163,7 +159,7 @@ export function showInPage(on, { auto = true } = {}) {
       }
     }, () => {});
   }
-  if (on) renderStatus();
+  renderStatus();
 }
 
 /** Whether a model is loaded and ready to answer. */

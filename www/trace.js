@@ -2,28 +2,34 @@
 // live run, a paused one and an imported trace), and plays a recorded trace back (Replay);
 // the playground and <react-loop> both use both. Card bodies that can be large — the parser
 // X-ray and the prompt anatomy — are built only when opened, and long texts are capped.
-import { estimateTokens } from './pkg/reactloop.js';
+// It needs no wasm: every sentence comes with the steps (their `view`), so a recording replays
+// without the core.
 import { h, cappedText, lazyDetails, formatMs, formatCount } from './dom.js';
-import { t, say } from './i18n.js';
+import { strings, lang as pageLang } from './i18n.js';
 import { traceSheet } from './trace-style.js';
 
 const SPAN_KINDS = ['thought', 'action', 'input', 'answer'];
 
 export class TraceView {
   /**
-   * `actions` back an error card's buttons: canRetry(step), retry(), testConnection(), each
-   * optional (a replay has none: its error cards offer no button); its `idPrefix` keeps element
-   * ids unique when a page shows several views.
+   * `options`, each optional: canRetry(step), retry(), testConnection(), canFork(step), fork(step)
+   * back a card's buttons (a replay has none); idPrefix keeps ids unique among several views;
+   * lang() is the language to draw in (default: the page's); tokens(text) counts a message's
+   * tokens for the anatomy (the core's estimateTokens; none without it); reveal: false leaves
+   * scrolling to the caller instead of bringing each new card into the page's view.
    */
-  constructor(root, actions = {}) {
+  constructor(root, options = {}) {
     this.root = root;
-    this.actions = actions;
+    this.actions = options;
     root.classList.add('trace-view');
     // The document, or the shadow root of an embedded view, gets the one trace stylesheet.
     const scope = root.getRootNode();
     if (!scope.adoptedStyleSheets.includes(traceSheet)) scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, traceSheet];
     this.reset();
   }
+
+  /** t() and say() in the view's language. */
+  get tr() { return strings(this.actions.lang?.() ?? pageLang()); }
 
   /** Clears the view; `trace` (question, system prompt) heads it when given. */
   reset(trace = null) {
@@ -37,10 +43,11 @@ export class TraceView {
   }
 
   head(trace) {
+    const { t } = this.tr;
     return h('div', { class: 'trace-head' },
       h('p', { class: 'question' }, h('strong', {}, t('trace.question')), ' ', trace.question),
       trace.model ? h('p', { class: 'muted' }, t('trace.model', { model: trace.model })) : null,
-      trace.system_prompt ? lazyDetails(t('trace.systemPrompt'), () => cappedText(trace.system_prompt)) : null);
+      trace.system_prompt ? lazyDetails(t('trace.systemPrompt'), () => cappedText(trace.system_prompt, { t })) : null);
   }
 
   /** Applies one event from agent.run / step / continueRun. */
@@ -54,12 +61,12 @@ export class TraceView {
         break;
       }
       case 'delta': this.liveText(e.step).appendData(e.text); break;
-      case 'tool_start': this.status(e.step, t('card.runningTool', { tool: e.call.tool })); break;
+      case 'tool_start': this.status(e.step, this.tr.t('card.runningTool', { tool: e.call.tool })); break;
       case 'step': this.showStep(e.step); break;
       case 'done': this.showOutcome(e); break;
       case 'notice':
         this.notices.set(e.step, [...(this.notices.get(e.step) ?? []), e.message]);
-        this.cards.get(e.step)?.el.querySelector('.card-body').append(notice(e.message));
+        this.cards.get(e.step)?.el.querySelector('.card-body').append(notice(e.message, this.tr));
         break;
       // 'guard' and 'error' are part of the step object, drawn by its 'step' event; 'next'
       // is for the controls.
@@ -97,9 +104,10 @@ export class TraceView {
 
   /**
    * Brings the newest card into view, once a frame however many arrived in it (scrolling
-   * forces a layout); an embedded view overrides it to scroll only itself.
+   * forces a layout).
    */
   reveal(index) {
+    if (this.actions.reveal === false) return;
     this.newest = index;
     this.revealFrame ||= requestAnimationFrame(() => {
       this.revealFrame = 0;
@@ -115,6 +123,7 @@ export class TraceView {
     // A step that will never get its reply (the run was stopped) stops saying "waiting".
     const last = [...this.cards.values()].at(-1);
     if (last && !last.step.reply && !last.step.error) this.showStep(last.step);
+    const { t, say } = this.tr;
     const sentence = say(ended.message);
     const body = outcome.type === 'answer'
       ? [h('h3', {}, t('card.answer')), h('p', { class: 'answer', 'data-testid': 'final-answer' }, outcome.answer)]
@@ -128,7 +137,7 @@ export class TraceView {
    */
   foldBefore(index) {
     this.partAt = index;
-    this.shared = index > 1 ? h('p', { class: 'muted shared-note', 'data-testid': 'shared-steps' }, t('fork.shared', { last: index - 1 })) : null;
+    this.shared = index > 1 ? h('p', { class: 'muted shared-note', 'data-testid': 'shared-steps' }, this.tr.t('fork.shared', { last: index - 1 })) : null;
     this.rerender();
   }
 
@@ -164,6 +173,9 @@ export class TraceView {
 
   card(step, open) {
     const { reply, parse, observation } = step;
+    const tr = this.tr;
+    const { t } = tr;
+    const tokens = this.actions.tokens;
     const titleId = `${this.actions.idPrefix ?? ''}step-${step.index}-title`;
     const waiting = !reply && !step.error && !this.outcome;
     // Compared with a fork: the steps both runs share are folded, and the runs part at `partAt`.
@@ -175,38 +187,41 @@ export class TraceView {
         step.request?.summarizes ? h('span', { class: 'badge check', 'data-testid': 'summary-step' }, t('card.summary')) : null,
         step.request?.checks_answer != null ? h('span', { class: 'badge check', 'data-testid': 'self-check' }, t('card.selfCheck')) : null,
         reply?.edited ? h('span', { class: 'badge edited' }, t('card.replyEdited')) : null,
-        h('span', { class: 'meta' }, meta(step)),
+        h('span', { class: 'meta' }, meta(step, tr)),
         reply && this.actions.canFork?.(step) ? h('button', { type: 'button', class: 'link fork', 'data-testid': 'fork', onclick: () => this.actions.fork(step) }, t('fork.button')) : null),
       h('div', { class: 'card-body' },
         h('p', { class: 'card-status' }, waiting ? t('card.waiting') : ''),
-        parse ? parsedRows(step) : step.plan ? planRow(step.plan, this.planDone(step.index))
-          : step.summary != null ? row(t('card.summary'), 'summary', cappedText(step.summary, { className: 'prose' }))
-            : reply ? cutOffRow(reply) : null,
-        observation ? observationRow(step) : null,
-        step.guards.length ? guardList(step) : null,
-        (this.notices.get(step.index) ?? []).map(notice),
+        parse ? parsedRows(step, tr) : step.plan ? planRow(step.plan, this.planDone(step.index), tr)
+          : step.summary != null ? row(t('card.summary'), 'summary', cappedText(step.summary, { className: 'prose', t }))
+            : reply ? cutOffRow(reply, tr) : null,
+        observation ? observationRow(step, tr) : null,
+        step.guards.length ? guardList(step, tr) : null,
+        (this.notices.get(step.index) ?? []).map((message) => notice(message, tr)),
         step.error ? this.errorBlock(step) : null,
-        parse ? lazyDetails(t('xray.title'), () => xray(step), { className: 'xray', open: open.has('xray') }) : null,
+        parse ? lazyDetails(t('xray.title'), () => xray(step, tr), { className: 'xray', open: open.has('xray') }) : null,
         step.request ? lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
-          () => anatomy(step), { className: 'anatomy', open: open.has('anatomy') }) : null));
+          () => anatomy(step, tr, tokens), { className: 'anatomy', open: open.has('anatomy') }) : null));
   }
 
   errorBlock(step) {
     const { message, hint } = step.view.error;
+    const { t } = this.tr;
     const retry = this.actions.canRetry?.(step)
       ? h('button', { type: 'button', onclick: () => this.actions.retry() }, t('error.retry')) : null;
     const test = this.actions.testConnection
       ? h('button', { type: 'button', onclick: () => this.actions.testConnection() }, t('connect.test')) : null;
-    return doctor(t('error.title'), message, hint, [retry, test]);
+    return doctor(t('error.title'), message, hint, { buttons: [retry, test], lang: this.tr.lang });
   }
 }
 
 /**
- * The connection doctor: what failed, why it likely did, and the fix. The newest one on the
- * page carries data-testid="error", so "the error" always means the current one.
+ * The connection doctor: what failed, why it likely did, and the fix, in `lang` (default: the
+ * page's). The newest one on the page carries data-testid="error", so "the error" always means
+ * the current one.
  */
-export function doctor(title, message, hint, buttons = []) {
+export function doctor(title, message, hint, { buttons = [], lang = pageLang() } = {}) {
   for (const old of document.querySelectorAll('[data-testid="error"]')) old.removeAttribute('data-testid');
+  const { t, say } = strings(lang);
   // The core's message and fix come in every language ({en, zh}); the page's own are strings.
   const text = (x) => (x && typeof x === 'object' ? say(x) : x);
   return h('div', { class: 'doctor', role: 'alert', 'data-testid': 'error' },
@@ -216,11 +231,11 @@ export function doctor(title, message, hint, buttons = []) {
     h('p', { class: 'buttons' }, ...buttons));
 }
 
-const notice = (message) => h('p', { class: 'notice' }, say(message));
+const notice = (message, { say }) => h('p', { class: 'notice' }, say(message));
 
-function meta(step) {
+function meta(step, { t }) {
   const parts = [];
-  if (step.reply?.elapsed_ms != null) parts.push(formatMs(step.reply.elapsed_ms));
+  if (step.reply?.elapsed_ms != null) parts.push(formatMs(step.reply.elapsed_ms, t));
   const usage = step.reply?.usage;
   if (usage?.prompt_tokens != null || usage?.completion_tokens != null) {
     parts.push(t('card.tokens', { prompt: usage.prompt_tokens ?? '?', completion: usage.completion_tokens ?? '?' }));
@@ -233,17 +248,17 @@ function row(label, className, ...content) {
   return h('div', { class: `row ${className}` }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, ...content));
 }
 
-function parsedRows({ parse, call, view }) {
+function parsedRows({ parse, call, view }, { t, say }) {
   const rows = [];
-  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose' })));
+  if (parse.thought) rows.push(row(t('card.thought'), 'thought', cappedText(parse.thought, { className: 'prose', t })));
   if (parse.kind === 'action') {
     const input = call?.args ?? parse.input;
     rows.push(row(t('card.action'), 'action',
       h('code', { class: 'tool' }, call?.tool ?? parse.tool),
-      cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json' }),
+      cappedText(typeof input === 'string' ? input : JSON.stringify(input, null, 2), { className: 'json', t }),
       view.notes.length ? h('p', { class: 'notes' }, t('card.notes'), ' ', view.notes.map(say).join('; ')) : null));
   } else if (parse.kind === 'final') {
-    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose' })));
+    rows.push(row(t('card.answer'), 'final', cappedText(parse.answer, { className: 'prose', t })));
   } else if (parse.kind === 'error') {
     const message = say(view.format_error);
     rows.push(row(t('card.action'), 'format-error', h('p', {}, t('card.formatError', { message }))));
@@ -253,7 +268,7 @@ function parsedRows({ parse, call, view }) {
 
 /** A reply without a parse was cut off by Stop: the text that had streamed in by then. */
 /** A plan as a checklist: an item is ticked once a tool has answered for it. */
-function planRow(items, done) {
+function planRow(items, done, { t }) {
   return row(t('card.plan'), 'plan', h('ol', { class: 'plan', 'data-testid': 'plan' }, items.map((item, i) =>
     h('li', { class: i < done ? 'done' : '' },
       h('span', { class: 'tick', 'aria-hidden': 'true' }, i < done ? '☑ ' : '☐ '),
@@ -261,25 +276,25 @@ function planRow(items, done) {
       i < done ? h('span', { class: 'visually-hidden' }, ` ${t('plan.done')}`) : null))));
 }
 
-function cutOffRow({ text }) {
-  return row(t('card.reply'), 'cut-off', h('span', { class: 'badge cut-off' }, t('card.cutOff')), cappedText(text));
+function cutOffRow({ text }, { t }) {
+  return row(t('card.reply'), 'cut-off', h('span', { class: 'badge cut-off' }, t('card.cutOff')), cappedText(text, { t }));
 }
 
-function observationRow({ observation: o }) {
+function observationRow({ observation: o }, { t }) {
   return row(t('card.observation'), `observation source-${o.source}`,
     h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
     o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
-    cappedText(o.text),
+    cappedText(o.text, { t }),
     o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: formatCount(o.full_chars), to: formatCount(o.text.length) })) : null);
 }
 
-function guardList({ guards, view }) {
+function guardList({ guards, view }, { t, say }) {
   return h('ul', { class: 'guards' }, guards.map((g, i) => h('li', { class: `guard guard-${g.type}` },
     h('strong', {}, t(`guard.${g.type}`)), ' ', say(view.guards[i]))));
 }
 
 /** The raw reply with the parsed spans marked (the core gives them as string indices). */
-function xray({ reply, parse, view }) {
+function xray({ reply, parse, view }, { t, say }) {
   const text = reply.text;
   const spans = SPAN_KINDS.map((kind) => ({ kind, span: view.spans?.[kind] })).filter((s) => s.span);
   const pre = h('pre', { class: 'text xray-text' });
@@ -302,7 +317,7 @@ function xray({ reply, parse, view }) {
 }
 
 /** What the constraint asked of this reply: its mode, a left-out action and fixed openings. */
-function constraintLines({ request, view }) {
+function constraintLines({ request, view }, { t, say }) {
   const quote = (text) => h('code', {}, JSON.stringify(text));
   return [
     h('p', {}, t('anatomy.constrained'), ' ', h('code', {}, request.constrained ?? 'off')),
@@ -313,20 +328,20 @@ function constraintLines({ request, view }) {
   ];
 }
 
-/** The exact messages, stop sequences and constraint of one request. */
-function anatomy(step) {
+/** The exact messages, stop sequences and constraint of one request; token counts when `estimate` is given. */
+function anatomy(step, tr, estimate) {
+  const { t } = tr;
   const { request } = step;
-  const tokens = request.messages.map((m) => estimateTokens(m.content));
-  const total = tokens.reduce((a, b) => a + b, 0);
+  const tokens = estimate ? request.messages.map((m) => estimate(m.content)) : null;
   return h('div', { class: 'anatomy-body' },
-    h('p', { class: 'muted' }, t('anatomy.total', { tokens: total })),
+    tokens ? h('p', { class: 'muted' }, t('anatomy.total', { tokens: tokens.reduce((a, b) => a + b, 0) })) : null,
     h('ol', { class: 'messages' }, request.messages.map((m, i) => h('li', { class: `message role-${m.role}` },
-      h('p', { class: 'message-head' }, h('span', { class: 'role' }, m.role), ' ', h('span', { class: 'muted' }, t('anatomy.tokens', { tokens: tokens[i] }))),
-      cappedText(m.content)))),
+      h('p', { class: 'message-head' }, h('span', { class: 'role' }, m.role), tokens ? [' ', h('span', { class: 'muted' }, t('anatomy.tokens', { tokens: tokens[i] }))] : null),
+      cappedText(m.content, { t })))),
     h('p', {}, t('anatomy.stop'), ' ', request.stop.length
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
       : t('anatomy.noStop')),
-    constraintLines(step));
+    constraintLines(step, tr));
 }
 
 // ---------------------------------------------------------------- the replay

@@ -229,3 +229,19 @@ test('the API key stays in memory unless remembered on this device', async ({ pa
   await page.locator('#remember-key').uncheck();
   expect(await page.evaluate(() => localStorage.getItem('reactloop.apiKeys'))).toBeNull();
 });
+
+test('the in-page engine is no part of start-up: its modules load once it is chosen', async ({ page }) => {
+  const seen = [];
+  page.on('request', (r) => seen.push(new URL(r.url()).pathname));
+  const inPage = () => seen.filter((path) => /\/inpage(-panel|-worker)?\.js$/.test(path));
+  await openPage(page);
+  await runQ(page);
+  expect(inPage()).toEqual([]);
+  await page.locator('#preset').selectOption('inpage');
+  await expect(page.getByTestId('catalog-model')).toHaveCount(3);
+  await expect(page.locator('#inpage-fields')).toContainText('llama.cpp runs inside this tab'); // its strings came with it
+  expect(inPage()).toEqual(expect.arrayContaining([expect.stringMatching(/\/inpage-panel\.js$/), expect.stringMatching(/\/inpage\.js$/)]));
+  // No model loaded yet: a run says what to do.
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('error')).toContainText('Load a model first');
+});

@@ -178,7 +178,8 @@ test('live with a dead endpoint falls back to the recording and says how to run 
   await expect(frame(el)).toHaveAttribute('data-mode', 'fallback');
   const origin = new URL(site.url).origin;
   await expect(el.locator('.note')).toContainText('Showing a recording: no model answered at http://127.0.0.1:9/v1.');
-  await expect(el.locator('.note .hint')).toHaveText(`To run it live, start one that allows this page: OLLAMA_ORIGINS=${origin} ollama serve`);
+  // The core's hint, its commands set as code.
+  await expect(el.locator('.note .hint code', { hasText: `OLLAMA_ORIGINS=${origin} ollama serve` })).toBeVisible();
   await expect(answer(el)).toHaveText(en.outcome.answer);
   await el.locator('.note summary').click();
   await expect(el.locator('.note .why')).toContainText('Could not reach http://127.0.0.1:9/v1');
@@ -188,34 +189,60 @@ test('live with a dead endpoint falls back to the recording and says how to run 
   await expect(el.locator('.note .hint')).toBeVisible();
 });
 
-test('the one-line hints: Private Network Access and mixed content on an https docs page', async ({ page }) => {
-  await embedPage(page, '');
-  const hints = await page.evaluate(async () => {
-    const { liveHint } = await import('/embed/react-loop.js');
-    const network = { message: 'Could not reach …', detail: { type: 'network' } };
-    // The core marks the Private Network Access case (its native tests hold the rule).
-    const blocked = { ...network, privateNetwork: true };
-    const page = 'https://docs.example.com/guide/';
-    return {
-      pna: liveHint(blocked, { endpoint: 'http://localhost:11434/v1', page }),
-      lan: liveHint(network, { endpoint: 'http://192.168.1.20:8080/v1', page }),
-      mixed: liveHint({ message: 'blocked', detail: { type: 'mixed_content' } }, { endpoint: 'http://192.168.1.20:8080/v1', page }),
-      local: liveHint(network, { endpoint: 'http://localhost:11434/v1', page: 'http://localhost:8000/' }),
-      hang: liveHint({ message: 'no answer', detail: { type: 'timeout', ms: 1500 } }, { endpoint: 'http://localhost:11434/v1', page: 'http://localhost:8000/' }),
-      http: liveHint({ message: 'HTTP 401', hint: 'Check the API key.', detail: { type: 'http' } }, { endpoint: 'http://x/v1', page }),
-      zh: liveHint(blocked, { endpoint: 'http://localhost:11434/v1', page, lang: 'zh' }),
-    };
-  });
-  expect(hints.pna).toContain('Private Network Access');
-  expect(hints.lan).toBe('To run it live, start one that allows this page: OLLAMA_ORIGINS=https://docs.example.com ollama serve');
-  expect(hints.mixed).toContain('an https page may not call an http server');
-  expect(hints.local).toBe('To run it live, start one that allows this page: OLLAMA_ORIGINS=http://localhost:8000 ollama serve');
-  expect(hints.hang).toBe(hints.local);
-  expect(hints.http).toBe('Check the API key.');
-  expect(hints.zh).toContain('请从 http://localhost 打开本页');
+test("the fallback's hint is the core's, in the element's language", async ({ page }) => {
+  await embedPage(page, `<react-loop endpoint="http://127.0.0.1:9/v1" trace-src="/recordings/${EN}" lang="zh" height="150"></react-loop>`);
+  const el = embed(page);
+  await expect(frame(el)).toHaveAttribute('data-mode', 'fallback');
+  await expect(el.locator('.note .hint')).toContainText('请启动模型服务器');
+  await expect(el.locator('.note .hint code', { hasText: 'OLLAMA_ORIGINS=' })).toBeVisible();
 });
 
-test('two elements on one page: separate languages, traces and controls; the wasm loads once', async ({ page }) => {
+test('a live element loads the wasm and the live-run controller once, exactly the files scripts/embed-size.mjs lists', async ({ page }) => {
+  const seen = requests(page);
+  await embedPage(page, `<react-loop endpoint="${mockUrl('js-object', `embed-files-${process.pid}`)}" model="mock-model" question="What is 23 * 17 + 4?" autoplay></react-loop>`);
+  await expect(answer(embed(page))).toBeVisible();
+  expect(seen.filter((u) => /\.(js|wasm)$/.test(u)).sort()).toEqual(Object.values(EMBED_FILES).flat().map((f) => `/${f}`).sort());
+});
+
+test('a damaged recording that carries its views says which field, without loading the wasm', async ({ page }) => {
+  const seen = requests(page);
+  const en = await recording(EN);
+  const damaged = structuredClone(en);
+  damaged.steps[0].reply.text = 42;
+  const noSentence = structuredClone(en);
+  noSentence.view = { outcome: null }; // an answer with no sentence for it
+  await embedPage(page, `
+    <react-loop trace-src="damaged.json" height="150"></react-loop>
+    <react-loop trace-src="no-sentence.json" height="150"></react-loop>`, {
+    files: { 'damaged.json': JSON.stringify(damaged), 'no-sentence.json': JSON.stringify(noSentence) },
+  });
+  for (const [i, field] of ['steps[0].reply.text', 'view.outcome'].entries()) {
+    const el = embed(page, i);
+    await expect(frame(el)).toHaveAttribute('data-mode', 'error');
+    await expect(el.locator('.doctor')).toContainText('This recording cannot be played');
+    await expect(el.locator('.doctor')).toContainText(`Its field ${field} is missing or of the wrong type.`);
+  }
+  expect(seen.filter((u) => u.endsWith('.wasm') || u.includes('/pkg/'))).toEqual([]);
+});
+
+test('a recording with no views (an older file) plays through the core, which also says what is wrong with a bad one', async ({ page }) => {
+  const seen = requests(page);
+  const en = await recording(EN);
+  const old = { ...en, view: undefined, steps: en.steps.map((step) => ({ ...step, view: undefined })) };
+  await embedPage(page, `
+    <react-loop trace-src="old.json" speed="50" autoplay></react-loop>
+    <react-loop trace-src="not-object.json" height="150" lang="zh"></react-loop>`, {
+    // A step that is not an object has no view: the core reads the file, and refuses it.
+    files: { 'old.json': JSON.stringify(old), 'not-object.json': JSON.stringify({ ...en, steps: ['a step'] }) },
+  });
+  await expect(answer(embed(page))).toHaveText(en.outcome.answer);
+  await expect(frame(embed(page, 1))).toHaveAttribute('data-mode', 'error');
+  await expect(embed(page, 1).locator('.doctor')).toContainText('这份录制无法播放');
+  await expect(embed(page, 1).locator('.doctor-message')).not.toBeEmpty();
+  expect(seen.filter((u) => u.endsWith('/pkg/reactloop_bg.wasm'))).toHaveLength(1);
+});
+
+test('two elements on one page: separate languages, traces and controls; no wasm for a replay', async ({ page }) => {
   const seen = requests(page);
   const [en, zh] = [await recording(EN), await recording(ZH)];
   await embedPage(page, `
@@ -249,8 +276,8 @@ test('two elements on one page: separate languages, traces and controls; the was
   await expect(cards(a).first().locator('.xray-body')).toContainText('Highlighted');
   await button(a, 'Play').click();
   await expect(answer(a)).toHaveText(en.outcome.answer);
-  expect(seen.filter((u) => u.endsWith('reactloop_bg.wasm'))).toHaveLength(1);
-  expect(seen.filter((u) => u.endsWith('/pkg/reactloop.js'))).toHaveLength(1);
+  expect(seen.filter((u) => u.includes('/pkg/'))).toEqual([]);
+  expect(seen.filter((u) => u.endsWith('/trace.js'))).toHaveLength(1);
 });
 
 test('a malformed, a newer-version and a missing recording each get a clear message inside the element', async ({ page }) => {
@@ -331,8 +358,9 @@ test('nothing loads before the element scrolls into view', async ({ page }) => {
   await embed(page).scrollIntoViewIfNeeded();
   await expect(answer(embed(page))).toBeVisible();
   expect(seen.filter((u) => u.includes('/recordings/'))).toHaveLength(1);
-  // Exactly the files scripts/embed-size.mjs measures, each once.
-  expect(seen.filter(code).sort()).toEqual(Object.values(EMBED_FILES).flat().map((f) => `/${f}`).sort());
+  // Exactly the files scripts/embed-size.mjs measures for a replay, each once: no wasm, nothing of pkg/.
+  expect(seen.filter(code).sort()).toEqual([...EMBED_FILES['at import'], ...EMBED_FILES['in view']].map((f) => `/${f}`).sort());
+  expect(seen.filter((u) => u.endsWith('.wasm') || u.includes('/pkg/'))).toEqual([]);
 });
 
 test('a recording with markup in it shows the markup as text', async ({ page }) => {

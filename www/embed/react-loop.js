@@ -2,150 +2,44 @@
 // trace (no model needed), runs live against an OpenAI-compatible endpoint, or tries live and
 // falls back to the recording. Usage and attributes: www/embed/README.md.
 //
-// Importing this module only defines the element. The wasm, the playground's card renderer
-// (../trace.js) and the recording load when an element first comes near the viewport; the
-// wasm is loaded once and shared by every element on the page. Everything from models, tools
-// and recordings becomes text nodes (through ../dom.js's h()), never markup.
+// Importing this module only defines the element. The playground's card renderer (../trace.js,
+// ../i18n.js) and the recording load when an element first comes near the viewport; a
+// recording replays without the wasm (it carries its sentences: ../recording.js). The wasm and
+// the live-run controller (../live.js) load only for a live run, once per page, shared by every
+// element. Everything from models, tools and recordings becomes text nodes, never markup.
 import { css } from './style.js';
 
 const PROBE_TIMEOUT_MS = 1500;
-// The most a recording may be: the core's MAX_TRACE_BYTES (src/limits.rs), checked here while
-// it downloads (before the wasm has loaded), so a huge file is never held whole.
-export const MAX_RECORDING_BYTES = 20_000_000;
 const PLAYGROUND = new URL('../', import.meta.url).href;
-
-const STRINGS = {
-  en: {
-    recording: 'Recording', live: 'Live', play: '▶ Play', pause: '❚❚ Pause', step: 'Step ›', restart: '↺ Restart',
-    run: 'Run', stop: 'Stop', question: 'Question',
-    idle: 'Loads when scrolled into view.', loading: 'Loading …',
-    replaying: 'A recorded run, replayed: no model is called.',
-    probing: 'Looking for a model at {endpoint} …',
-    connected: 'Live: {model} at {endpoint}. Ask anything.',
-    fallback: 'Showing a recording: no model answered at {endpoint}.',
-    start: 'Watch the run, or go through it with Step.',
-    tryLive: 'Try live again', why: 'Why, and what to do',
-    badTrace: 'This recording cannot be played', unreachable: 'The model could not be reached', loadFailed: 'Could not load {url} ({reason}).',
-    tooLarge: 'Could not load {url}: it is larger than {limit} MB, the most a recording may be.',
-    nothing: 'Nothing to show: give <react-loop> a trace-src, an endpoint, or both.',
-    noModel: 'The server at {endpoint} lists no models: set the model attribute.',
-    hintMixed: 'To run it live, open this page over http or serve the model over https: an https page may not call an http server.',
-    hintPrivate: 'To run it live, open this page from http://localhost: Chrome keeps https pages from calling your own machine or network (Private Network Access).',
-    hintNetwork: 'To run it live, start one that allows this page: OLLAMA_ORIGINS={origin} ollama serve',
-    inPageOffer: 'Run it live in this page ({name}, {size})',
-    inPageWhy: 'The model runs inside this tab, with no server; nothing is downloaded until you click.',
-    inPageLoading: 'Loading {name}: {loaded} of {total}',
-    inPageStarting: 'Starting the model in this page …',
-    inPageLive: 'Live in this page: {model}. Ask anything.',
-    inPageFailed: 'The model could not run in this page: {message}',
-    cancel: 'Cancel',
-  },
-  zh: {
-    recording: '录制回放', live: '实时', play: '▶ 播放', pause: '❚❚ 暂停', step: '单步 ›', restart: '↺ 重新开始',
-    run: '运行', stop: '停止', question: '问题',
-    idle: '滚动到这里时加载。', loading: '加载中……',
-    replaying: '这是一次录制的运行，正在回放：不会调用模型。',
-    probing: '正在查找 {endpoint} 上的模型……',
-    connected: '实时：{endpoint} 上的 {model}。可以随意提问。',
-    fallback: '正在播放录制：{endpoint} 上没有模型响应。',
-    start: '观看这次运行，或用“单步”逐步查看。',
-    tryLive: '再试一次实时运行', why: '原因与解决方法',
-    badTrace: '这份录制无法播放', unreachable: '无法连接模型', loadFailed: '无法加载 {url}（{reason}）。',
-    tooLarge: '无法加载 {url}：它超过了录制文件的上限 {limit} MB。',
-    nothing: '没有可显示的内容：请给 <react-loop> 设置 trace-src、endpoint，或两者都设置。',
-    noModel: '{endpoint} 上的服务器没有列出模型：请设置 model 属性。',
-    hintMixed: '要实时运行，请通过 http 打开本页，或用 https 提供模型服务：https 页面不能调用 http 服务。',
-    hintPrivate: '要实时运行，请从 http://localhost 打开本页：Chrome 不允许 https 页面访问你自己的电脑或局域网（Private Network Access）。',
-    hintNetwork: '要实时运行，请启动允许本页访问的模型服务：OLLAMA_ORIGINS={origin} ollama serve',
-    inPageOffer: '在本页实时运行（{name}，{size}）',
-    inPageWhy: '模型在这个标签页里运行，无需服务器；点击之前不会下载任何内容。',
-    inPageLoading: '正在加载 {name}：{loaded} / {total}',
-    inPageStarting: '正在本页启动模型……',
-    inPageLive: '在本页实时运行：{model}。可以随意提问。',
-    inPageFailed: '模型无法在本页运行：{message}',
-    cancel: '取消',
-  },
-};
-
-function say(lang, key, vars = {}) {
-  const text = (STRINGS[lang] ?? STRINGS.en)[key] ?? STRINGS.en[key];
-  return text.replace(/\{(\w+)\}/g, (slot, name) => (name in vars ? String(vars[name]) : slot));
-}
 
 // ---------------------------------------------------------------- loaded once per page
 
+let renderer = null;
 let core = null;
 
-/** The wasm (initialised once) and the playground's renderer, for every element. */
-function loadCore() {
-  core ??= Promise.all([import('../pkg/reactloop.js'), import('../trace.js'), import('../i18n.js'), import('../comparison.js')])
-    .then(async ([pkg, trace, i18n, comparison]) => {
-      await pkg.default();
+/** The card renderer, the strings and the recording reader: all a replay needs. */
+function loadRenderer() {
+  renderer ??= Promise.all(['../trace.js', '../i18n.js', '../comparison.js', '../recording.js', './strings.js'].map((m) => import(m)))
+    .then(([trace, i18n, comparison, recording, { EMBED_STRINGS }]) => {
+      i18n.addStrings(EMBED_STRINGS);
       return {
-        pkg, doctor: trace.doctor, Replay: trace.Replay, useLang: i18n.useLang, View: embedView(trace.TraceView, i18n.useLang),
-        readComparison: comparison.readComparison, ComparisonPlayer: comparison.ComparisonPlayer,
+        TraceView: trace.TraceView, Replay: trace.Replay, doctor: trace.doctor, strings: i18n.strings,
+        ComparisonPlayer: comparison.ComparisonPlayer, readRecording: recording.readRecording, fetchRecording: recording.fetchRecording,
       };
     });
-  core.catch(() => { core = null; }); // a later element may try again
+  renderer.catch(() => { renderer = null; }); // a later element may try again
+  return renderer;
+}
+
+/** The wasm (initialised once) and the live-run controller: for a live run, or a recording with no views. */
+function loadCore() {
+  core ??= Promise.all([import('../pkg/reactloop.js'), import('../live.js')]).then(async ([pkg, live]) => {
+    await pkg.default();
+    return { ...pkg, LiveRun: live.LiveRun };
+  });
+  core.catch(() => { core = null; });
   return core;
 }
-
-/**
- * The page's TraceView, drawing in one element's language and scrolling only the element's
- * own box (the page's version scrolls the window to each new card).
- */
-function embedView(TraceView, useLang) {
-  return class EmbedView extends TraceView {
-    constructor(root, actions, scroller, lang) {
-      super(root, actions);
-      Object.assign(this, { scroller, lang, pinned: true, followFrame: 0 });
-      // Whether the reader follows the end is read when they scroll, not on every change:
-      // measuring a box after each change would force a layout for each streamed piece.
-      scroller.addEventListener('scroll', () => {
-        this.pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
-      }, { passive: true });
-      for (const name of ['reset', 'event', 'showStep', 'showOutcome', 'showEnd', 'rerender']) {
-        const method = this[name];
-        this[name] = (...args) => {
-          useLang(this.lang);
-          const result = method.apply(this, args);
-          this.follow();
-          return result;
-        };
-      }
-    }
-
-    /** Keeps the end in view while the reader follows it, once a frame. */
-    follow() {
-      if (!this.pinned || this.followFrame) return;
-      this.followFrame = requestAnimationFrame(() => {
-        this.followFrame = 0;
-        this.scroller.scrollTop = this.scroller.scrollHeight;
-      });
-    }
-
-    reveal() {} // follow() keeps the newest card in view while the reader follows
-  };
-}
-
-// ---------------------------------------------------------------- one-line hints
-
-/**
- * One line that says how to run it live, from a listModels error: the mixed-content case,
- * Chrome's Private Network Access case (the core decides it: `error.privateNetwork`), a server
- * that is not running, hangs or refuses this origin, or else the core's own hint.
- */
-export function liveHint(error, { endpoint, page = location.href, lang = 'en' }) {
-  const vars = { endpoint, origin: new URL(page).origin };
-  const kind = error?.detail?.type;
-  if (kind === 'mixed_content') return say(lang, 'hintMixed', vars);
-  if (error?.privateNetwork) return say(lang, 'hintPrivate', vars);
-  if (kind === 'network' || kind === 'timeout') return say(lang, 'hintNetwork', vars);
-  return inLang(error?.hint, lang) ?? error?.message ?? String(error);
-}
-
-/** The core's sentences come in every language ({en, zh}); other errors say a string. */
-const inLang = (text, lang) => (text && typeof text === 'object' ? text[lang] ?? text.en : text);
 
 // ---------------------------------------------------------------- the element
 
@@ -155,23 +49,19 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-function textOf(value) {
-  return document.createTextNode(value);
-}
-
 class ReactLoop extends HTMLElement {
   static observedAttributes = ['lang', 'height'];
 
   #ui;
-  #core = null; // the shared wasm and renderer, once loaded
-  #view = null;
+  #r = null; // the shared renderer, once loaded
+  #core = null; // the shared wasm module, once a live run (or an old recording) needed it
+  #views = []; // the TraceViews on show
+  #live = null; // the LiveRun of live runs
   #replay = null;
   #trace = null; // the validated recording: one run, or a comparison ({kind, columns, question})
   #traceError = null; // why the recording could not be loaded
-  #agent = null; // the live run's agent
   #model = '';
-  #busy = false;
-  #mode = 'idle'; // idle, loading, replay, fallback, live, error
+  #mode = 'idle'; // idle, loading, offer, replay, fallback, live, error
   #note = ''; // a message that replaces the mode's own line until the next change
   #liveError = null; // why live did not work (fallback)
   #observer = null;
@@ -220,9 +110,17 @@ class ReactLoop extends HTMLElement {
       event.preventDefault();
       this.#runLive();
     });
-    ui.stop.addEventListener('click', () => this.#agent?.abort());
-    // Card parts built on demand (the X-ray, "show more") draw in this element's language.
-    for (const type of ['toggle', 'click']) shadow.addEventListener(type, () => this.#core?.useLang(this.lang), true);
+    ui.stop.addEventListener('click', () => this.#live?.stop());
+    // The run area keeps its end in view while the reader is there (the views never scroll the
+    // page). Whether they are is read when they scroll: measuring after each streamed piece
+    // would force a layout for each.
+    let pinned = true;
+    ui.scroll.addEventListener('scroll', () => {
+      pinned = ui.scroll.scrollHeight - ui.scroll.scrollTop - ui.scroll.clientHeight < 48;
+    }, { passive: true });
+    const follow = new ResizeObserver(() => { if (pinned) ui.scroll.scrollTop = ui.scroll.scrollHeight; });
+    follow.observe(ui.trace);
+    follow.observe(ui.columns);
     this.#applyHeight();
     this.#refresh();
     // Properties a page set before this module loaded would hide the accessors below.
@@ -263,7 +161,7 @@ class ReactLoop extends HTMLElement {
 
   set documents(list) { this.#documents = Array.isArray(list) ? list : null; }
 
-  /** The loaded recording (validated by the core), or null. */
+  /** The loaded recording (validated), or null. */
   get trace() { return this.#trace; }
 
   /** Plays the recording; called before it has loaded, plays it once it has. */
@@ -295,16 +193,12 @@ class ReactLoop extends HTMLElement {
     this.#observer = null;
     this.#visible = false;
     this.#replay?.pause();
-    this.#agent?.abort();
+    this.#live?.agent?.abort();
   }
 
   attributeChangedCallback(name) {
     if (name === 'height') return this.#applyHeight();
-    for (const view of [this.#view, ...(this.#replay?.views ?? [])]) {
-      if (!view) continue;
-      view.lang = this.lang;
-      view.rerender();
-    }
+    for (const view of this.#views) view.rerender(); // each draws in this.lang
     return this.#refresh();
   }
 
@@ -313,34 +207,47 @@ class ReactLoop extends HTMLElement {
     this.#ui.scroll.style.height = !height ? '' : /^\d+(\.\d+)?$/.test(height) ? `${height}px` : height;
   }
 
+  /** The strings in this element's language (once the renderer has loaded). */
+  get #tr() { return this.#r.strings(this.lang); }
+
+  /** One of the core's sentences ({en, zh}) in this element's language; the page's own errors say a string. */
+  #say(text) { return text && typeof text === 'object' ? this.#tr.say(text) : text; }
+
+  /** What failed and how to fix it, in one line, as the core says it. */
+  #problemLine(error) { return [this.#say(error.text) ?? error.message, this.#say(error.hint)].filter(Boolean).join(' '); }
+
+  /** A view of the run drawn in this element's language, scrolling only the element's box. */
+  #makeView(root, actions = {}) {
+    return new this.#r.TraceView(root, { ...actions, lang: () => this.lang, reveal: false });
+  }
+
+  /** The wasm module, loaded for this element the first time it needs it. */
+  async #loadCore() {
+    this.#core ??= await loadCore();
+    return this.#core;
+  }
+
   // ------------------------------------------------------------ start-up and modes
 
   async #start() {
     this.#started = true;
-    const endpoint = this.#endpoint();
-    const src = this.getAttribute('trace-src')?.trim();
-    const modelSrc = this.#modelSrc();
-    if (!endpoint && !src && !modelSrc) return this.#fail(say(this.lang, 'nothing'));
     this.#setMode('loading');
-    // The recording downloads while the wasm compiles.
-    const text = src ? fetchText(new URL(src, document.baseURI).href, this.lang) : null;
-    text?.catch(() => {});
     try {
-      this.#core = await loadCore();
+      this.#r = await loadRenderer();
     } catch (error) {
       return this.#fail(error.message);
     }
-    this.#view = new this.#core.View(this.#ui.trace, {
-      canRetry: (step) => Boolean(this.#agent && !this.#busy && step.view.can_retry),
-      retry: () => this.#retry(),
-      testConnection: () => this.#testConnection(),
-    }, this.#ui.scroll, this.lang);
-    if (text) {
+    const endpoint = this.#endpoint();
+    const src = this.getAttribute('trace-src')?.trim();
+    const modelSrc = this.#modelSrc();
+    const { t } = this.#tr;
+    if (!endpoint && !src && !modelSrc) return this.#fail(t('embed.nothing'));
+    this.#refresh();
+    if (endpoint) this.#loadCore().catch(() => {}); // compiles while the recording downloads
+    if (src) {
       try {
-        const body = await text;
-        const { pkg, readComparison, useLang } = this.#core;
-        useLang(this.lang); // a comparison's messages come in the element's language
-        this.#trace = readComparison(body, pkg.loadTrace) ?? pkg.loadTrace(body);
+        const text = await this.#r.fetchRecording(new URL(src, document.baseURI).href, t);
+        this.#trace = await this.#r.readRecording(text, { t, core: () => this.#loadCore() });
       } catch (error) {
         this.#traceError = error;
       }
@@ -381,18 +288,19 @@ class ReactLoop extends HTMLElement {
 
   async #loadInPage() {
     const { url, name } = this.#offer;
-    const { engine, size } = await import('../inpage.js');
+    const { t } = this.#tr;
     const controller = new AbortController();
-    this.#loading = { controller, text: say(this.lang, 'inPageStarting'), loaded: 0, total: 0 };
+    this.#loading = { controller, text: t('embed.inPageStarting'), loaded: 0, total: 0 };
     this.#replay?.pause();
     this.#refresh();
     try {
+      const [{ engine, size }] = await Promise.all([import('../inpage.js'), this.#loadCore()]);
       const info = await engine().load({ url }, {
         signal: controller.signal,
         onProgress: (p) => {
           Object.assign(this.#loading, {
             loaded: p.loaded, total: p.total,
-            text: p.phase === 'load' ? say(this.lang, 'inPageStarting') : say(this.lang, 'inPageLoading', { name, loaded: size(p.loaded), total: size(p.total) }),
+            text: p.phase === 'load' ? t('embed.inPageStarting') : t('embed.inPageLoading', { name, loaded: size(p.loaded), total: size(p.total) }),
           });
           this.#refresh();
         },
@@ -404,11 +312,10 @@ class ReactLoop extends HTMLElement {
       this.#loading = null;
       if (error.code === 'cancelled') return this.#refresh();
       this.#liveError = error;
-      if (this.#trace) {
-        this.#startReplay('replay');
-        return this.#setNote(say(this.lang, 'inPageFailed', { message: error.message }));
-      }
-      return this.#fail(say(this.lang, 'inPageFailed', { message: error.message }));
+      const message = t('embed.inPageFailed', { message: error.message });
+      if (!this.#trace) return this.#fail(message);
+      this.#startReplay('replay');
+      return this.#setNote(message);
     }
   }
 
@@ -417,18 +324,19 @@ class ReactLoop extends HTMLElement {
   }
 
   /** The endpoint's models (a short probe), or a rejection with the core's hint. */
-  #probe() {
-    return this.#core.pkg.listModels({ baseUrl: this.#endpoint(), timeoutMs: PROBE_TIMEOUT_MS });
+  async #probe() {
+    const { listModels } = await this.#loadCore();
+    return listModels({ baseUrl: this.#endpoint(), timeoutMs: PROBE_TIMEOUT_MS });
   }
 
-  /** Live if the endpoint answers; else the recording, with a line saying how to run it live. */
+  /** Live if the endpoint answers; else the recording, with the core's hint on running it live. */
   async #tryLive() {
     const endpoint = this.#endpoint();
-    this.#setNote(say(this.lang, 'probing', { endpoint }));
+    this.#setNote(this.#tr.t('embed.probing', { endpoint }));
     try {
       const models = await this.#probe();
       const model = this.getAttribute('model') || models[0];
-      if (!model) throw new Error(say(this.lang, 'noModel', { endpoint }));
+      if (!model) throw new Error(this.#tr.t('embed.noModel', { endpoint }));
       return this.#startLive(model);
     } catch (error) {
       this.#note = '';
@@ -440,8 +348,8 @@ class ReactLoop extends HTMLElement {
 
   #startReplay(mode) {
     if (!this.#trace) {
-      if (this.#traceError) return this.#fail(this.#traceError.message, null, 'badTrace');
-      return this.#fail(this.#liveError.message, this.#liveError.hint, 'unreachable');
+      if (this.#traceError) return this.#fail(this.#traceError.message, null, 'embed.badTrace');
+      return this.#fail(this.#say(this.#liveError.text) ?? this.#liveError.message, this.#liveError.hint, 'embed.unreachable');
     }
     const options = (first) => ({
       speed: Math.min(50, Math.max(0.1, Number(this.getAttribute('speed')) || 1)),
@@ -449,17 +357,22 @@ class ReactLoop extends HTMLElement {
       changed: () => this.#refresh(),
       placeholder: first ? this.#placeholder() : null,
     });
-    const { Replay, View, ComparisonPlayer } = this.#core;
+    const { Replay, ComparisonPlayer } = this.#r;
     const comparison = Boolean(this.#trace.columns);
     this.#ui.trace.hidden = comparison;
     this.#ui.columns.hidden = !comparison;
     // A comparison's columns replay side by side: Play, Step and Restart move them all.
-    this.#replay = comparison
-      ? new ComparisonPlayer(this.#ui.columns, this.#trace, {
-        makeView: (element) => new View(element, {}, this.#ui.scroll, this.lang),
+    if (comparison) {
+      this.#replay = new ComparisonPlayer(this.#ui.columns, this.#trace, {
+        makeView: (element) => this.#makeView(element),
         makeReplay: (trace, view, first) => new Replay(trace, view, options(first)),
-      })
-      : new Replay(this.#trace, this.#view, options(true));
+        t: (key, vars) => this.#tr.t(key, vars),
+      });
+      this.#views = this.#replay.views;
+    } else {
+      this.#views = [this.#makeView(this.#ui.trace)];
+      this.#replay = new Replay(this.#trace, this.#views[0], options(true));
+    }
     this.#setMode(mode);
     if (this.hasAttribute('autoplay') || this.#playWhenReady) this.#replay.play();
     return null;
@@ -467,9 +380,10 @@ class ReactLoop extends HTMLElement {
 
   /** The empty box before a replay starts: a big Play button. */
   #placeholder() {
-    const play = el('button', { type: 'button', className: 'primary big' }, say(this.lang, 'play'));
+    const { t } = this.#tr;
+    const play = el('button', { type: 'button', className: 'primary big' }, t('share.page.play'));
     play.addEventListener('click', () => this.#replay?.play());
-    return el('div', { className: 'placeholder' }, play, el('p', {}, say(this.lang, 'start')));
+    return el('div', { className: 'placeholder' }, play, el('p', {}, t('share.page.start')));
   }
 
   #startLive(model) {
@@ -479,7 +393,17 @@ class ReactLoop extends HTMLElement {
     this.#ui.columns.hidden = true;
     this.#model = model;
     this.#ui.input.value ||= this.getAttribute('question') || this.#trace?.question || '';
-    this.#view.reset();
+    const view = this.#makeView(this.#ui.trace, {
+      canRetry: (step) => Boolean(!this.#live.busy && step.view.can_retry),
+      retry: () => this.#live.retry(),
+      testConnection: this.#inPage ? undefined : () => this.#testConnection(),
+      tokens: this.#core.estimateTokens,
+    });
+    this.#views = [view];
+    this.#live = new this.#core.LiveRun(view, {
+      changed: () => this.#refresh(),
+      problem: (error) => this.#setNote(error ? this.#problemLine(error) : ''),
+    });
     this.#setMode('live');
     if (this.hasAttribute('autoplay') && this.#ui.input.value) this.#runLive();
   }
@@ -489,7 +413,7 @@ class ReactLoop extends HTMLElement {
   #buildAgent() {
     const documents = this.documents;
     const server = this.#inPage ? { inPage: true } : { baseUrl: this.#endpoint(), stream: true };
-    const agent = new this.#core.pkg.Agent({
+    const agent = new this.#core.Agent({
       ...server, model: this.#model, lang: this.lang, ...(documents ? { documents } : {}),
     });
     if (this.#inPage) agent.useModel(this.#inPage.model);
@@ -502,54 +426,27 @@ class ReactLoop extends HTMLElement {
     return agent;
   }
 
-  async #runLive() {
-    if (this.#busy || this.#mode !== 'live') return;
+  #runLive() {
+    if (this.#mode !== 'live' || this.#live.busy) return null;
     const question = this.#ui.input.value.trim();
     if (!question) return this.#ui.input.focus();
-    let agent;
     try {
-      agent = this.#buildAgent();
-      agent.start(question);
+      this.#live.start(this.#buildAgent(), question);
     } catch (error) {
       return this.#setNote(error.message);
     }
-    this.#agent = agent;
-    this.#view.reset(agent.trace());
-    await this.#drive(agent);
-  }
-
-  async #retry() {
-    const agent = this.#agent;
-    try {
-      this.#view.showOutcome(null);
-      agent.retry((event) => this.#view.event(event)); // redraws the failed step without its Retry button
-    } catch (error) {
-      return this.#setNote(error.message);
-    }
-    return this.#drive(agent);
-  }
-
-  async #drive(agent) {
-    this.#busy = true;
-    this.#setNote('');
-    try {
-      await agent.continueRun((event) => this.#agent === agent && this.#view.event(event));
-    } catch (error) {
-      this.#note = error.message;
-    } finally {
-      this.#busy = false;
-      this.#refresh();
-    }
+    return this.#live.run();
   }
 
   async #testConnection() {
     const endpoint = this.#endpoint();
-    this.#setNote(say(this.lang, 'probing', { endpoint }));
+    const { t } = this.#tr;
+    this.#setNote(t('embed.probing', { endpoint }));
     try {
       await this.#probe();
-      this.#setNote(say(this.lang, 'connected', { model: this.#model, endpoint }));
+      this.#setNote(t('embed.connected', { model: this.#model, endpoint }));
     } catch (error) {
-      this.#setNote(`${inLang(error.text, this.lang) ?? error.message} ${inLang(error.hint, this.lang) ?? ''}`);
+      this.#setNote(this.#problemLine(error));
     }
   }
 
@@ -558,10 +455,12 @@ class ReactLoop extends HTMLElement {
   /** A problem shown inside the element, never thrown at the page. */
   #fail(message, hint = null, title = null) {
     this.#setMode('error');
-    const heading = title ? say(this.lang, title) : null;
-    if (!this.#core) return this.#ui.trace.replaceChildren(el('p', { className: 'doctor' }, [heading, message].filter(Boolean).join(': ')));
-    this.#core.useLang(this.lang);
-    return this.#ui.trace.replaceChildren(this.#core.doctor(heading ?? message, heading ? message : '', hint));
+    this.#views = [];
+    if (!this.#r) return this.#ui.trace.replaceChildren(el('p', { className: 'doctor' }, message));
+    const { t } = this.#tr;
+    const { lang } = this;
+    const doctor = title ? this.#r.doctor(t(title), message, hint, { lang }) : this.#r.doctor(message, '', hint, { lang });
+    return this.#ui.trace.replaceChildren(doctor);
   }
 
   #setMode(mode) {
@@ -578,71 +477,71 @@ class ReactLoop extends HTMLElement {
   /** Redraws the bar, the note and the buttons for the current mode and state. */
   #refresh() {
     const ui = this.#ui;
-    const lang = this.lang;
     const mode = this.#mode;
     const live = mode === 'live';
+    const busy = Boolean(this.#live?.busy);
     const replay = mode === 'replay' || mode === 'fallback' ? this.#replay : null;
     ui.frame.dataset.mode = mode;
-    ui.frame.dataset.state = replay ? (replay.playing ? 'playing' : replay.done ? 'done' : 'paused') : live && this.#busy ? 'running' : '';
-    ui.mode.textContent = say(lang, live ? 'live' : 'recording');
-    ui.mode.className = `mode${live ? ' live' : ''}`;
+    ui.frame.dataset.state = replay ? (replay.playing ? 'playing' : replay.done ? 'done' : 'paused') : live && busy ? 'running' : '';
+    ui.frame.setAttribute('aria-busy', String(mode === 'loading'));
     ui.mode.hidden = !live && !replay;
     for (const button of [ui.play, ui.step, ui.restart]) button.hidden = !replay;
-    if (replay) {
-      ui.play.textContent = say(lang, replay.playing ? 'pause' : 'play');
-      ui.step.textContent = say(lang, 'step');
-      ui.step.disabled = replay.done;
-      ui.restart.textContent = say(lang, 'restart');
-    }
     ui.ask.hidden = !live;
-    ui.input.setAttribute('aria-label', say(lang, 'question'));
-    ui.run.textContent = say(lang, 'run');
-    ui.stop.textContent = say(lang, 'stop');
-    ui.run.disabled = this.#busy;
-    ui.stop.disabled = !this.#busy;
+    ui.run.disabled = busy;
+    ui.stop.disabled = !busy;
     ui.note.className = `note${mode === 'fallback' && !this.#note ? ' fallback' : ''}`;
-    ui.note.replaceChildren(...this.#noteContent(mode, lang));
+    if (!this.#r) return ui.note.replaceChildren(); // nothing to say before the strings load
+    const { t } = this.#tr;
+    ui.mode.textContent = t(live ? 'embed.live' : 'share.page.recording');
+    ui.mode.className = `mode${live ? ' live' : ''}`;
+    if (replay) {
+      ui.play.textContent = t(replay.playing ? 'share.page.pause' : 'share.page.play');
+      ui.step.textContent = t('run.step');
+      ui.step.disabled = replay.done;
+      ui.restart.textContent = t('share.page.restart');
+    }
+    ui.input.setAttribute('aria-label', t('comparison.question'));
+    ui.run.textContent = t('run.run');
+    ui.stop.textContent = t('run.stop');
+    return ui.note.replaceChildren(...this.#noteContent(mode, t));
   }
 
-  #offerButton(lang) {
+  #offerButton(t) {
     const { name, bytes } = this.#offer;
-    const button = el('button', { type: 'button', className: 'primary inpage' }, say(lang, 'inPageOffer', { name, size: megabytes(bytes) }));
+    const button = el('button', { type: 'button', className: 'primary inpage' }, t('embed.inPageOffer', { name, size: megabytes(bytes) }));
     button.setAttribute('data-testid', 'inpage-offer');
-    button.title = say(lang, 'inPageWhy');
+    button.title = t('embed.inPageWhy');
     button.addEventListener('click', () => this.#loadInPage());
-    return [' ', button, ' ', el('span', { className: 'muted' }, say(lang, 'inPageWhy'))];
+    return [' ', button, ' ', el('span', { className: 'muted' }, t('embed.inPageWhy'))];
   }
 
-  #noteContent(mode, lang) {
+  #noteContent(mode, t) {
     const endpoint = this.#endpoint();
     if (this.#loading) {
       const bar = el('progress', { className: 'load' });
       if (this.#loading.total) Object.assign(bar, { max: this.#loading.total, value: this.#loading.loaded });
       bar.setAttribute('aria-label', this.#loading.text);
-      const cancel = el('button', { type: 'button', className: 'link' }, say(lang, 'cancel'));
+      const cancel = el('button', { type: 'button', className: 'link' }, t('inpage.cancel'));
       cancel.addEventListener('click', () => this.#loading?.controller.abort());
-      return [bar, ' ', textOf(this.#loading.text), ' ', cancel];
+      return [bar, ' ', this.#loading.text, ' ', cancel];
     }
-    const offer = this.#offer && !this.#inPage ? this.#offerButton(lang) : [];
-    if (this.#note) return [textOf(this.#note), ...offer];
+    const offer = this.#offer && !this.#inPage ? this.#offerButton(t) : [];
+    if (this.#note) return [this.#note, ...offer];
     switch (mode) {
-      case 'idle': return [textOf(say(lang, 'idle'))];
-      case 'loading': return [textOf(say(lang, 'loading'))];
-      case 'replay': return [textOf(say(lang, 'replaying')), ...offer];
+      case 'loading': return [t('embed.loading')];
+      case 'replay': return [t('embed.replaying'), ...offer];
       case 'offer': return offer;
-      case 'live': return [textOf(say(lang, this.#inPage ? 'inPageLive' : 'connected', { model: this.#model, endpoint }))];
+      case 'live': return [t(this.#inPage ? 'embed.inPageLive' : 'embed.connected', { model: this.#model, endpoint })];
       case 'fallback': {
         const error = this.#liveError;
-        const again = el('button', { type: 'button', className: 'link' }, say(lang, 'tryLive'));
+        const again = el('button', { type: 'button', className: 'link' }, t('embed.tryLive'));
         again.addEventListener('click', () => this.#tryLive());
         return [
-          `${say(lang, 'fallback', { endpoint })} `,
-          el('span', { className: 'hint' }, ...withCode(liveHint(error, { endpoint, lang }))),
+          `${t('embed.fallback', { endpoint })} `,
+          el('span', { className: 'hint' }, ...withCode(this.#say(error?.hint) ?? '')),
           ' ',
           again,
-          el('details', { className: 'why' }, el('summary', {}, say(lang, 'why')),
-            el('p', {}, inLang(error?.text, lang) ?? error?.message ?? ''),
-            error?.hint ? el('p', {}, inLang(error.hint, lang)) : ''),
+          el('details', { className: 'why' }, el('summary', {}, t('embed.why')), el('p', {}, this.#say(error?.text) ?? error?.message ?? '')),
         ];
       }
       default: return [];
@@ -656,11 +555,8 @@ function megabytes(bytes) {
   return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`;
 }
 
-/** A hint's shell command (the part from OLLAMA_ORIGINS=) set as code. */
-function withCode(hint) {
-  const at = hint.indexOf('OLLAMA_ORIGINS=');
-  return at < 0 ? [hint] : [hint.slice(0, at), el('code', {}, hint.slice(at))];
-}
+/** The core's hint with its commands (between backticks) set as code. */
+const withCode = (hint) => hint.split('`').map((part, i) => (i % 2 ? el('code', {}, part) : part));
 
 let sheet = null;
 
@@ -671,59 +567,6 @@ function styleSheet() {
     sheet.replaceSync(css);
   }
   return sheet;
-}
-
-const texts = new Map(); // url → promise of its text: a recording used twice loads once
-
-function fetchText(url, lang) {
-  if (!texts.has(url)) {
-    const text = download(url, lang);
-    texts.set(url, text);
-    text.catch(() => texts.delete(url));
-  }
-  return texts.get(url);
-}
-
-async function download(url, lang) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (error) {
-    throw new Error(say(lang, 'loadFailed', { url, reason: error.message }));
-  }
-  if (!response.ok) throw new Error(say(lang, 'loadFailed', { url, reason: `HTTP ${response.status}` }));
-  const tooLarge = () => new Error(say(lang, 'tooLarge', { url, limit: MAX_RECORDING_BYTES / 1e6 }));
-  // A declared length says it at once; the count below holds when there is none (or a wrong one).
-  if (Number(response.headers.get('content-length')) > MAX_RECORDING_BYTES) {
-    response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    let read;
-    try {
-      read = await reader.read();
-    } catch (error) {
-      throw new Error(say(lang, 'loadFailed', { url, reason: error.message }));
-    }
-    if (read.done) break;
-    size += read.value.byteLength;
-    if (size > MAX_RECORDING_BYTES) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(read.value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 if (!customElements.get('react-loop')) customElements.define('react-loop', ReactLoop);
