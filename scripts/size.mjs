@@ -7,14 +7,12 @@
 // - <react-loop> running live, and a docs page with one element replaying a recording: the
 //   files scripts/embed-size.mjs lists (the tests check that the element requests exactly
 //   those), the replay with www/recordings/calculator-en.json.
-// Issue 11 set limits for the first three.
 import { readFile } from 'node:fs/promises';
 import { EMBED_FILES } from './embed-size.mjs';
 import { gzipBytes } from '../bench/lib/size.mjs';
 
 const WWW = new URL('../www/', import.meta.url);
 const WASM = 'pkg/reactloop_bg.wasm';
-const LIMITS = { wasm: 150, playground: 200, embed: 170 };
 
 const gzip = async (file) => gzipBytes(await readFile(new URL(file, WWW)));
 
@@ -58,6 +56,5 @@ const names = {
 };
 for (const [key, bytes] of Object.entries(sizes)) {
   const kb = (bytes / 1000).toFixed(1);
-  const limit = LIMITS[key] ? ` (limit ${LIMITS[key]} KB)` : '';
-  console.log(`${names[key].padEnd(28)} ${kb.padStart(6)} KB gzip -9${limit}`);
+  console.log(`${names[key].padEnd(28)} ${kb.padStart(6)} KB gzip -9`);
 }

@@ -5,8 +5,11 @@ import { estimateTokens } from './pkg/reactloop.js';
 import { TraceView } from './trace.js';
 import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
-import { t, lang as uiLang } from './i18n.js';
+import { t, lang as uiLang, strings } from './i18n.js';
 import { comparisonJson, COMPARISON } from './comparison.js';
+
+/** A thrown error in the page's language: the core's come with `text` ({en, zh}). */
+const errorText = (error) => (error.text ? strings(uiLang()).say(error.text) : error.message);
 
 const MAX_COLUMNS = 4;
 const CHOICES = {
@@ -217,7 +220,7 @@ class Column {
     this.view = new TraceView(this.traceEl, { idPrefix: `${this.root.id}-`, tokens: estimateTokens });
     this.live = new LiveRun(this.view, {
       changed: () => this.refresh(),
-      problem: (error) => { if (error) this.summary.textContent = error.message; },
+      problem: (error) => { if (error) this.summary.textContent = errorText(error); },
     });
   }
 
@@ -273,8 +276,8 @@ class Column {
         if (this.config.server === 'inpage' && !deps.inPage()) throw new Error(t('inpage.notLoaded'));
         this.live.start(deps.buildAgent(this.overrides()), question);
       } catch (error) {
-        this.summary.textContent = error.message;
-        return resolve({ answer: null, error: error.message });
+        this.summary.textContent = errorText(error);
+        return resolve({ answer: null, error: errorText(error) });
       }
       this.go();
     });

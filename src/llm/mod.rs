@@ -320,10 +320,14 @@ pub fn chat_url(base: &str) -> String {
     }
 }
 
-/// `{base}/models`, also from a base given as the full chat-completions URL.
+/// `{base}/models`, also from a base given as the full chat-completions URL or as the model
+/// list's own URL (a failed listing's error names that one).
 pub fn models_url(base: &str) -> String {
     let base = trim_base(base);
-    let root = base.strip_suffix(CHAT_PATH).unwrap_or(base);
+    let root = [CHAT_PATH, MODELS_PATH]
+        .iter()
+        .find_map(|path| base.strip_suffix(path))
+        .unwrap_or(base);
     format!("{root}{MODELS_PATH}")
 }
 
@@ -666,6 +670,10 @@ mod tests {
             ),
             (
                 "http://localhost:8080/v1/chat/completions",
+                "http://localhost:8080/v1/models",
+            ),
+            (
+                "http://localhost:8080/v1/models",
                 "http://localhost:8080/v1/models",
             ),
         ];
