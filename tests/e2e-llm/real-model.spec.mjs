@@ -105,7 +105,7 @@ test('a search_docs question reaches a final answer with the real model', async 
   await first.locator('details.anatomy > summary').click();
   const anatomy = first.locator('.anatomy-body');
   await expect(anatomy).toContainText('Constrained output: grammar');
-  await expect(anatomy).toContainText('the first reply must call a tool');
+  await expect(anatomy).toContainText('The first reply must call a tool');
   await page.screenshot({ path: 'test-results/screenshots/real-model-search-docs.png', fullPage: true });
 });
 
