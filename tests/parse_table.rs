@@ -853,7 +853,10 @@ fn result_serializes_with_kind_tag() {
         Repair::PaperForm,
         Repair::HallucinatedObservationDropped,
     ] {
-        assert!(!rep.describe().is_empty());
+        assert!(!reactloop::sentences::repair(rep).en.is_empty());
     }
-    assert_eq!(Repair::SingleQuotes.describe(), "single quotes → double");
+    assert_eq!(
+        reactloop::sentences::repair(Repair::SingleQuotes).en,
+        "single quotes → double"
+    );
 }

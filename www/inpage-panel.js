@@ -106,11 +106,14 @@ let onDecline = () => {};
 export function initInPage({ decline } = {}) {
   onDecline = decline ?? onDecline;
   applyI18n(el.fields); // the page drew the panel's static text before these strings were here
-  el.file.addEventListener('change', () => {
+  const takeFile = () => {
     const [file] = el.file.files;
     if (file) load({ file });
     el.file.value = '';
-  });
+  };
+  el.file.addEventListener('change', takeFile);
+  // A file picked while this module was still loading fired its change event before the listener.
+  takeFile();
   el.loadUrl.addEventListener('click', () => {
     const url = el.url.value.trim();
     if (url) load({ url });

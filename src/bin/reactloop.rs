@@ -72,7 +72,11 @@ fn parse_lines() -> Result<(), String> {
             .and_then(Value::as_str)
             .ok_or_else(|| format!("line {}: no \"text\" string field", n + 1))?;
         let result = parse_reply(text);
-        let repairs: Vec<&str> = result.repairs.iter().map(|r| r.describe()).collect();
+        let repairs: Vec<String> = result
+            .repairs
+            .iter()
+            .map(|r| reactloop::sentences::repair(*r).en)
+            .collect();
         let row = match &result.parsed {
             Parsed::Action { tool, input } => {
                 json!({"kind": "action", "tool": tool, "input": input,

@@ -17,7 +17,6 @@ use crate::fields::tagged;
 use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{Error, Value};
-use std::fmt;
 
 pub use json::parse_json_lenient;
 pub use reply::{parse_reply, parse_reply_after_final_answer};
@@ -106,44 +105,7 @@ impl FormatError {
     }
 }
 
-impl fmt::Display for FormatError {
-    /// A short sentence for a person, e.g. in the trace.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FormatError::Empty => f.write_str("empty reply"),
-            FormatError::NoAction => f.write_str("no Action or Final Answer found"),
-            FormatError::ThoughtOnly => f.write_str("only a Thought, no Action or Final Answer"),
-            FormatError::NoTool => {
-                f.write_str("the model says no tool is needed but gave no answer")
-            }
-            FormatError::MissingToolName => f.write_str("Action without a tool name"),
-            FormatError::InputWithoutAction => f.write_str("Action Input without an Action"),
-            FormatError::MixedActionAndAnswer => {
-                f.write_str("one line holds both an Action and a Final Answer")
-            }
-            FormatError::EmptyAnswer => f.write_str("empty Final Answer"),
-            FormatError::XmlToolCall => f.write_str("XML tool call instead of Action/Action Input"),
-            FormatError::InvalidJson {
-                line,
-                column,
-                message,
-            } => {
-                write!(f, "invalid JSON at line {line}, column {column}: {message}")
-            }
-            FormatError::ArgumentsAsAnswer { tool } => {
-                write!(
-                    f,
-                    "final_answer given {tool}'s arguments instead of an answer"
-                )
-            }
-            FormatError::ExampleCopied => f.write_str("copied from the example in the prompt"),
-            FormatError::QuestionRepeated => f.write_str("the answer only repeats the question"),
-            FormatError::NumberUnused { number } => {
-                write!(f, "the answer leaves out the question's {number}")
-            }
-        }
-    }
-}
+// Its sentence for a person (`Display`) is in `crate::sentences`, in both languages.
 
 /// One repair or tolerated deviation, so a learner can see why a messy reply still worked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -221,80 +183,6 @@ pub enum Repair {
     UnclosedString,
     /// A `<think>…</think>` block before the reply.
     ReasoningSkipped,
-}
-
-impl Repair {
-    pub fn describe(&self) -> &'static str {
-        match self {
-            Repair::FullWidthColon => "full-width colon ： read as :",
-            Repair::MarkdownLabel => "markdown around a label ignored (e.g. **Action:**)",
-            Repair::NumberedLabel => "numbered label (e.g. Thought 1:) read without its number",
-            Repair::AnswerLabel => "'Answer:' read as 'Final Answer:'",
-            Repair::InlineFinalAnswer => "'Final Answer:' found in the middle of a line",
-            Repair::CodeFenceRemoved => "code fence removed",
-            Repair::JsonExtractedFromProse => "JSON extracted from prose",
-            Repair::JsonObjectForm => "action read from a JSON object",
-            Repair::WrapperUnwrapped => "outer wrapper object (e.g. tool_call) unwrapped",
-            Repair::PaperForm => "paper form tool[arg]",
-            Repair::CallForm => "call form tool(args)",
-            Repair::InputWithoutLabel => {
-                "input read from the lines after the Action (no 'Action Input:')"
-            }
-            Repair::ToolNameUnquoted => "quotes or backticks around the tool name removed",
-            Repair::SingleQuotes => "single quotes → double",
-            Repair::TrailingComma => "trailing comma removed",
-            Repair::CommentRemoved => "comment removed from JSON",
-            Repair::PythonLiterals => "Python True/False/None → true/false/null",
-            Repair::RawControlInString => "raw newline or tab inside a JSON string accepted",
-            Repair::InvalidEscape => "invalid escape in a JSON string kept as text",
-            Repair::UnquotedKey => "unquoted JSON key accepted",
-            Repair::StringJsonDecoded => "JSON written inside a string decoded",
-            Repair::AnswerUnwrapped => "{\"answer\": …} unwrapped to its text",
-            Repair::TrailingTextIgnored => "text after the JSON input ignored",
-            Repair::HallucinatedObservationDropped => "hallucinated Observation dropped",
-            Repair::PartialObservationDropped => "cut-off stop word (e.g. 'Obs') dropped",
-            Repair::FinalAnswerIgnored => "final answer after the action ignored",
-            Repair::ExtraActionIgnored => "later actions ignored (only the first counts)",
-            Repair::ActionAfterFinalIgnored => "action after the final answer ignored",
-            Repair::InputCompletesFinalAnswer => {
-                "'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'"
-            }
-            Repair::ArgumentsRunAsCall => {
-                "final_answer held a tool's arguments that no Observation had shown: that call was run"
-            }
-            Repair::ExpressionRunAsCall => {
-                "final_answer was an expression, not its value: the calculator was run on it"
-            }
-            Repair::ExpressionEvaluated => {
-                "final_answer was an expression at the last step: its value is the answer"
-            }
-            Repair::CopiedLabelRemoved => {
-                "the answer opened with a copied label ('Observation:'): the label was taken out"
-            }
-            Repair::AnswerFromEarlierCall => {
-                "final_answer repeated an earlier call's arguments: that call's result is the answer"
-            }
-            Repair::ProseAsAnswer => {
-                "only the answer was asked for, and the reply gave it without the format: its text is the answer"
-            }
-            Repair::NoToolActionIgnored => {
-                "'Action: None' ignored; the Final Answer after it is used"
-            }
-            Repair::TranslatedLabel => "Chinese label read as its English keyword (思考 → Thought)",
-            Repair::InlineLabel => "label found after a sentence, in the middle of a line",
-            Repair::BareActionLine => "a line with only tool[arg] or finish(…) read as the Action",
-            Repair::IncompleteActionSkipped => {
-                "an incomplete step ('Action: final_answer' without an answer, or 'Action Input:' \
-                 without an Action) skipped; the complete action after it is used"
-            }
-            Repair::ToolNameTrimmed => "words around the tool name dropped",
-            Repair::FullWidthPunctuation => "full-width quotes, colons or commas in JSON read as ASCII",
-            Repair::UnclosedJson => "missing closing brackets at the end of the JSON added",
-            Repair::UnbalancedQuote => "opening quote that is never closed dropped",
-            Repair::UnclosedString => "missing closing quote before the closing bracket added",
-            Repair::ReasoningSkipped => "<think>…</think> reasoning read as thought, not as protocol",
-        }
-    }
 }
 
 // Read back by hand in `crate::deser`: a new field goes there too.

@@ -117,56 +117,126 @@ pub fn outcome(outcome: &Outcome) -> Text {
     Text { en, zh }
 }
 
-/// A repair: in Chinese a short label, then the precise English sentence in brackets.
+/// A repair: the English sentence, and in Chinese a short label with the English in brackets
+/// (the English alone where no label is written yet).
 pub fn repair(repair: Repair) -> Text {
-    let label = match repair {
-        Repair::FullWidthColon => "全角冒号按半角读取",
-        Repair::MarkdownLabel => "忽略标签外的 Markdown",
-        Repair::CodeFenceRemoved => "去掉代码块标记",
-        Repair::ToolNameUnquoted => "去掉工具名外的引号",
-        Repair::SingleQuotes => "单引号改为双引号",
-        Repair::TrailingComma => "删去多余的逗号",
-        Repair::PythonLiterals => "Python 字面量改为 JSON",
-        Repair::UnquotedKey => "接受没有引号的键",
-        Repair::HallucinatedObservationDropped => "删去模型自编的 Observation",
-        Repair::AnswerFromEarlierCall => {
-            "final_answer 重复了先前调用的参数：以那次调用的结果为答案"
-        }
-        Repair::InputCompletesFinalAnswer => {
-            "单独的 Action Input 作为上一条回复中 final_answer 的答案"
-        }
-        Repair::ArgumentsRunAsCall => "final_answer 里是工具参数：执行了那次调用",
-        Repair::ExpressionRunAsCall => "final_answer 是算式而不是它的值：用计算器算了它",
-        Repair::ExpressionEvaluated => "最后一步的 final_answer 是算式：以它的值为答案",
-        Repair::CopiedLabelRemoved => "答案开头照抄了标签（Observation:）：去掉了这个标签",
-        Repair::ProseAsAnswer => "请求只要答案，回复没有按格式给出：以回复的文字为答案",
-        Repair::TranslatedLabel => "中文标签按英文标签读取",
-        Repair::FullWidthPunctuation => "全角标点按 JSON 标点读取",
-        Repair::UnclosedString => "补上右括号前缺少的右引号",
-        _ => "",
+    let (en, zh_label): (&str, Option<&str>) = match repair {
+        Repair::FullWidthColon => ("full-width colon ： read as :", Some("全角冒号按半角读取")),
+        Repair::MarkdownLabel => ("markdown around a label ignored (e.g. **Action:**)", Some("忽略标签外的 Markdown")),
+        Repair::NumberedLabel => ("numbered label (e.g. Thought 1:) read without its number", None),
+        Repair::AnswerLabel => ("'Answer:' read as 'Final Answer:'", None),
+        Repair::InlineFinalAnswer => ("'Final Answer:' found in the middle of a line", None),
+        Repair::CodeFenceRemoved => ("code fence removed", Some("去掉代码块标记")),
+        Repair::JsonExtractedFromProse => ("JSON extracted from prose", None),
+        Repair::JsonObjectForm => ("action read from a JSON object", None),
+        Repair::WrapperUnwrapped => ("outer wrapper object (e.g. tool_call) unwrapped", None),
+        Repair::PaperForm => ("paper form tool[arg]", None),
+        Repair::CallForm => ("call form tool(args)", None),
+        Repair::InputWithoutLabel => ("input read from the lines after the Action (no 'Action Input:')", None),
+        Repair::ToolNameUnquoted => ("quotes or backticks around the tool name removed", Some("去掉工具名外的引号")),
+        Repair::SingleQuotes => ("single quotes → double", Some("单引号改为双引号")),
+        Repair::TrailingComma => ("trailing comma removed", Some("删去多余的逗号")),
+        Repair::CommentRemoved => ("comment removed from JSON", None),
+        Repair::PythonLiterals => ("Python True/False/None → true/false/null", Some("Python 字面量改为 JSON")),
+        Repair::RawControlInString => ("raw newline or tab inside a JSON string accepted", None),
+        Repair::InvalidEscape => ("invalid escape in a JSON string kept as text", None),
+        Repair::UnquotedKey => ("unquoted JSON key accepted", Some("接受没有引号的键")),
+        Repair::StringJsonDecoded => ("JSON written inside a string decoded", None),
+        Repair::AnswerUnwrapped => ("{\"answer\": …} unwrapped to its text", None),
+        Repair::TrailingTextIgnored => ("text after the JSON input ignored", None),
+        Repair::HallucinatedObservationDropped => ("hallucinated Observation dropped", Some("删去模型自编的 Observation")),
+        Repair::PartialObservationDropped => ("cut-off stop word (e.g. 'Obs') dropped", None),
+        Repair::FinalAnswerIgnored => ("final answer after the action ignored", None),
+        Repair::ExtraActionIgnored => ("later actions ignored (only the first counts)", None),
+        Repair::ActionAfterFinalIgnored => ("action after the final answer ignored", None),
+        Repair::InputCompletesFinalAnswer => ("'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'", None),
+        Repair::ArgumentsRunAsCall => ("final_answer held a tool's arguments that no Observation had shown: that call was run", Some("final_answer 里是工具参数：执行了那次调用")),
+        Repair::ExpressionRunAsCall => ("final_answer was an expression, not its value: the calculator was run on it", Some("final_answer 是算式而不是它的值：用计算器算了它")),
+        Repair::ExpressionEvaluated => ("final_answer was an expression at the last step: its value is the answer", Some("最后一步的 final_answer 是算式：以它的值为答案")),
+        Repair::CopiedLabelRemoved => ("the answer opened with a copied label ('Observation:'): the label was taken out", Some("答案开头照抄了标签（Observation:）：去掉了这个标签")),
+        Repair::AnswerFromEarlierCall => ("final_answer repeated an earlier call's arguments: that call's result is the answer", None),
+        Repair::ProseAsAnswer => ("only the answer was asked for, and the reply gave it without the format: its text is the answer", Some("请求只要答案，回复没有按格式给出：以回复的文字为答案")),
+        Repair::NoToolActionIgnored => ("'Action: None' ignored; the Final Answer after it is used", None),
+        Repair::TranslatedLabel => ("Chinese label read as its English keyword (思考 → Thought)", Some("中文标签按英文标签读取")),
+        Repair::InlineLabel => ("label found after a sentence, in the middle of a line", None),
+        Repair::BareActionLine => ("a line with only tool[arg] or finish(…) read as the Action", None),
+        Repair::IncompleteActionSkipped => ("an incomplete step ('Action: final_answer' without an answer, or 'Action Input:' \
+                 without an Action) skipped; the complete action after it is used", None),
+        Repair::ToolNameTrimmed => ("words around the tool name dropped", None),
+        Repair::FullWidthPunctuation => ("full-width quotes, colons or commas in JSON read as ASCII", Some("全角标点按 JSON 标点读取")),
+        Repair::UnclosedJson => ("missing closing brackets at the end of the JSON added", None),
+        Repair::UnbalancedQuote => ("opening quote that is never closed dropped", None),
+        Repair::UnclosedString => ("missing closing quote before the closing bracket added", Some("补上右括号前缺少的右引号")),
+        Repair::ReasoningSkipped => ("<think>…</think> reasoning read as thought, not as protocol", None),
     };
-    labelled(label, repair.describe().to_string())
+    labelled(zh_label, en.to_string())
 }
 
-/// A format error, labelled in Chinese like a repair.
+/// A format error, labelled in Chinese like a repair. The English is the error's `Display`.
 pub fn format_error(error: &FormatError) -> Text {
-    let label = match error {
-        FormatError::Empty => "回复为空",
-        FormatError::NoAction => "没有 Action 或 Final Answer",
-        FormatError::ThoughtOnly => "只有 Thought",
-        FormatError::NoTool => "说不需要工具，却没有给出答案",
-        FormatError::MissingToolName => "Action 缺少工具名",
-        FormatError::InputWithoutAction => "有 Action Input 却没有 Action",
-        FormatError::EmptyAnswer => "Final Answer 为空",
-        FormatError::XmlToolCall => "用了 XML 工具调用",
-        FormatError::InvalidJson { .. } => "JSON 无效",
-        FormatError::ArgumentsAsAnswer { .. } => "final_answer 里写的是工具参数，不是答案",
-        FormatError::ExampleCopied => "照抄了提示词里的示例",
-        FormatError::QuestionRepeated => "答案只是重复了问题",
-        FormatError::NumberUnused { .. } => "答案没有用到问题里的一个数",
-        FormatError::MixedActionAndAnswer => "同一行里既有 Action 又有 Final Answer",
+    let (en, zh_label) = match error {
+        FormatError::Empty => ("empty reply".to_string(), "回复为空"),
+        FormatError::NoAction => (
+            "no Action or Final Answer found".to_string(),
+            "没有 Action 或 Final Answer",
+        ),
+        FormatError::ThoughtOnly => (
+            "only a Thought, no Action or Final Answer".to_string(),
+            "只有 Thought",
+        ),
+        FormatError::NoTool => (
+            "the model says no tool is needed but gave no answer".to_string(),
+            "说不需要工具，却没有给出答案",
+        ),
+        FormatError::MissingToolName => (
+            "Action without a tool name".to_string(),
+            "Action 缺少工具名",
+        ),
+        FormatError::InputWithoutAction => (
+            "Action Input without an Action".to_string(),
+            "有 Action Input 却没有 Action",
+        ),
+        FormatError::MixedActionAndAnswer => (
+            "one line holds both an Action and a Final Answer".to_string(),
+            "同一行里既有 Action 又有 Final Answer",
+        ),
+        FormatError::EmptyAnswer => ("empty Final Answer".to_string(), "Final Answer 为空"),
+        FormatError::XmlToolCall => (
+            "XML tool call instead of Action/Action Input".to_string(),
+            "用了 XML 工具调用",
+        ),
+        FormatError::InvalidJson {
+            line,
+            column,
+            message,
+        } => (
+            format!("invalid JSON at line {line}, column {column}: {message}"),
+            "JSON 无效",
+        ),
+        FormatError::ArgumentsAsAnswer { tool } => (
+            format!("final_answer given {tool}'s arguments instead of an answer"),
+            "final_answer 里写的是工具参数，不是答案",
+        ),
+        FormatError::ExampleCopied => (
+            "copied from the example in the prompt".to_string(),
+            "照抄了提示词里的示例",
+        ),
+        FormatError::QuestionRepeated => (
+            "the answer only repeats the question".to_string(),
+            "答案只是重复了问题",
+        ),
+        FormatError::NumberUnused { number } => (
+            format!("the answer leaves out the question's {number}"),
+            "答案没有用到问题里的一个数",
+        ),
     };
-    labelled(label, error.to_string())
+    labelled(Some(zh_label), en)
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_error(self).en)
+    }
 }
 
 /// Why a request leaves an action out of the reply's allowed ones.
@@ -220,10 +290,10 @@ pub fn note(note: &Note) -> Text {
     }
 }
 
-fn labelled(zh_label: &str, en: String) -> Text {
+fn labelled(zh_label: Option<&str>, en: String) -> Text {
     let zh = match zh_label {
-        "" => en.clone(),
-        label => format!("{label}（{en}）"),
+        None => en.clone(),
+        Some(label) => format!("{label}（{en}）"),
     };
     Text { en, zh }
 }
