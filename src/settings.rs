@@ -108,21 +108,7 @@ pub enum SettingsError {
     Client(ConfigError),
 }
 
-impl std::fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Invalid { message } => write!(f, "Invalid settings: {message}"),
-            Self::Limit { name, got } => {
-                write!(
-                    f,
-                    "{name} must be a whole number of at least 1 (got {got})."
-                )
-            }
-            Self::Client(error) => error.fmt(f),
-        }
-    }
-}
-
+// Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
 impl std::error::Error for SettingsError {}
 
 /// What the settings are for: a run, or only listing the server's models (which needs no

@@ -19,8 +19,10 @@ const LAYERS: &[&[&str]] = &[
     &["prompt", "history"],
     &["reading", "demo", "config"],
     &["trace"],
-    &["agent", "sentences"],
-    &["drive", "view", "settings"],
+    &["agent"],
+    &["drive", "settings"],
+    &["sentences"],
+    &["view"],
     &["events"],
 ];
 

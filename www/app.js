@@ -2,7 +2,7 @@
 // (run, step, pause, stop, edit a reply or an observation), and keeps, shares and replays traces.
 import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
-import { t, lang, setLang, initialLang, isLang } from './i18n.js';
+import { t, lang, setLang, initialLang, isLang, errorText } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
 import { LiveRun } from './live.js';
 import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
@@ -82,7 +82,7 @@ function settingsChanged() {
       // worked examples, which the preview shows unless a constraint is chosen by hand.
       showPreview(buildAgent({ demo: true }).systemPrompt());
     } catch (error) {
-      showPreview(error.message);
+      showPreview(errorText(error));
     }
   }, 150);
 }
@@ -260,7 +260,7 @@ async function importTrace(file) {
     }
     trace = loadTrace(await file.text());
   } catch (error) {
-    return showProblem({ message: t('share.importFailed', { message: error.message }) });
+    return showProblem({ message: t('share.importFailed', { message: errorText(error) }) });
   }
   live.forget();
   loaded = trace;

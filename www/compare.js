@@ -5,11 +5,8 @@ import { estimateTokens } from './pkg/reactloop.js';
 import { TraceView } from './trace.js';
 import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
-import { t, lang as uiLang, strings } from './i18n.js';
+import { t, lang as uiLang, errorText } from './i18n.js';
 import { comparisonJson, COMPARISON } from './comparison.js';
-
-/** A thrown error in the page's language: the core's come with `text` ({en, zh}). */
-const errorText = (error) => (error.text ? strings(uiLang()).say(error.text) : error.message);
 
 const MAX_COLUMNS = 4;
 const CHOICES = {

@@ -6,7 +6,7 @@
 // answering the same question. Labels are shown as text, and every trace goes through the
 // reader of a single recorded run (www/recording.js).
 import { h } from './dom.js';
-import { t as pageT } from './i18n.js';
+import { t as pageT, errorText } from './i18n.js';
 
 export const COMPARISON = 'reactloop-comparison';
 const MAX_COLUMNS = 4;
@@ -38,7 +38,7 @@ export function readComparison(value, readRun, t = pageT) {
         try {
           return readRun(run);
         } catch (error) {
-          throw new Error(t('comparison.badRun', { n: i + 1, run: j + 1, message: error.message }));
+          throw new Error(t('comparison.badRun', { n: i + 1, run: j + 1, message: errorText(error) }));
         }
       }),
     };

@@ -562,6 +562,9 @@ export const strings = (lang) => ({
   say: (text) => text[lang] ?? text.en,
 });
 
+/** A thrown error in a language: the core's refusals and model errors carry `text` ({en, zh}). */
+export const errorText = (error, lang = current) => (error?.text ? strings(lang).say(error.text) : error?.message ?? String(error));
+
 /** The string for `key` in the page's language, with `{name}` slots filled from `vars`. */
 export const t = (key, vars) => strings(current).t(key, vars);
 

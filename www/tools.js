@@ -4,7 +4,7 @@
 // tool code cannot reach the DOM or localStorage. Nothing the model writes is ever run.
 import { builtinTools, checkTool, defaultDocuments } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { workerTool, checkToolSource } from './worker-tool.js';
 
 const el = {
@@ -107,7 +107,7 @@ async function addJsTool() {
     // The core checks the name and schema, as registerTool will.
     checkTool(definition);
   } catch (error) {
-    return say(error.message, true);
+    return say(errorText(error), true);
   }
   jsTools.set(definition.name, { definition, enabled: true });
   renderJsTools();

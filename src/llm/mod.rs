@@ -263,51 +263,7 @@ pub enum ConfigError {
     BadApiKey,
 }
 
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::EmptyBaseUrl => f.write_str(
-                "Enter the server's base URL, for example http://localhost:11434/v1 (Ollama) or \
-                 http://localhost:8080/v1 (llama.cpp).",
-            ),
-            Self::BadScheme { url } => {
-                write!(
-                    f,
-                    "The base URL \"{url}\" must start with http:// or https://."
-                )
-            }
-            Self::UrlHasWhitespace { url } => {
-                write!(f, "The base URL \"{url}\" contains a space; remove it.")
-            }
-            Self::UrlHasQuery { url } => write!(
-                f,
-                "The base URL \"{url}\" must not contain ? or #; give only the address, up to \
-                 /v1."
-            ),
-            Self::MissingHost { url } => write!(
-                f,
-                "The base URL \"{url}\" has no server name after http:// or https://."
-            ),
-            Self::EmptyModel => f.write_str(
-                "Enter a model name: Ollama needs one it has pulled (e.g. qwen2.5-coder:0.5b); \
-                 llama.cpp accepts any name.",
-            ),
-            Self::BadTemperature { value } => write!(
-                f,
-                "The temperature must be a number from 0 to {MAX_TEMPERATURE}, not {value}."
-            ),
-            Self::ZeroMaxTokens => f.write_str(
-                "Max tokens must be at least 1 (or left empty for the server's default).",
-            ),
-            Self::ZeroTimeout => f.write_str("The timeout must be more than 0 ms."),
-            Self::BadApiKey => f.write_str(
-                "The API key contains a line break or a non-ASCII character, which cannot be sent \
-                 in an HTTP header; paste it again.",
-            ),
-        }
-    }
-}
-
+// Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
 impl std::error::Error for ConfigError {}
 
 /// `{base}/chat/completions`; a base that already ends so is kept as it is.

@@ -5,8 +5,10 @@
 //! their English from their types' own short descriptions, with a Chinese label here.)
 
 mod errors;
+mod refusals;
 
 pub use errors::{hint, llm_error};
+pub use refusals::{config_error, registry_error, settings_error, trace_error};
 
 use crate::lang::Text;
 use crate::llm::{Avoid, AvoidWhy};

@@ -25,7 +25,7 @@ pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
 pub(crate) use error::quoted_list;
 pub use error::{DispatchError, ToolError};
-pub use registry::{Registry, RegistryError};
+pub use registry::{Registry, RegistryError, MAX_NAME_LEN};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

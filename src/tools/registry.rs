@@ -4,7 +4,6 @@
 use super::names::fold;
 use super::{args, Builtin, Document, ToolSpec};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Why a host's tool could not be registered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,39 +16,11 @@ pub enum RegistryError {
     InvalidSchema { name: String, message: String },
 }
 
-impl fmt::Display for RegistryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegistryError::InvalidName { name } => write!(
-                f,
-                "invalid tool name '{name}': use 1 to {MAX_NAME_LEN} letters, digits or \
-                 underscores, not starting with a digit"
-            ),
-            RegistryError::ReservedName { name } => write!(
-                f,
-                "'{name}' is reserved: the model uses it to give its final answer"
-            ),
-            RegistryError::BuiltinName { name } => {
-                write!(f, "'{name}' is the name of a built-in tool; choose another")
-            }
-            RegistryError::NameClash { name, existing } => write!(
-                f,
-                "'{name}' is too similar to the tool '{existing}' (names are matched ignoring \
-                 case and underscores); choose another"
-            ),
-            RegistryError::InvalidSchema { name, message } => {
-                write!(
-                    f,
-                    "the parameters of '{name}' are not a usable schema: {message}"
-                )
-            }
-        }
-    }
-}
-
+// Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
 impl std::error::Error for RegistryError {}
 
-const MAX_NAME_LEN: usize = 64;
+/// The longest tool name a host may register.
+pub const MAX_NAME_LEN: usize = 64;
 /// Tool names as written longer than this many characters are not matched at all. Twice the
 /// longest name a host may register leaves room for the separators and prefixes a model adds
 /// ("Get Current Time"); a longer one is not a misspelt name but runaway output.

@@ -209,19 +209,5 @@ pub enum TraceError {
     Invalid { message: String },
 }
 
-impl std::fmt::Display for TraceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TraceError::NotJson { message } => write!(f, "This file is not JSON: {message}"),
-            TraceError::NewerVersion { found, supported } => write!(
-                f,
-                "This trace has format version {found}; this reactloop reads up to version {supported}. Update reactloop to open it."
-            ),
-            TraceError::Invalid { message } => {
-                write!(f, "This JSON is not a reactloop trace: {message}")
-            }
-        }
-    }
-}
-
+// Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
 impl std::error::Error for TraceError {}

@@ -31,7 +31,7 @@ pub fn check_tool(
     let tool = js_tool(definition)?;
     Registry::with_builtins(Vec::new())
         .register_external(tool.spec)
-        .map_err(|e| js_error(&e, None, None))
+        .map_err(|e| refused(crate::sentences::registry_error(&e), None))
 }
 
 /// The built-in tools' specs, as the model sees them.
@@ -42,7 +42,8 @@ pub fn builtin_tools() -> Result<JsValue, JsValue> {
 
 #[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
 pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
-    let trace = Trace::from_json(json).map_err(|e| js_error(&e, None, to_js(&e).ok()))?;
+    let trace = Trace::from_json(json)
+        .map_err(|e| refused(crate::sentences::trace_error(&e), to_js(&e).ok()))?;
     trace_view(&trace)
 }
 

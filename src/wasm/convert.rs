@@ -2,6 +2,8 @@
 //! become JS values ([`js_error`]).
 
 use super::*;
+use crate::lang::Text;
+use crate::sentences;
 
 /// Rust → JS through JSON text and `JSON.parse`. Going through serde_json's `Value` builds
 /// each type's `Serialize` once, for the `Value` serializer, which the request bodies and the
@@ -31,11 +33,9 @@ pub(super) fn js_error(
 
 pub(super) fn llm_error(error: &LlmError) -> JsValue {
     let origin = timer::page_origin();
-    let hint = crate::sentences::hint(error, &origin).and_then(|hint| to_js(&hint).ok());
-    let js = js_error(error, hint, to_js(error).ok());
-    // The message in every language of the page; `message` itself is the English.
-    if let Ok(text) = to_js(&crate::sentences::llm_error(error)) {
-        let _ = Reflect::set(&js, &"text".into(), &text);
+    let js = refused(sentences::llm_error(error), to_js(error).ok());
+    if let Some(hint) = sentences::hint(error, &origin).and_then(|hint| to_js(&hint).ok()) {
+        let _ = Reflect::set(&js, &"hint".into(), &hint);
     }
     if error.private_network(&origin) {
         let _ = Reflect::set(&js, &"privateNetwork".into(), &true.into());
@@ -115,6 +115,16 @@ pub(super) fn configure(settings: JsValue, purpose: Purpose) -> Result<Configure
             SettingsError::Client(e) => to_js(e).ok(),
             _ => None,
         };
-        js_error(e, None, detail)
+        refused(sentences::settings_error(&e), detail)
     })
+}
+
+/// A refusal of what the page gave (settings, a tool, a trace file): the English message, and
+/// `text` with it in every language of the page.
+pub(super) fn refused(said: Text, detail: Option<JsValue>) -> JsValue {
+    let js = js_error(&said.en, None, detail);
+    if let Ok(text) = to_js(&said) {
+        let _ = Reflect::set(&js, &"text".into(), &text);
+    }
+    js
 }

@@ -34,7 +34,7 @@ pub use api::{
     estimate_tokens, limits, list_models, load_trace, parse_reply,
 };
 use api::{js_tool, trace_view};
-use convert::{configure, from_js, js_error, llm_error, to_js};
+use convert::{configure, from_js, js_error, llm_error, refused, to_js};
 use drive::{ask_model, prepare, step_once, Job};
 use js_tools::JsTool;
 
@@ -202,7 +202,7 @@ impl JsAgent {
             .registry
             .borrow_mut()
             .register_external(tool.spec.clone())
-            .map_err(|e| js_error(&e, None, None))?;
+            .map_err(|e| refused(crate::sentences::registry_error(&e), None))?;
         let mut tools = self.inner.tools.borrow_mut();
         tools.retain(|t| t.spec.name != tool.spec.name);
         tools.push(Rc::new(tool));

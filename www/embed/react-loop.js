@@ -348,7 +348,7 @@ class ReactLoop extends HTMLElement {
 
   #startReplay(mode) {
     if (!this.#trace) {
-      if (this.#traceError) return this.#fail(this.#traceError.message, null, 'embed.badTrace');
+      if (this.#traceError) return this.#fail(this.#say(this.#traceError.text) ?? this.#traceError.message, null, 'embed.badTrace');
       return this.#fail(this.#say(this.#liveError.text) ?? this.#liveError.message, this.#liveError.hint, 'embed.unreachable');
     }
     const options = (first) => ({

@@ -1,0 +1,157 @@
+//! What a page says when it refuses what a person gave it: settings, a server address, a tool
+//! definition, a trace file. One match per kind with English and Chinese; each type's
+//! `Display` is the English.
+
+use std::fmt;
+
+use crate::lang::Text;
+use crate::llm::{ConfigError, MAX_TEMPERATURE};
+use crate::settings::SettingsError;
+use crate::tools::{RegistryError, MAX_NAME_LEN};
+use crate::trace::TraceError;
+
+fn text(en: String, zh: String) -> Text {
+    Text { en, zh }
+}
+
+/// A saved trace that cannot be opened.
+pub fn trace_error(error: &TraceError) -> Text {
+    match error {
+        TraceError::NotJson { message } => text(
+            format!("This file is not JSON: {message}"),
+            format!("这个文件不是 JSON：{message}"),
+        ),
+        TraceError::NewerVersion { found, supported } => text(
+            format!(
+                "This trace has format version {found}; this reactloop reads up to version \
+                 {supported}. Update reactloop to open it."
+            ),
+            format!("这个运行记录的格式版本是 {found}；这个 reactloop 最多能读版本 {supported}。请更新 reactloop 再打开它。"),
+        ),
+        TraceError::Invalid { message } => text(
+            format!("This JSON is not a reactloop trace: {message}"),
+            format!("这个 JSON 不是 reactloop 的运行记录：{message}"),
+        ),
+    }
+}
+
+/// Settings a run cannot start with.
+pub fn settings_error(error: &SettingsError) -> Text {
+    match error {
+        SettingsError::Invalid { message } => text(
+            format!("Invalid settings: {message}"),
+            format!("设置无效：{message}"),
+        ),
+        SettingsError::Limit { name, got } => text(
+            format!("{name} must be a whole number of at least 1 (got {got})."),
+            format!("{name} 必须是不小于 1 的整数（收到的是 {got}）。"),
+        ),
+        SettingsError::Client(error) => config_error(error),
+    }
+}
+
+/// Server settings that cannot work.
+pub fn config_error(error: &ConfigError) -> Text {
+    match error {
+        ConfigError::EmptyBaseUrl => text(
+            "Enter the server's base URL, for example http://localhost:11434/v1 (Ollama) or \
+             http://localhost:8080/v1 (llama.cpp)."
+                .to_string(),
+            "请填写服务器的基础 URL，例如 http://localhost:11434/v1（Ollama）或 http://localhost:8080/v1（llama.cpp）。"
+                .to_string(),
+        ),
+        ConfigError::BadScheme { url } => text(
+            format!("The base URL \"{url}\" must start with http:// or https://."),
+            format!("基础 URL \"{url}\" 必须以 http:// 或 https:// 开头。"),
+        ),
+        ConfigError::UrlHasWhitespace { url } => text(
+            format!("The base URL \"{url}\" contains a space; remove it."),
+            format!("基础 URL \"{url}\" 中有空格；请删掉它。"),
+        ),
+        ConfigError::UrlHasQuery { url } => text(
+            format!(
+                "The base URL \"{url}\" must not contain ? or #; give only the address, up to \
+                 /v1."
+            ),
+            format!("基础 URL \"{url}\" 不能包含 ? 或 #；只填地址，到 /v1 为止。"),
+        ),
+        ConfigError::MissingHost { url } => text(
+            format!("The base URL \"{url}\" has no server name after http:// or https://."),
+            format!("基础 URL \"{url}\" 在 http:// 或 https:// 后面没有服务器名。"),
+        ),
+        ConfigError::EmptyModel => text(
+            "Enter a model name: Ollama needs one it has pulled (e.g. qwen2.5-coder:0.5b); \
+             llama.cpp accepts any name."
+                .to_string(),
+            "请填写模型名称：Ollama 需要一个它已经拉取的模型（例如 qwen2.5-coder:0.5b）；llama.cpp 接受任何名称。"
+                .to_string(),
+        ),
+        ConfigError::BadTemperature { value } => text(
+            format!("The temperature must be a number from 0 to {MAX_TEMPERATURE}, not {value}."),
+            format!("温度必须是 0 到 {MAX_TEMPERATURE} 之间的数，而不是 {value}。"),
+        ),
+        ConfigError::ZeroMaxTokens => text(
+            "Max tokens must be at least 1 (or left empty for the server's default).".to_string(),
+            "最大 token 数至少为 1（或留空，使用服务器的默认值）。".to_string(),
+        ),
+        ConfigError::ZeroTimeout => text(
+            "The timeout must be more than 0 ms.".to_string(),
+            "超时必须大于 0 毫秒。".to_string(),
+        ),
+        ConfigError::BadApiKey => text(
+            "The API key contains a line break or a non-ASCII character, which cannot be sent \
+             in an HTTP header; paste it again."
+                .to_string(),
+            "API 密钥中有换行或非 ASCII 字符，无法放进 HTTP 请求头；请重新粘贴。".to_string(),
+        ),
+    }
+}
+
+/// A tool definition the registry refuses.
+pub fn registry_error(error: &RegistryError) -> Text {
+    match error {
+        RegistryError::InvalidName { name } => text(
+            format!(
+                "invalid tool name '{name}': use 1 to {MAX_NAME_LEN} letters, digits or \
+                 underscores, not starting with a digit"
+            ),
+            format!("工具名 '{name}' 无效：请用 1 到 {MAX_NAME_LEN} 个字母、数字或下划线，且不以数字开头"),
+        ),
+        RegistryError::ReservedName { name } => text(
+            format!("'{name}' is reserved: the model uses it to give its final answer"),
+            format!("'{name}' 是保留名称：模型用它给出最终答案"),
+        ),
+        RegistryError::BuiltinName { name } => text(
+            format!("'{name}' is the name of a built-in tool; choose another"),
+            format!("'{name}' 是内置工具的名称；请换一个"),
+        ),
+        RegistryError::NameClash { name, existing } => text(
+            format!(
+                "'{name}' is too similar to the tool '{existing}' (names are matched ignoring \
+                 case and underscores); choose another"
+            ),
+            format!("'{name}' 与工具 '{existing}' 太相似（比较名称时忽略大小写和下划线）；请换一个"),
+        ),
+        RegistryError::InvalidSchema { name, message } => text(
+            format!("the parameters of '{name}' are not a usable schema: {message}"),
+            format!("'{name}' 的参数不是可用的模式（schema）：{message}"),
+        ),
+    }
+}
+
+macro_rules! english {
+    ($($ty:ty => $said:ident,)*) => {$(
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&$said(self).en)
+            }
+        }
+    )*};
+}
+
+english! {
+    TraceError => trace_error,
+    SettingsError => settings_error,
+    ConfigError => config_error,
+    RegistryError => registry_error,
+}
