@@ -4,12 +4,15 @@
 //!
 //! Each function is one match on what happened, and each arm gives the English and the
 //! Chinese side by side with `say!`, which formats only the run's language. The prompt's own
-//! templates are in [`crate::prompt`]; the sentences a person reads are in `sentences`.
+//! templates are in [`crate::prompt`]; the sentences a person reads are in `sentences`. The
+//! tool errors' `Display` is here too: the English of the message the model is told.
 //! Everything here goes to the model as it is: the golden tests hold it byte for byte.
 
+mod errors;
 mod format;
 mod tool;
 
+pub use errors::{calc_message, dispatch_message, tool_message};
 pub use format::format_error;
 pub use tool::{dispatch_error, tool_description, tool_error};
 

@@ -1,23 +1,23 @@
 //! The Observation of an action that could not become a call, or of a tool that failed: the
 //! problem, then how to fix the next step.
 //!
-//! The English message is the error's own sentence (its `Display`, which the trace shows
-//! too); the Chinese one is beside it, and every hint is here in both languages.
+//! The message is [`super::errors`]'s (in English, also the error's `Display`); the hints
+//! are here, each in English and Chinese side by side.
 
+use super::errors::{dispatch_message, tool_message};
 use super::say;
 use crate::lang::Lang;
-use crate::tools::{quoted_list, Builtin, CalcError, DispatchError, ToolError, ToolSpec};
+use crate::tools::{Builtin, CalcError, DispatchError, ToolError, ToolSpec};
 use serde_json::Value;
 
 /// An action the registry could not turn into a call: the problem and the fix.
 pub fn dispatch_error(error: &DispatchError, lang: Lang) -> String {
+    let message = dispatch_message(error, lang);
     match error {
         DispatchError::UnknownTool {
-            name,
-            available,
-            nearest,
+            available, nearest, ..
         } => {
-            let mut out = say!(lang, "Error: {error}. ", "错误：没有名为 '{name}' 的工具。");
+            let mut out = say!(lang, "Error: {message}. ", "错误：{message}。");
             if available.is_empty() {
                 out.push_str(&say!(
                     lang,
@@ -46,28 +46,13 @@ pub fn dispatch_error(error: &DispatchError, lang: Lang) -> String {
             ));
             out
         }
-        DispatchError::MissingArgument {
-            tool,
-            missing,
-            expected,
-        } => {
-            let (missing, expected) = (quoted_list(missing), compact_json(expected));
-            say!(
-                lang,
-                "Error: {error}. Action Input must be a JSON object like: {expected}",
-                "错误：{tool} 需要参数 {missing}。Action Input 必须是这样的 JSON 对象：{expected}"
-            )
-        }
-        DispatchError::BadArguments {
-            tool,
-            message,
-            expected,
-        } => {
+        DispatchError::MissingArgument { expected, .. }
+        | DispatchError::BadArguments { expected, .. } => {
             let expected = compact_json(expected);
             say!(
                 lang,
-                "Error: {error}. Action Input must be a JSON object like: {expected}",
-                "错误：{tool}：{message}。Action Input 必须是这样的 JSON 对象：{expected}"
+                "Error: {message}. Action Input must be a JSON object like: {expected}",
+                "错误：{message}。Action Input 必须是这样的 JSON 对象：{expected}"
             )
         }
     }
@@ -75,77 +60,14 @@ pub fn dispatch_error(error: &DispatchError, lang: Lang) -> String {
 
 /// A tool that failed, e.g. "Error: division by zero. Hint: the divisor is 0; …".
 pub fn tool_error(error: &ToolError, lang: Lang) -> String {
-    let (message, hint) = match error {
-        ToolError::Calculator(calc) => (calc_message(calc, lang), calc_hint(calc, lang)),
-        ToolError::NoDocuments => (
-            say!(lang, "{error}", "没有可搜索的文档"),
-            say!(
-                lang,
-                "no documents are loaded; answer from what you know and say so",
-                "没有加载文档；请凭已知的知识作答并说明这一点"
-            ),
-        ),
-        ToolError::EmptyQuery => (
-            say!(lang, "{error}", "搜索词里没有关键词"),
-            say!(
-                lang,
-                "give a few content words, e.g. {{\"query\": \"context window\"}}",
-                "给出几个实义词，例如 {{\"query\": \"上下文窗口\"}}"
-            ),
-        ),
-        ToolError::NoMatch { query, topics } if topics.is_empty() => (
-            say!(lang, "{error}", "没有文档与 '{query}' 匹配"),
-            say!(
-                lang,
-                "try other or fewer keywords",
-                "换用其他或更少的关键词"
-            ),
-        ),
-        ToolError::NoMatch { query, topics } => {
-            let topics = topics.join("; ");
-            (
-                say!(lang, "{error}", "没有文档与 '{query}' 匹配"),
-                say!(
-                    lang,
-                    "try other or fewer keywords, or the other language (English/中文); the \
-                     documents include: {topics}; if none is about the question, answer it \
-                     from what you know",
-                    "换用其他或更少的关键词，或换另一种语言（中文/English）；文档包括：{topics}；\
-                     如果都与问题无关，就根据你自己的知识回答"
-                ),
-            )
-        }
-        ToolError::InvalidClock { .. } => (
-            error.to_string(),
-            say!(
-                lang,
-                "the time is not available; tell the user you cannot know it",
-                "无法得知时间；请告诉用户你无法知道"
-            ),
-        ),
-        ToolError::InvalidInput { .. } | ToolError::External { .. } => (
-            error.to_string(),
-            say!(
-                lang,
-                "check the Action Input against the tool's parameters and try again",
-                "对照工具的参数检查 Action Input，然后重试"
-            ),
-        ),
-        ToolError::NotBuiltin { .. } => (
-            error.to_string(),
-            say!(
-                lang,
-                "this is a bug in the driver, not in your step",
-                "这是驱动程序的错误，不是你这一步的问题"
-            ),
-        ),
-    };
+    let message = tool_message(error, lang);
     // External messages may end in a full stop of their own.
     let stops: &[char] = match lang {
         Lang::En => &['.'],
         Lang::Zh => &['.', '。'],
     };
     let message = message.trim_end().trim_end_matches(stops);
+    let hint = tool_hint(error, lang);
     say!(
         lang,
         "Error: {message}. Hint: {hint}",
@@ -153,68 +75,51 @@ pub fn tool_error(error: &ToolError, lang: Lang) -> String {
     )
 }
 
-/// Why the calculator could not evaluate an expression.
-fn calc_message(error: &CalcError, lang: Lang) -> String {
+/// What the model should do about a failed tool.
+fn tool_hint(error: &ToolError, lang: Lang) -> String {
     match error {
-        CalcError::Empty => say!(lang, "{error}", "表达式为空"),
-        CalcError::TooLong { len, max } => {
-            say!(lang, "{error}", "表达式太长（{len} 个字符，上限 {max}）")
-        }
-        CalcError::TooDeep { max } => say!(lang, "{error}", "表达式嵌套太深（超过 {max} 层）"),
-        CalcError::UnexpectedChar { ch, pos } => {
-            say!(lang, "{error}", "第 {pos} 个位置有意外的字符 '{ch}'")
-        }
-        CalcError::UnexpectedToken { token, pos } => {
-            say!(lang, "{error}", "第 {pos} 个位置有意外的 '{token}'")
-        }
-        CalcError::UnexpectedEnd => say!(lang, "{error}", "表达式提前结束"),
-        CalcError::UnclosedParen { pos } => {
+        ToolError::Calculator(calc) => calc_hint(calc, lang),
+        ToolError::NoDocuments => say!(
+            lang,
+            "no documents are loaded; answer from what you know and say so",
+            "没有加载文档；请凭已知的知识作答并说明这一点"
+        ),
+        ToolError::EmptyQuery => say!(
+            lang,
+            "give a few content words, e.g. {{\"query\": \"context window\"}}",
+            "给出几个实义词，例如 {{\"query\": \"上下文窗口\"}}"
+        ),
+        ToolError::NoMatch { topics, .. } if topics.is_empty() => say!(
+            lang,
+            "try other or fewer keywords",
+            "换用其他或更少的关键词"
+        ),
+        ToolError::NoMatch { topics, .. } => {
+            let topics = topics.join("; ");
             say!(
                 lang,
-                "{error}",
-                "括号不配对：第 {pos} 个位置的 '(' 没有闭合"
+                "try other or fewer keywords, or the other language (English/中文); the \
+                 documents include: {topics}; if none is about the question, answer it \
+                 from what you know",
+                "换用其他或更少的关键词，或换另一种语言（中文/English）；文档包括：{topics}；\
+                 如果都与问题无关，就根据你自己的知识回答"
             )
         }
-        CalcError::UnexpectedCloseParen { pos } => say!(
+        ToolError::InvalidClock { .. } => say!(
             lang,
-            "{error}",
-            "括号不配对：第 {pos} 个位置的 ')' 没有对应的 '('"
+            "the time is not available; tell the user you cannot know it",
+            "无法得知时间；请告诉用户你无法知道"
         ),
-        CalcError::UnknownName { name, pos } => match error.near_name() {
-            Some(near) => say!(
-                lang,
-                "{error}",
-                "第 {pos} 个位置有未知的名称 '{name}'；你是指 {near} 吗？"
-            ),
-            None => say!(
-                lang,
-                "{error}",
-                "第 {pos} 个位置有未知的名称 '{name}'；计算器只认识数字、算术运算和 sqrt、round \
-                 等数学函数"
-            ),
-        },
-        CalcError::MissingParens { name } => {
-            say!(lang, "{error}", "'{name}' 是函数，需要括号，例如 {name}(2)")
-        }
-        CalcError::ConstantCalled { name, pos } => say!(
+        ToolError::InvalidInput { .. } | ToolError::External { .. } => say!(
             lang,
-            "{error}",
-            "第 {pos} 个位置的 '{name}' 是数，不是函数；请写乘号：{name} * (…)"
+            "check the Action Input against the tool's parameters and try again",
+            "对照工具的参数检查 Action Input，然后重试"
         ),
-        CalcError::WrongArgCount {
-            function,
-            expected,
-            got,
-        } => say!(
+        ToolError::NotBuiltin { .. } => say!(
             lang,
-            "{error}",
-            "{function}() 需要 {expected} 个参数，实际有 {got} 个"
+            "this is a bug in the driver, not in your step",
+            "这是驱动程序的错误，不是你这一步的问题"
         ),
-        CalcError::DivisionByZero => say!(lang, "{error}", "除数为零"),
-        CalcError::Overflow => say!(lang, "{error}", "结果太大，无法表示"),
-        CalcError::InvalidArgument { function, reason } => {
-            say!(lang, "{error}", "{function}：{reason}")
-        }
     }
 }
 

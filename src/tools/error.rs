@@ -1,5 +1,6 @@
-//! What can go wrong between a written action and a tool's result. The Observation that tells
-//! the model (the problem and how to fix its next step) is [`crate::told`]'s.
+//! What can go wrong between a written action and a tool's result. The words for it (the
+//! `Display`, and the Observation that tells the model the problem and how to fix its next
+//! step, in English and Chinese) are [`crate::told`]'s.
 
 use super::CalcError;
 #[cfg(doc)]
@@ -7,7 +8,6 @@ use super::{Registry, ToolCall};
 use crate::fields::tagged;
 use serde::Serialize;
 use serde_json::Value;
-use std::fmt;
 
 tagged! {
     /// Why a parsed action could not become a [`ToolCall`].
@@ -29,18 +29,6 @@ tagged! {
             message: String,
             expected: Value,
         } = "bad_arguments",
-    }
-}
-
-impl fmt::Display for DispatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DispatchError::UnknownTool { name, .. } => write!(f, "there is no tool named '{name}'"),
-            DispatchError::MissingArgument { tool, missing, .. } => {
-                write!(f, "{tool} needs the argument {}", quoted_list(missing))
-            }
-            DispatchError::BadArguments { tool, message, .. } => write!(f, "{tool}: {message}"),
-        }
     }
 }
 
@@ -81,30 +69,6 @@ tagged! {
     }
 }
 
-impl fmt::Display for ToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ToolError::Calculator(e) => e.fmt(f),
-            ToolError::NoDocuments => write!(f, "there are no documents to search"),
-            ToolError::EmptyQuery => write!(f, "the search query has no keywords"),
-            ToolError::NoMatch { query, .. } => write!(f, "no document matches '{query}'"),
-            ToolError::InvalidClock {
-                now_unix_ms,
-                utc_offset_minutes,
-            } => write!(
-                f,
-                "the host gave an invalid clock (now_unix_ms = {now_unix_ms}, \
-                 utc_offset_minutes = {utc_offset_minutes})"
-            ),
-            ToolError::InvalidInput { tool, message } => write!(f, "{tool}: {message}"),
-            ToolError::NotBuiltin { tool } => {
-                write!(f, "'{tool}' is not a built-in tool; the host must run it")
-            }
-            ToolError::External { message } => f.write_str(message),
-        }
-    }
-}
-
 impl std::error::Error for ToolError {}
 
 impl ToolError {
@@ -112,12 +76,4 @@ impl ToolError {
     pub fn wrong_tool(&self) -> bool {
         matches!(self, ToolError::Calculator(e) if e.is_words())
     }
-}
-
-pub(crate) fn quoted_list(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|s| format!("'{s}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -9,7 +9,7 @@
 //! Here: what a tool is (its spec, the built-ins, the documents, the host's clock). Beside it:
 //! `registry` (the tools a run may call), `dispatch` (a written call resolved and run),
 //! `names` (loose name matching), `args` (input normalisation), `call` (the resolved call and
-//! its notes), `error` (what failed and the Observation that says so).
+//! its notes), `error` (what failed; its words are `told`'s).
 
 mod args;
 pub mod calculator;
@@ -23,7 +23,6 @@ pub mod search_docs;
 
 pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
-pub(crate) use error::quoted_list;
 pub use error::{DispatchError, ToolError};
 pub use registry::{Registry, RegistryError, MAX_NAME_LEN};
 

@@ -1,11 +1,10 @@
-//! Why an expression could not be evaluated, in English words for a person reading the trace
-//! and for the model; [`crate::told`] adds the Chinese and the hint at the fix.
+//! Why an expression could not be evaluated. The words for it (the `Display`, in English, and
+//! the Chinese and the hint at the fix the model is told) are [`crate::told`]'s.
 
 use super::functions::{CONSTANTS, FUNCTIONS};
 use crate::fields::tagged;
 use crate::tools::names::{edit_distance, nearest};
 use serde::Serialize;
-use std::fmt;
 
 tagged! {
     /// Why an expression could not be evaluated. Messages are written for the model and for a
@@ -59,66 +58,6 @@ tagged! {
             function: String,
             reason: String,
         } = "invalid_argument",
-    }
-}
-
-impl fmt::Display for CalcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CalcError::Empty => write!(f, "the expression is empty"),
-            CalcError::TooLong { len, max } => write!(
-                f,
-                "the expression is too long ({len} characters; the limit is {max})"
-            ),
-            CalcError::TooDeep { max } => write!(
-                f,
-                "the expression is nested too deeply (more than {max} levels)"
-            ),
-            CalcError::UnexpectedChar { ch, pos } => {
-                write!(f, "unexpected character '{ch}' at position {pos}")
-            }
-            CalcError::UnexpectedToken { token, pos } => {
-                write!(f, "unexpected '{token}' at position {pos}")
-            }
-            CalcError::UnexpectedEnd => write!(f, "the expression ends too early"),
-            CalcError::UnclosedParen { pos } => write!(
-                f,
-                "unbalanced parenthesis: the '(' at position {pos} is never closed"
-            ),
-            CalcError::UnexpectedCloseParen { pos } => write!(
-                f,
-                "unbalanced parenthesis: the ')' at position {pos} has no matching '('"
-            ),
-            // No list of every function: the 0.5B model searched the documents for each name
-            // of it in turn after writing `year()`.
-            CalcError::UnknownName { name, pos } => match self.near_name() {
-                Some(near) => write!(
-                    f,
-                    "unknown name '{name}' at position {pos}; did you mean {near}?"
-                ),
-                None => write!(
-                    f,
-                    "unknown name '{name}' at position {pos}; the calculator knows numbers, \
-                     arithmetic and math functions such as sqrt and round, nothing else"
-                ),
-            },
-            CalcError::MissingParens { name } => write!(
-                f,
-                "'{name}' is a function and needs parentheses, e.g. {name}(2)"
-            ),
-            CalcError::ConstantCalled { name, pos } => write!(
-                f,
-                "'{name}' at position {pos} is a number, not a function; multiply: {name} * (…)"
-            ),
-            CalcError::WrongArgCount {
-                function,
-                expected,
-                got,
-            } => write!(f, "{function}() takes {expected} argument(s), got {got}"),
-            CalcError::DivisionByZero => write!(f, "division by zero"),
-            CalcError::Overflow => write!(f, "the result is too large to represent"),
-            CalcError::InvalidArgument { function, reason } => write!(f, "{function}: {reason}"),
-        }
     }
 }
 
