@@ -158,7 +158,7 @@ fn action_name(action: Option<&ToolSpec>) -> &str {
 /// (llama.cpp's and Ollama's, llguidance, vLLM's): no `.` wildcard (the older converter lets it
 /// write an unescaped quote), no bounded repetition of single characters (`maxLength` becomes
 /// thousands of nested rules there), no quote or backslash in free text or in a literal
-/// ([`regex_literal`]).
+/// (`regex_literal`).
 pub fn react_schema(
     actions: &[Option<&ToolSpec>],
     thought: Thought,

@@ -1,8 +1,9 @@
 //! What a reader is shown, in every language of the interface, one match per kind with the
 //! English and the Chinese side by side: guards, outcomes, why an action was left out, tool
 //! call notes, repairs and format errors here; a model error's message and its fix in
-//! [`errors`]. No page keeps a copy of its own. (Repairs, format errors and notes still take
-//! their English from their types' own short descriptions, with a Chinese label here.)
+//! `errors.rs`; a refused setting, tool or trace file in `refusals.rs`. No page keeps a copy
+//! of its own. A tool-call note's English is its `Display`, which is also how a trace stores
+//! it (`Note::read` reads it back); its Chinese is here.
 
 mod errors;
 mod refusals;

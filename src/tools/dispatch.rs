@@ -16,7 +16,7 @@ impl Registry {
     /// Names are tried exactly, then ignoring case and separators (`Search Docs`), then by a
     /// small edit distance (at most 2, and under a third of the name: `Calculater`), then as a
     /// unique partial name (`calc`, `get_current_time`). Every correction is noted in the call.
-    /// A name of more than [`MAX_WRITTEN_NAME_LEN`] characters is not matched at all, and the
+    /// A name of more than `MAX_WRITTEN_NAME_LEN` characters is not matched at all, and the
     /// error echoes only its beginning.
     ///
     /// The input becomes a JSON object for the tool's schema: a string holding a JSON object
