@@ -1139,8 +1139,8 @@ fn an_older_avoid_action_reads_as_avoid() {
     assert_eq!(why(1), Some(("calculator".into(), AvoidWhy::Repeated)));
 }
 
-/// Every sentence a reader is shown about a guard, an outcome or a model error, in both
-/// languages: each Chinese one is Chinese, and keeps every number of the English one.
+/// Every sentence a reader is shown about a guard, an outcome, a model error or a refusal, in
+/// both languages: each Chinese one is Chinese, and keeps every number of the English one.
 #[test]
 fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
     use reactloop::sentences;
@@ -1169,6 +1169,101 @@ fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
             }
         }
     }
+    // What a page says when it refuses a setting, a tool, a trace file or a call.
+    use reactloop::llm::ConfigError;
+    use reactloop::sentences::Misuse;
+    use reactloop::settings::SettingsError;
+    use reactloop::tools::RegistryError;
+    use reactloop::trace::TraceError;
+    let url = "http://localhost:8080/v1?x".to_string();
+    let configs = [
+        ConfigError::EmptyBaseUrl,
+        ConfigError::BadScheme { url: url.clone() },
+        ConfigError::UrlHasWhitespace { url: url.clone() },
+        ConfigError::UrlHasQuery { url: url.clone() },
+        ConfigError::MissingHost { url },
+        ConfigError::EmptyModel,
+        ConfigError::BadTemperature {
+            value: "3.5".into(),
+        },
+        ConfigError::ZeroMaxTokens,
+        ConfigError::ZeroTimeout,
+        ConfigError::BadApiKey,
+    ];
+    texts.extend(
+        configs
+            .iter()
+            .map(|e| (format!("{e:?}"), sentences::config_error(e))),
+    );
+    let settings = [
+        SettingsError::Invalid {
+            message: "unknown variant `fr`".into(),
+        },
+        SettingsError::Limit {
+            name: "maxSteps",
+            got: 0.5,
+        },
+    ];
+    texts.extend(
+        settings
+            .iter()
+            .map(|e| (format!("{e:?}"), sentences::settings_error(e))),
+    );
+    let name = || "my_tool".to_string();
+    let registry = [
+        RegistryError::InvalidName { name: name() },
+        RegistryError::ReservedName { name: name() },
+        RegistryError::BuiltinName { name: name() },
+        RegistryError::NameClash {
+            name: name(),
+            existing: "MyTool".into(),
+        },
+        RegistryError::InvalidSchema {
+            name: name(),
+            message: "not an object".into(),
+        },
+    ];
+    texts.extend(
+        registry
+            .iter()
+            .map(|e| (format!("{e:?}"), sentences::registry_error(e))),
+    );
+    let traces = [
+        TraceError::NotJson {
+            message: "expected value at line 1 column 1".into(),
+        },
+        TraceError::NewerVersion {
+            found: 9,
+            supported: 1,
+        },
+        TraceError::Invalid {
+            message: "missing field `steps`".into(),
+        },
+    ];
+    texts.extend(
+        traces
+            .iter()
+            .map(|e| (format!("{e:?}"), sentences::trace_error(e))),
+    );
+    let misuses = [
+        Misuse::StillRunning,
+        Misuse::Busy,
+        Misuse::NoQuestion,
+        Misuse::NotAskingModel,
+        Misuse::NothingRan,
+        Misuse::NotStarted,
+        Misuse::NoServer,
+        Misuse::NoRunFunction,
+        Misuse::ForkPart {
+            part: "thought".into(),
+        },
+        Misuse::ForkStep { step: 4 },
+    ];
+    texts.extend(
+        misuses
+            .iter()
+            .map(|m| (format!("{m:?}"), sentences::misuse(m))),
+    );
     let mut problems = Vec::new();
     for (what, text) in &texts {
         if !text

@@ -9,7 +9,7 @@ mod errors;
 mod refusals;
 
 pub use errors::{hint, llm_error};
-pub use refusals::{config_error, registry_error, settings_error, trace_error};
+pub use refusals::{config_error, misuse, registry_error, settings_error, trace_error, Misuse};
 
 use crate::lang::Text;
 use crate::llm::{Avoid, AvoidWhy};

@@ -139,6 +139,80 @@ pub fn registry_error(error: &RegistryError) -> Text {
     }
 }
 
+/// A call the browser module's API refuses at this moment (`src/wasm`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Misuse {
+    /// `start` while a step is in flight.
+    StillRunning,
+    /// A second step while one is in flight.
+    Busy,
+    NoQuestion,
+    /// `ask` when the run waits for a tool or is over.
+    NotAskingModel,
+    /// `retry`, `exportTrace` or `trace` before any run.
+    NothingRan,
+    /// `step` or `fork` before `start`.
+    NotStarted,
+    /// `listModels` with settings that name no server.
+    NoServer,
+    /// `registerTool` without a `run` function.
+    NoRunFunction,
+    /// `fork` with a part other than "reply" or "observation".
+    ForkPart {
+        part: String,
+    },
+    /// `fork` at a step that never waited there.
+    ForkStep {
+        step: usize,
+    },
+}
+
+pub fn misuse(misuse: &Misuse) -> Text {
+    let (en, zh) = match misuse {
+        Misuse::StillRunning => (
+            "A step is still running; abort it first.".to_string(),
+            "还有一步在运行；请先中止它。".to_string(),
+        ),
+        Misuse::Busy => (
+            "A step is already running.".to_string(),
+            "已经有一步在运行。".to_string(),
+        ),
+        Misuse::NoQuestion => (
+            "Ask a question first.".to_string(),
+            "请先提一个问题。".to_string(),
+        ),
+        Misuse::NotAskingModel => (
+            "The run is not waiting for the model now.".to_string(),
+            "运行现在没有在等模型回复。".to_string(),
+        ),
+        Misuse::NothingRan => (
+            "Nothing has run yet.".to_string(),
+            "还没有运行过任何内容。".to_string(),
+        ),
+        Misuse::NotStarted => (
+            "Call start(question) first.".to_string(),
+            "请先调用 start(question)。".to_string(),
+        ),
+        Misuse::NoServer => (
+            "No server configured.".to_string(),
+            "没有配置服务器。".to_string(),
+        ),
+        Misuse::NoRunFunction => (
+            "A tool needs a run(args) function.".to_string(),
+            "工具需要一个 run(args) 函数。".to_string(),
+        ),
+        Misuse::ForkPart { part } => (
+            format!("A fork replaces a \"reply\" or an \"observation\", not \"{part}\"."),
+            format!("分叉只能替换 \"reply\" 或 \"observation\"，不能替换 \"{part}\"。"),
+        ),
+        Misuse::ForkStep { step } => (
+            format!("Step {step} of this run cannot be forked there."),
+            format!("这次运行的第 {step} 步不能在那里分叉。"),
+        ),
+    };
+    text(en, zh)
+}
+
 macro_rules! english {
     ($($ty:ty => $said:ident,)*) => {$(
         impl fmt::Display for $ty {

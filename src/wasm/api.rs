@@ -9,7 +9,7 @@ pub(super) fn js_tool(definition: JsValue) -> Result<JsTool, JsValue> {
     let run = Reflect::get(&definition, &"run".into())
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| js_error("A tool needs a run(args) function.", None, None))?;
+        .ok_or_else(|| misused(Misuse::NoRunFunction))?;
     let def: js_tools::Definition = from_js(definition, "tool definition")?;
     Ok(JsTool {
         spec: ToolSpec {
@@ -68,7 +68,7 @@ pub fn list_models(
 ) -> Promise {
     future_to_promise(async move {
         let Model::Server(client) = configure(settings, Purpose::ListModels)?.model else {
-            return Err(js_error("No server configured.", None, None));
+            return Err(misused(Misuse::NoServer));
         };
         let abort = controller()?;
         let models = client::list_models(&client, &abort)

@@ -119,6 +119,11 @@ pub(super) fn configure(settings: JsValue, purpose: Purpose) -> Result<Configure
     })
 }
 
+/// A call the API refuses at this moment, said in every language of the page.
+pub(super) fn misused(misuse: Misuse) -> JsValue {
+    refused(sentences::misuse(&misuse), None)
+}
+
 /// A refusal of what the page gave (settings, a tool, a trace file): the English message, and
 /// `text` with it in every language of the page.
 pub(super) fn refused(said: Text, detail: Option<JsValue>) -> JsValue {

@@ -42,7 +42,7 @@ pub(super) async fn step_once(
     edit: Edit,
 ) -> Result<(), JsValue> {
     if inner.busy.replace(true) {
-        return Err(js_error("A step is already running.", None, None));
+        return Err(misused(Misuse::Busy));
     }
     let _busy = Busy(&inner.busy);
     let events = match prepare(inner, on_event).await? {

@@ -25,6 +25,7 @@ use crate::agent::{self, Next, ToolResult};
 use crate::config::AgentConfig;
 use crate::events::{Event, Part, Run};
 use crate::llm::{LlmError, ModelRequest, ServerKind, Usage};
+use crate::sentences::Misuse;
 use crate::settings::{self, Configured, Model, Purpose, SettingsError};
 use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
 use crate::trace::{ModelReply, Trace};
@@ -34,7 +35,7 @@ pub use api::{
     estimate_tokens, limits, list_models, load_trace, parse_reply,
 };
 use api::{js_tool, trace_view};
-use convert::{configure, from_js, js_error, llm_error, refused, to_js};
+use convert::{configure, from_js, js_error, llm_error, misused, refused, to_js};
 use drive::{ask_model, prepare, step_once, Job};
 use js_tools::JsTool;
 
@@ -159,18 +160,13 @@ impl JsAgent {
             "reply" => Part::Reply,
             "observation" => Part::Observation,
             other => {
-                let message =
-                    format!("A fork replaces a \"reply\" or an \"observation\", not \"{other}\".");
-                return Err(js_error(&message, None, None));
+                return Err(misused(Misuse::ForkPart {
+                    part: other.to_string(),
+                }))
             }
         };
-        let forked = with_run(&self.inner, |run| run.fork(step, part))?.ok_or_else(|| {
-            js_error(
-                format!("Step {step} of this run cannot be forked there."),
-                None,
-                None,
-            )
-        })?;
+        let forked = with_run(&self.inner, |run| run.fork(step, part))?
+            .ok_or_else(|| misused(Misuse::ForkStep { step }))?;
         let inner = &self.inner;
         Ok(JsAgent {
             inner: Rc::new(Inner {
@@ -242,14 +238,10 @@ impl JsAgent {
     #[wasm_bindgen(unchecked_return_type = "Next")]
     pub fn start(&self, question: &str) -> Result<JsValue, JsValue> {
         if self.inner.busy.get() {
-            return Err(js_error(
-                "A step is still running; abort it first.",
-                None,
-                None,
-            ));
+            return Err(misused(Misuse::StillRunning));
         }
         if question.trim().is_empty() {
-            return Err(js_error("Ask a question first.", None, None));
+            return Err(misused(Misuse::NoQuestion));
         }
         let registry = self.inner.registry.borrow().clone();
         let mut run = agent::Agent::new(question, registry, self.inner.config.clone());
@@ -305,15 +297,11 @@ impl JsAgent {
         let inner = self.inner.clone();
         future_to_promise(async move {
             if inner.busy.replace(true) {
-                return Err(js_error("A step is already running.", None, None));
+                return Err(misused(Misuse::Busy));
             }
             let _busy = Busy(&inner.busy);
             let Job::Model { step, request } = prepare(&inner, &on_event).await? else {
-                return Err(js_error(
-                    "The run is not waiting for the model now.",
-                    None,
-                    None,
-                ));
+                return Err(misused(Misuse::NotAskingModel));
             };
             let reply = ask_model(&inner, &request, &on_event, step).await;
             // After abort() the run is over, with the text streamed so far as its reply.
@@ -387,7 +375,7 @@ impl JsAgent {
     ) -> Result<(), JsValue> {
         let events = match self.inner.run.borrow_mut().as_mut() {
             Some(run) => run.retry().map_err(|e| js_error(e, None, None))?,
-            None => return Err(js_error("Nothing has run yet.", None, None)),
+            None => return Err(misused(Misuse::NothingRan)),
         };
         emit_all(&on_event, events);
         Ok(())
@@ -404,9 +392,7 @@ impl JsAgent {
     #[wasm_bindgen(js_name = exportTrace)]
     pub fn export_trace(&self) -> Result<String, JsValue> {
         let run = self.inner.run.borrow();
-        let run = run
-            .as_ref()
-            .ok_or_else(|| js_error("Nothing has run yet.", None, None))?;
+        let run = run.as_ref().ok_or_else(|| misused(Misuse::NothingRan))?;
         view::trace(run.agent().trace(), &timer::page_origin())
             .and_then(|trace| serde_json::to_string_pretty(&trace))
             .map_err(|e| js_error(e, None, None))
@@ -426,5 +412,5 @@ fn with_run<T>(inner: &Inner, f: impl FnOnce(&mut Run) -> T) -> Result<T, JsValu
         .borrow_mut()
         .as_mut()
         .map(f)
-        .ok_or_else(|| js_error("Call start(question) first.", None, None))
+        .ok_or_else(|| misused(Misuse::NotStarted))
 }
