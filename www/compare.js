@@ -345,7 +345,7 @@ class Column {
     }
     const right = r.right == null ? '' : r.right ? ` ${t('compare.right')}` : ` ${t('compare.wrong')}`;
     const answer = r.answer ?? t(`compare.outcome.${r.outcome ?? 'error'}`);
-    this.summary.textContent = `${answer}${right} · ${t('compare.stats', { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
+    this.summary.textContent = `${answer}${right} · ${t(r.steps === 1 ? 'compare.stats.one' : 'compare.stats', { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
   }
 
   refresh() {

@@ -63,6 +63,8 @@ test('a list of questions gives a grid with each column\'s success count', async
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1).locator('td').nth(1)).toContainText('✗');
   await expect(page.locator('#compare-grid thead th').nth(2)).toContainText('Chain of thought');
+  // Chain of thought answers in one step, and says so in the singular.
+  await expect(page.getByTestId('compare-summary').nth(1)).toContainText(' · 1 step, ');
 });
 
 test('an in-page column with no model loaded says what to do; the other column runs', async ({ page }) => {
