@@ -436,8 +436,26 @@ pub fn read_summary(reply: &str) -> String {
     {
         return summary.trim().to_string();
     }
-    let text = text.strip_prefix("Summary:").unwrap_or(text);
-    text.trim().to_string()
+    strip_summary_label(text).trim().to_string()
+}
+
+/// A summary's opening label as models write it: any case, a full-width colon, Markdown
+/// around it, or the Chinese word; the text is kept whole when it has none.
+fn strip_summary_label(text: &str) -> &str {
+    let bare = text.trim_start_matches(['*', '#', ' ']);
+    for label in ["summary", "总结", "摘要"] {
+        let Some(head) = bare.get(..label.len()) else {
+            continue;
+        };
+        if !head.eq_ignore_ascii_case(label) {
+            continue;
+        }
+        let rest = bare[label.len()..].trim_start_matches(['*', ' ']);
+        if let Some(rest) = rest.strip_prefix([':', '：']) {
+            return rest.trim_start_matches(['*', ' ']);
+        }
+    }
+    text
 }
 
 /// `key` of a reply that is one JSON object (a plan or a summary under a schema).

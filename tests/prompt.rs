@@ -138,3 +138,38 @@ fn the_request_for_the_answer_word_for_word() {
         );
     }
 }
+
+/// A summary reply, as models write its label, and what the run keeps of it.
+#[test]
+fn a_summary_is_read_past_its_label_however_it_is_written() {
+    let cases = [
+        (
+            "Summary: The calculator gave 42.",
+            "The calculator gave 42.",
+        ),
+        (
+            "summary：The calculator gave 42.",
+            "The calculator gave 42.",
+        ),
+        (
+            "**Summary:** The calculator gave 42.",
+            "The calculator gave 42.",
+        ),
+        (
+            "## SUMMARY: The calculator gave 42.",
+            "The calculator gave 42.",
+        ),
+        ("总结：计算器给出了 42。", "计算器给出了 42。"),
+        (
+            r#"{"summary": "The calculator gave 42."}"#,
+            "The calculator gave 42.",
+        ),
+        // No label: the text is the summary; a word that only starts like one is kept.
+        ("The calculator gave 42.", "The calculator gave 42."),
+        ("Summaries: none yet", "Summaries: none yet"),
+        ("总", "总"),
+    ];
+    for (reply, kept) in cases {
+        assert_eq!(reactloop::prompt::read_summary(reply), kept, "{reply}");
+    }
+}
