@@ -22,7 +22,7 @@ pub struct FewShot {
     pub transcript: String,
 }
 
-// Read back by hand in `crate::deser`: a new field goes there too.
+// Read back by hand below (a struct literal, so a new field needs its line there).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PromptConfig {
     pub lang: Lang,

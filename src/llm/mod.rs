@@ -76,7 +76,7 @@ pub enum MustAnswer {
 }
 
 /// What the agent core asks the model for.
-// Read back by hand in `crate::deser`: a new field goes there too.
+// Read back by hand below (a struct literal, so a new field needs its line there).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ModelRequest {
     pub messages: Vec<Message>,

@@ -22,7 +22,7 @@ pub use json::parse_json_lenient;
 pub use reply::{parse_reply, parse_reply_after_final_answer};
 
 /// Byte offsets into the raw reply; always on char boundaries.
-// Read back by hand in `crate::deser`: a new field goes there too.
+// Read back by hand below (a struct literal, so a new field needs its line there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Span {
     pub start: usize,
@@ -185,7 +185,7 @@ pub enum Repair {
     ReasoningSkipped,
 }
 
-// Read back by hand in `crate::deser`: a new field goes there too.
+// Read back by hand below (a struct literal, so a new field needs its line there).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Spans {
     pub thought: Option<Span>,
@@ -194,7 +194,7 @@ pub struct Spans {
     pub answer: Option<Span>,
 }
 
-// Read back by hand in `crate::deser`: a new field or variant goes there too.
+// Read back by hand below (a struct literal, so a new field needs its line there).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParseResult {
     #[serde(flatten)]

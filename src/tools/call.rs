@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// A resolved, normalised call, ready to run.
-// Read back by hand in `crate::deser`: a new field goes there too.
+// Read back by hand below (a struct literal, so a new field needs its line there).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCall {
     /// The tool's name in the registry (after any correction).
