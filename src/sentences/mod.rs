@@ -11,9 +11,10 @@ mod refusals;
 pub use errors::{hint, llm_error};
 pub use refusals::{config_error, misuse, registry_error, settings_error, trace_error, Misuse};
 
-use crate::lang::Text;
+use crate::lang::{Lang, Text};
 use crate::llm::{Avoid, AvoidWhy};
 use crate::parse::{FormatError, Repair};
+use crate::told;
 use crate::tools::Note;
 use crate::trace::{Guard, Outcome};
 
@@ -25,11 +26,11 @@ pub fn guard(guard: &Guard) -> Text {
         ),
         Guard::DispatchFailed { error } => (
             format!("The action could not be run ({error}); the model was told how to fix it."),
-            format!("这个动作无法执行（{error}），已告诉模型如何修正。"),
+            format!("这个动作无法执行（{}），已告诉模型如何修正。", told::dispatch_message(error, Lang::Zh)),
         ),
         Guard::ToolFailed { error } => (
             format!("The tool failed ({error}); the error went back to the model."),
-            format!("工具执行出错（{error}），错误信息已作为 Observation 发回给模型。"),
+            format!("工具执行出错（{}），错误信息已作为 Observation 发回给模型。", told::tool_message(error, Lang::Zh)),
         ),
         Guard::RepeatedCall { tool, repeat } => (
             format!("{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer: constrained modes leave {tool} out of its next reply, and without a constraint the observation ends with a Thought that opens the answer."),
@@ -313,6 +314,14 @@ mod tests {
         });
         assert!(guard_text.zh.contains("calculator") && guard_text.zh.contains("第 2 次"));
         assert!(guard_text.en.contains("calculator was called again"));
+        // A tool's error is said in the reader's language too, as the model is told it.
+        let failed = guard(&Guard::ToolFailed {
+            error: crate::tools::ToolError::Calculator(
+                crate::tools::calculator::CalcError::DivisionByZero,
+            ),
+        });
+        assert!(failed.zh.contains("除数为零"), "{}", failed.zh);
+        assert!(failed.en.contains("division by zero"), "{}", failed.en);
         assert_eq!(
             repair(Repair::SingleQuotes).zh,
             "单引号改为双引号（single quotes → double）"
