@@ -1,5 +1,7 @@
 // A static file server for www/ on 127.0.0.1 with the right content types (wasm needs
 // application/wasm for streaming compilation). Used by scripts/serve and the browser tests.
+// Every file is sent with CORS headers, so a docs page on another origin can use this copy:
+// `<react-loop>`'s script and its modules are CORS requests, and so are its recordings.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -47,6 +49,14 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+// What a host must send for a page on another origin to import the element and fetch its
+// recordings and the wasm (GitHub Pages and npm CDNs send the first line on every file).
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  // A docs page that is itself cross-origin isolated (COEP require-corp) may then load them too.
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
 /** The file under `base` that a request path names, or null when it is outside `base`. */
 export function fileFor(base, pathname) {
   const file = normalize(join(base, pathname));
@@ -56,12 +66,13 @@ export function fileFor(base, pathname) {
 
 /**
  * `csp: false` serves pages that stand for someone else's (the embed tests' docs pages);
+ * `cors: false` plays a host that sends no CORS headers (python3 -m http.server);
  * `headers(file)` adds response headers for a file, and wins over the policy. `isolate` sends
  * the cross-origin isolation headers; `mounts` serves other folders under a path prefix
  * (`{'/models/': dir}`: the model files for the in-page engine, which never live in www/);
  * `onRequest(pathname)` sees every request (the tests count model downloads).
  */
-export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, isolate = false, mounts = {}, onRequest = () => {}, headers = () => ({}) }) {
+export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, cors = true, isolate = false, mounts = {}, onRequest = () => {}, headers = () => ({}) }) {
   const base = resolve(root);
   const mounted = Object.entries(mounts).map(([prefix, dir]) => [prefix, resolve(dir)]);
   const server = createServer(async (req, res) => {
@@ -91,6 +102,7 @@ export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, is
         'x-content-type-options': 'nosniff',
         ...(csp && type.startsWith('text/html') ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}),
         ...(isolate ? ISOLATION_HEADERS : {}),
+        ...(cors ? CORS_HEADERS : {}),
         ...headers(file),
       });
       if (req.method === 'HEAD') return res.end();
@@ -109,14 +121,14 @@ export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, is
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // Usage: node scripts/static-server.mjs [--port 8000] [--models DIR] [--no-isolate]
+  // Usage: node scripts/static-server.mjs [--port 8000] [--root DIR] [--models DIR] [--no-isolate] [--no-cors]
   const args = process.argv.slice(2);
   const value = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
   const port = Number(value('--port') || 8000);
-  const root = fileURLToPath(new URL('../www/', import.meta.url));
+  const root = value('--root') ?? fileURLToPath(new URL('../www/', import.meta.url));
   const models = value('--models');
   const { url } = await startStatic({
-    root, port, isolate: !args.includes('--no-isolate'), mounts: models ? { '/models/': models } : {},
+    root, port, isolate: !args.includes('--no-isolate'), cors: !args.includes('--no-cors'), mounts: models ? { '/models/': models } : {},
   });
   console.log(`reactloop playground: ${url}`);
   if (models) console.log(`model files from ${models} at ${url}models/`);

@@ -37,7 +37,7 @@ use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
 use reactloop::tools::{default_documents, Builtin, HostContext, Note, Registry, ToolCall};
 use reactloop::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
-    TRACE_VERSION,
+    GENERATOR, TRACE_VERSION,
 };
 use reactloop::{limits, view};
 use serde::de::DeserializeOwned;
@@ -839,6 +839,7 @@ fn step() -> Step {
 fn trace() -> Trace {
     Trace {
         version: TRACE_VERSION,
+        generator: Some(GENERATOR.into()),
         model: Some("qwen2.5:0.5b".into()),
         question: "What is 6*7?".into(),
         server: Some(ServerChoice {

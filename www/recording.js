@@ -114,9 +114,11 @@ async function download(url, t) {
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new Error(t('embed.loadFailed', { url, reason: error.message }));
+    throw await unreachable(url, error, t);
   }
-  if (!response.ok) throw new Error(t('embed.loadFailed', { url, reason: `HTTP ${response.status}` }));
+  if (!response.ok) {
+    throw problem(t('embed.loadStatus', { url, status: response.status }), t('embed.loadStatusHint', { page: document.baseURI }));
+  }
   const tooLarge = new Error(t('embed.tooLarge', { url, limit: limit / 1e6 }));
   // A declared length says it at once; the count below holds when there is none (or a wrong one).
   if (Number(response.headers.get('content-length')) > limit) {
@@ -136,6 +138,27 @@ async function download(url, t) {
     return await new Response(response.body?.pipeThrough(counted)).text();
   } catch (error) {
     // Response.text() reports a failed stream as its own TypeError, not as what the stream threw.
-    throw size > limit ? tooLarge : new Error(t('embed.loadFailed', { url, reason: error.message }));
+    throw size > limit ? tooLarge : new Error(t('embed.loadCut', { url, reason: error.message }));
   }
+}
+
+/** An error with its fix for the element's doctor card. */
+function problem(message, hint) {
+  return Object.assign(new Error(message), { hint });
+}
+
+/**
+ * Why a fetch of `url` failed, as far as a page can tell: the browser reports a refused CORS
+ * response and an unreachable host alike, so a no-cors request (which reaches the host but
+ * shows nothing of the answer) tells them apart.
+ */
+async function unreachable(url, error, t) {
+  const origin = location.origin;
+  if (new URL(url).origin !== origin) {
+    const answered = await fetch(url, { mode: 'no-cors', cache: 'no-store' }).then(() => true, () => false);
+    if (answered) {
+      return problem(t('embed.corsRefused', { url, origin }), t('embed.corsHint', { origin }));
+    }
+  }
+  return problem(t('embed.loadFailed', { url, reason: error.message }), t('embed.loadFailedHint'));
 }

@@ -30,7 +30,7 @@ use crate::told;
 use crate::tools::{Builtin, HostContext, Registry, ToolCall, ToolError, ToolSpec};
 use crate::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
-    TRACE_VERSION,
+    GENERATOR, TRACE_VERSION,
 };
 
 /// A tool result this short (a number, a date) is quoted at the start of the next Thought
@@ -208,6 +208,7 @@ impl Agent {
             registry,
             trace: Trace {
                 version: TRACE_VERSION,
+                generator: Some(GENERATOR.to_string()),
                 model: None,
                 question: question.trim().to_string(),
                 server: None,

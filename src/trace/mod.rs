@@ -16,6 +16,9 @@ use crate::tools::{DispatchError, ToolCall, ToolError, ToolSpec};
 /// The version of the trace format; bump it when a saved trace would no longer load.
 pub const TRACE_VERSION: u32 = 1;
 
+/// This build's name and version, as a trace and an exported page record it.
+pub const GENERATOR: &str = concat!("reactloop ", env!("CARGO_PKG_VERSION"));
+
 tagged! {
     /// How a run ended.
     #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -179,6 +182,10 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub version: u32,
+    /// What wrote the trace (`reactloop 0.2.0`); kept as read, so a loaded recording still
+    /// says what made it. Missing in traces older than 0.2.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
     /// The model that produced the replies, as the driver named it; for readers only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,

@@ -63,6 +63,7 @@ fn trace(value: Value) -> Result<Trace, Error> {
     let mut f = Fields::object(value)?;
     Ok(Trace {
         version: f.get("version")?,
+        generator: f.opt("generator")?,
         model: f.opt("model")?,
         question: f.get("question")?,
         server: f.opt("server")?,

@@ -61,6 +61,12 @@ pub fn limits() -> Result<JsValue, JsValue> {
     to_js(&crate::limits::for_page()).map_err(|e| js_error(e, None, None))
 }
 
+/// This build's version (`0.2.0`), for a page's footer.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
 /// The server's model list for these settings (`GET {baseUrl}/models`).
 #[wasm_bindgen(js_name = listModels, unchecked_return_type = "Promise<string[]>")]
 pub fn list_models(

@@ -227,6 +227,8 @@ export interface ServerChoice {
 
 export interface Trace {
   version: number;
+  /** What wrote it, like `reactloop 0.2.0`; missing in traces from before 0.2.0. */
+  generator?: string;
   model?: string;
   question: string;
   /** Only when `constrained` was `auto` and the server's kind was learnt. */

@@ -296,7 +296,7 @@ test('a malformed, a newer-version and a missing recording each get a clear mess
   const messages = [
     /This file is not JSON/,
     /This trace has format version 99; this reactloop reads up to version 1/,
-    /Could not load .*missing\.json \(HTTP 404\)/,
+    /Could not load .*missing\.json: its host answered HTTP 404\..*trace-src.*relative to this page/,
     /This JSON is not a reactloop trace/,
   ];
   for (const [i, message] of messages.entries()) {
@@ -305,6 +305,32 @@ test('a malformed, a newer-version and a missing recording each get a clear mess
     await expect(el.locator('.doctor')).toContainText('This recording cannot be played');
     await expect(el.locator('.doctor')).toContainText(message);
     await expect(el.locator('.bar button:visible')).toHaveCount(0);
+  }
+});
+
+test('a recording on another origin says why it cannot be fetched: no CORS header (and what the host must send), or no answer', async ({ page }) => {
+  // A second origin that answers without CORS headers, as python3 -m http.server does.
+  const bare = await startStatic({ root: join(WWW, 'recordings'), port: 0, cors: false });
+  const dead = createServer();
+  await new Promise((done) => dead.listen(0, '127.0.0.1', done));
+  const deadUrl = `http://127.0.0.1:${dead.address().port}/gone.json`;
+  await new Promise((done) => dead.close(done));
+  try {
+    await embedPage(page, `
+      <react-loop trace-src="${bare.url}${EN}" height="150"></react-loop>
+      <react-loop trace-src="${deadUrl}" height="150" lang="zh"></react-loop>`);
+    const origin = new URL(site.url).origin;
+    const refused = embed(page, 0).locator('.doctor');
+    await expect(refused).toContainText('This recording cannot be played');
+    await expect(refused).toContainText(`Could not load ${bare.url}${EN}: its host answered, but without the header Access-Control-Allow-Origin, so the browser keeps the file from this page (${origin}).`);
+    await expect(refused.locator('.doctor-hint')).toContainText('must send `Access-Control-Allow-Origin: *`');
+    await expect(refused.locator('.doctor-hint')).toContainText(`Access-Control-Allow-Origin: ${origin}`);
+    const gone = embed(page, 1).locator('.doctor');
+    await expect(gone).toContainText(`无法加载 ${deadUrl}：它的主机没有响应`);
+    await expect(gone.locator('.doctor-hint')).toContainText('trace-src');
+    await screenshot(page, 'embed-fetch-refused');
+  } finally {
+    await bare.close();
   }
 });
 

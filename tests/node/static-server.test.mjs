@@ -63,6 +63,22 @@ test('files inside are served with nosniff; HTML also with the Content-Security-
   assert.equal((await get('/%E0%A4%A')).status, 400);
 });
 
+test('every file carries CORS headers, so a docs page on another origin can use this copy; cors: false leaves them out', async () => {
+  for (const path of ['/', '/sub/app.js']) {
+    const res = await get(path);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
+    assert.equal(res.headers.get('cross-origin-resource-policy'), 'cross-origin', path);
+  }
+  const bare = await startStatic({ root: join(dir, 'www'), port: 0, cors: false });
+  try {
+    const res = await fetch(`${bare.url}sub/app.js`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('access-control-allow-origin'), null);
+  } finally {
+    await bare.close();
+  }
+});
+
 test('the policy allows wasm and any model server, and no inline script', () => {
   const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
   assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'"]);

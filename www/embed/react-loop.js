@@ -348,7 +348,8 @@ class ReactLoop extends HTMLElement {
 
   #startReplay(mode) {
     if (!this.#trace) {
-      if (this.#traceError) return this.#fail(this.#say(this.#traceError.text) ?? this.#traceError.message, null, 'embed.badTrace');
+      const error = this.#traceError;
+      if (error) return this.#fail(this.#say(error.text) ?? error.message, error.hint ?? null, 'embed.badTrace');
       return this.#fail(this.#say(this.#liveError.text) ?? this.#liveError.message, this.#liveError.hint, 'embed.unreachable');
     }
     const options = (first) => ({
