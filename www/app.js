@@ -1,6 +1,6 @@
 // The playground: builds an Agent from the panels' settings and drives it through a LiveRun
 // (run, step, pause, stop, edit a reply or an observation), and keeps, shares and replays traces.
-import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens } from './pkg/reactloop.js';
+import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens, version } from './pkg/reactloop.js';
 import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang, isLang, errorText } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
@@ -12,6 +12,7 @@ import { traceToMarkdown, readParams, permalink } from './share.js';
 import { initCompare, rerenderCompare, openFork } from './compare.js';
 
 await init();
+$('#version').textContent = `reactloop ${version()}`;
 
 const DEMO_DELAY_MS = 15; // the demo model "types", so streaming can be seen offline
 

@@ -1,7 +1,7 @@
 // Compare: one question (or a list) under two to four configurations at once, side by side.
 // Each column is its own LiveRun and TraceView with Pause / Step / Continue / Stop; a summary
 // under its heading; a list of questions adds a grid with each column's success count.
-import { estimateTokens } from './pkg/reactloop.js';
+import { estimateTokens, version } from './pkg/reactloop.js';
 import { TraceView } from './trace.js';
 import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
@@ -60,7 +60,7 @@ async function exportAs(kind) {
   }
   const each = (read) => columns.map((c, i) => ({ label: c.label(), runs: ended[i].slice(0, count).map(read) }));
   try {
-    if (kind === 'json') return download('reactloop-comparison.json', comparisonJson(each((a) => a.exportTrace())), 'application/json');
+    if (kind === 'json') return download('reactloop-comparison.json', comparisonJson(each((a) => a.exportTrace()), `reactloop ${version()}`), 'application/json');
     const { exportPage } = await import('./export-page.js');
     const record = { kind: COMPARISON, columns: each((a) => a.trace()) };
     download('reactloop-comparison.html', await exportPage(record, { lang: uiLang() }), 'text/html');

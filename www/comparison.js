@@ -1,6 +1,6 @@
 // A comparison as one file, and its player. Compare and "Fork from here" write it; the
 // playground's import, <react-loop trace-src> and "Export page" show it:
-//   {"kind": "reactloop-comparison", "version": 1,
+//   {"kind": "reactloop-comparison", "version": 1, "generator": "reactloop 0.2.0",
 //    "columns": [{"label": "ReAct · Demo model · …", "runs": [<trace>, …]}, …]}
 // Each run is a trace in the trace format (docs/trace-format.md), the n-th run of every column
 // answering the same question. Labels are shown as text, and every trace goes through the
@@ -11,11 +11,15 @@ import { t as pageT, errorText } from './i18n.js';
 export const COMPARISON = 'reactloop-comparison';
 const MAX_COLUMNS = 4;
 
-/** The file of `columns`: [{label, runs: [trace JSON text as exportTrace writes it]}]. */
-export function comparisonJson(columns) {
+/**
+ * The file of `columns`: [{label, runs: [trace JSON text as exportTrace writes it]}];
+ * `generator` names what wrote it, as each trace does.
+ */
+export function comparisonJson(columns, generator) {
   return JSON.stringify({
     kind: COMPARISON,
     version: 1,
+    generator,
     columns: columns.map(({ label, runs }) => ({ label, runs: runs.map((text) => JSON.parse(text)) })),
   }, null, 1);
 }

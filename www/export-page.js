@@ -9,7 +9,7 @@
 // - the player's styles (www/embed/style.js, the shell of <react-loop>) in one <style>;
 // - a Content-Security-Policy that lets only that script and that style in, by their SHA-256,
 //   loads nothing (default-src 'none') and refuses HTML strings in script sinks (Trusted Types).
-import { estimateTokens } from './pkg/reactloop.js';
+import { estimateTokens, version } from './pkg/reactloop.js';
 import { css as playerCss } from './embed/style.js';
 import { t } from './i18n.js';
 import { COMPARISON } from './comparison.js';
@@ -62,6 +62,7 @@ export async function exportPage(record, { lang = 'en' } = {}) {
 <meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="reactloop ${version()}">
 <title>reactloop</title>
 <style>${style}</style>
 </head>

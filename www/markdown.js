@@ -61,5 +61,6 @@ export function traceToMarkdown(trace) {
     if (step.error) out.push(`> **Error:** ${escape(step.error.type)}`, '');
   }
   if (trace.outcome) out.push('## Outcome', '', escape(trace.view.outcome.en), '');
+  if (trace.generator) out.push('---', '', `*Recorded with ${escape(trace.generator)}.*`, '');
   return out.join('\n');
 }

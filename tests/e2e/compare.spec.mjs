@@ -150,6 +150,7 @@ test('a comparison exports as JSON and as one page that replays its columns side
   const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-export-json').click()]);
   const file = JSON.parse(await readFile(await json.path(), 'utf8'));
   expect(file.kind).toBe('reactloop-comparison');
+  expect(file.generator).toMatch(/^reactloop \d+\.\d+\.\d+$/);
   expect(file.columns.map((c) => c.label)).toEqual([expect.stringContaining('ReAct'), expect.stringContaining('Act only')]);
   expect(file.columns.map((c) => c.runs.map((r) => r.question))).toEqual([[Q, 'What is RAG?'], [Q, 'What is RAG?']]);
   expect(file.columns[1].runs[0].config.strategy).toBe('act');
