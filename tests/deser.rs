@@ -1169,6 +1169,10 @@ fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
             }
         }
     }
+    for page in ["https://me.github.io", "http://192.168.1.5:8000"] {
+        let note = sentences::hosted_page(page).expect(page);
+        texts.push((format!("the hosted-page note on {page}"), note));
+    }
     // What a page says when it refuses a setting, a tool, a trace file or a call.
     use reactloop::llm::ConfigError;
     use reactloop::sentences::Misuse;

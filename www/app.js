@@ -5,7 +5,7 @@ import { $, h, download } from './dom.js';
 import { t, lang, setLang, initialLang, isLang, errorText } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
 import { LiveRun } from './live.js';
-import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
+import { initConnect, connectSettings, setEndpoint, endpointAgreed, lookForServers, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
@@ -389,6 +389,6 @@ else if (params['model-src']) {
   useInPage({ auto: false });
   agreed = loadInPagePanel().then((panel) => panel.loadFromLink(params['model-src']));
 } else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
-else probeLocal();
+else lookForServers();
 document.body.dataset.ready = '1';
 if (params.autorun === '1') agreed.then((yes) => yes && run());

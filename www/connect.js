@@ -1,9 +1,9 @@
 // The Connect panel: server presets (and the demo model), the model list, the API key, the
 // local-server probe on load and the connection doctor's "Test connection". The in-page
 // engine's panel (www/inpage-panel.js, www/inpage.js) is imported only once it is chosen.
-import { listModels } from './pkg/reactloop.js';
+import { listModels, hostedPage } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
-import { t } from './i18n.js';
+import { t, lang, strings } from './i18n.js';
 import { doctor } from './trace.js';
 
 const PRESETS = {
@@ -30,6 +30,7 @@ const el = {
 // Set once the person picks a server, so a late probe result never overrides their choice.
 let touched = false;
 let probed; // the presets that answered the probe; null while it runs, undefined if never run
+let hosted; // what a page that is not on this computer says instead of probing on load
 // The origin the key in the field was typed (or remembered) for: the key goes nowhere else.
 let keyOrigin = null;
 // An endpoint a link named, shown but not contacted until the person agrees:
@@ -275,7 +276,7 @@ export async function testConnection() {
  * stays selected meanwhile, so the page works from the first second; the first server that
  * answers is selected unless the person has already chosen.
  */
-export async function probeLocal() {
+async function probeLocal() {
   probed = null;
   renderProbe();
   const answers = await Promise.all(Object.entries(PRESETS).map(([id, url]) =>
@@ -288,8 +289,24 @@ export async function probeLocal() {
   }
 }
 
+/**
+ * On load: asks the local presets at once, or, on a page that is not on this computer (a
+ * hosted copy), says what a local server needs and asks only when the person presses the
+ * button: a public site calling localhost makes Chrome ask the person, which nobody expects
+ * from opening a page.
+ */
+export function lookForServers() {
+  hosted = hostedPage();
+  if (!hosted) return probeLocal();
+  $('#probe-local').addEventListener('click', () => probeLocal());
+  renderProbe();
+}
+
 /** The probe's line, in the current language. */
 export function renderProbe() {
+  const note = $('#hosted-note');
+  note.hidden = !hosted;
+  if (hosted) $('#hosted-text').textContent = strings(lang()).say(hosted);
   if (probed === undefined) return;
   const names = (probed ?? []).map((f) => t('probe.models', { name: t(`preset.${f.id}`), count: f.models.length }));
   el.probe.textContent = !probed ? t('probe.running') : names.length ? t('probe.found', { list: names.join(', ') }) : t('probe.none');

@@ -456,7 +456,10 @@ mod tests {
             "{hint}"
         );
         assert!(hint.contains("OLLAMA_ORIGINS=https://me.github.io ollama serve"));
-        assert!(hint.contains("Private Network Access"), "{hint}");
+        assert!(
+            hint.contains("reach devices on your local network"),
+            "{hint}"
+        );
         // The same rule for the local network, and only for network failures.
         let at = |url: &str| LlmError::Network {
             url: url.into(),
@@ -476,9 +479,9 @@ mod tests {
             assert!(!at(url).private_network("http://localhost:8000"), "{url}");
         }
         assert!(!LlmError::Timeout { ms: 1 }.private_network(PAGE));
-        // A local page is not subject to Private Network Access; `file://` has origin "null".
+        // A local page is not asked about (Local Network Access); `file://` has origin "null".
         let local = fix(&err, "http://localhost:8000").unwrap();
-        assert!(!local.contains("Private Network Access"));
+        assert!(!local.contains("local network"));
         assert!(fix(&err, "null")
             .unwrap()
             .contains("OLLAMA_ORIGINS=* ollama serve"));

@@ -11,6 +11,29 @@ impl LlmError {
     }
 }
 
+/// Where a page comes from, as far as calling a server on the reader's own computer depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PagePlace {
+    /// This computer (or a file, or an origin that is not http at all): nothing in the way.
+    ThisComputer,
+    /// An https site elsewhere: the server must allow its origin, and Chrome asks the reader
+    /// before it reaches the local network.
+    Https,
+    /// A plain-http address elsewhere (a classroom's LAN host): not a secure context, so Chrome
+    /// cannot even ask.
+    Http,
+}
+
+/// Where the page at `page_origin` (like `https://me.github.io`) is.
+pub fn page_place(page_origin: &str) -> PagePlace {
+    match super::http_host(page_origin) {
+        Some((_, host)) if is_loopback_host(&host) => PagePlace::ThisComputer,
+        Some((true, _)) => PagePlace::Https,
+        Some((false, _)) => PagePlace::Http,
+        None => PagePlace::ThisComputer,
+    }
+}
+
 fn is_public_https(page_origin: &str) -> bool {
     matches!(super::http_host(page_origin), Some((true, host)) if !is_loopback_host(&host))
 }

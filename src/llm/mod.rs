@@ -20,6 +20,7 @@ use crate::tools::ToolSpec;
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{check_mixed_content, classify_http, LlmError, Oversized};
+pub use hint::{page_place, PagePlace};
 pub use inpage::in_page_body;
 pub use retry::{
     after_http_error, retry_delay_ms, AfterHttpError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,

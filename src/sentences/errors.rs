@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::lang::Text;
 use crate::limits::megabytes;
-use crate::llm::{models_url, LlmError, Oversized, MAX_ATTEMPTS};
+use crate::llm::{models_url, page_place, LlmError, Oversized, PagePlace, MAX_ATTEMPTS};
 
 fn text(en: String, zh: String) -> Text {
     Text { en, zh }
@@ -264,12 +264,15 @@ pub fn hint(error: &LlmError, page_origin: &str) -> Option<Text> {
             );
             if error.private_network(page_origin) {
                 said.en.push_str(
-                    " Chrome may also block a public https page from calling localhost \
-                     (Private Network Access); then open this page from http://localhost.",
+                    " An https page may call http://localhost, but recent Chrome first asks you \
+                     whether this site may reach devices on your local network: if you said no, \
+                     or saw no question, allow it in the site's settings (the icon left of the \
+                     address), or open the playground from http://localhost.",
                 );
                 said.zh.push_str(
-                    "Chrome 也可能阻止公网 https 页面访问 localhost（私有网络访问限制）；\
-                     这时请从 http://localhost 打开本页。",
+                    "https 页面可以访问 http://localhost，但较新的 Chrome 会先询问你是否允许这个网站访问\
+                     本地网络中的设备：如果你拒绝了或没有看到询问，请在网站设置中允许（地址栏左侧的图标），\
+                     或从 http://localhost 打开本页。",
                 );
             }
             said
@@ -451,6 +454,53 @@ fn context_hint(message: &str) -> Option<Text> {
 }
 
 /// The origin to paste into `OLLAMA_ORIGINS`; a `file://` page has the origin `null`.
+/// What a page that is not on the reader's computer must say before it calls a server there
+/// (the playground does not probe such servers on load: Chrome would ask at once), or `None`
+/// for a page on this computer.
+pub fn hosted_page(page_origin: &str) -> Option<Text> {
+    let origin = command_origin(page_origin);
+    let servers_en = format!(
+        "To use a model server on your computer, it must allow this page's origin: Ollama \
+         `OLLAMA_ORIGINS={origin} ollama serve`, LM Studio `lms server start --cors`; \
+         llama.cpp's server allows every origin."
+    );
+    let servers_zh = format!(
+        "要使用你电脑上的模型服务器，它必须允许本页的来源：Ollama 用 \
+         `OLLAMA_ORIGINS={origin} ollama serve`，LM Studio 用 `lms server start --cors`；\
+         llama.cpp 的服务器默认允许所有来源。"
+    );
+    Some(match page_place(page_origin) {
+        PagePlace::ThisComputer => return None,
+        PagePlace::Https => text(
+            format!(
+                "This page comes from {origin}, not from your computer. {servers_en} The browser \
+                 lets an https page call http://localhost, but recent Chrome first asks you \
+                 whether this site may reach devices on your local network: allow it. Nothing is \
+                 sent to your computer before you press Look for local servers."
+            ),
+            format!(
+                "本页来自 {origin}，不在你的电脑上。{servers_zh}浏览器允许 https 页面访问 \
+                 http://localhost，但较新的 Chrome 会先询问你是否允许这个网站访问本地网络中的设备：\
+                 请允许。在你按下“查找本机服务器”之前，不会向你的电脑发送任何请求。"
+            ),
+        ),
+        PagePlace::Http => text(
+            format!(
+                "This page comes from {origin}, a plain-http address that is not your computer. \
+                 {servers_en} Chrome lets such a page reach your computer only after asking \
+                 you, and it can ask only on https pages: run the playground on your own \
+                 computer (unpack the site archive and run `python3 -m http.server` in it), or \
+                 serve it over https."
+            ),
+            format!(
+                "本页来自 {origin}，这是一个普通 http 地址，不在你的电脑上。{servers_zh}Chrome 只有在\
+                 询问你之后才允许这样的页面访问你的电脑，而且只能在 https 页面上询问：请在你自己的电脑上\
+                 运行 playground（解压网站压缩包，在其中运行 `python3 -m http.server`），或通过 https 提供它。"
+            ),
+        ),
+    })
+}
+
 fn command_origin(page_origin: &str) -> String {
     match page_origin.trim().trim_end_matches('/') {
         "" | "null" => "*".to_string(),

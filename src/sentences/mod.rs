@@ -8,7 +8,7 @@
 mod errors;
 mod refusals;
 
-pub use errors::{hint, llm_error};
+pub use errors::{hint, hosted_page, llm_error};
 pub use refusals::{config_error, misuse, registry_error, settings_error, trace_error, Misuse};
 
 use crate::lang::{Lang, Text};
@@ -334,5 +334,37 @@ mod tests {
             "回复为空（empty reply）"
         );
         assert_eq!(outcome(&Outcome::Aborted).zh, "已被用户停止。");
+    }
+
+    #[test]
+    fn a_page_elsewhere_says_what_a_server_here_needs_and_what_the_browser_does() {
+        for local in [
+            "http://127.0.0.1:8000",
+            "http://localhost:8000",
+            "http://[::1]:8000",
+            "null",
+            "",
+        ] {
+            assert_eq!(hosted_page(local), None, "{local}");
+        }
+        let https = hosted_page("https://me.github.io").unwrap();
+        for part in [
+            "OLLAMA_ORIGINS=https://me.github.io ollama serve",
+            "lms server start --cors",
+            "llama.cpp's server allows every origin",
+            "lets an https page call http://localhost",
+            "asks you",
+        ] {
+            assert!(https.en.contains(part), "{part:?} not in {}", https.en);
+        }
+        assert!(https
+            .zh
+            .contains("OLLAMA_ORIGINS=https://me.github.io ollama serve"));
+        let lan = hosted_page("http://192.168.1.5:8000").unwrap();
+        assert!(lan
+            .en
+            .contains("OLLAMA_ORIGINS=http://192.168.1.5:8000 ollama serve"));
+        assert!(lan.en.contains("only on https pages"), "{}", lan.en);
+        assert!(lan.zh.contains("python3 -m http.server"), "{}", lan.zh);
     }
 }

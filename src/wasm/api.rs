@@ -61,6 +61,15 @@ pub fn limits() -> Result<JsValue, JsValue> {
     to_js(&crate::limits::for_page()).map_err(|e| js_error(e, None, None))
 }
 
+/// What the playground says on load when it is not on the reader's computer, or `undefined`
+/// on this computer (it then looks for local servers at once).
+#[wasm_bindgen(js_name = hostedPage, unchecked_return_type = "Text | undefined")]
+pub fn hosted_page() -> JsValue {
+    crate::sentences::hosted_page(&timer::page_origin())
+        .and_then(|note| to_js(&note).ok())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
 /// This build's version (`0.2.0`), for a page's footer.
 #[wasm_bindgen]
 pub fn version() -> String {
