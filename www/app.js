@@ -390,5 +390,8 @@ else if (params['model-src']) {
   agreed = loadInPagePanel().then((panel) => panel.loadFromLink(params['model-src']));
 } else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
 else lookForServers();
+// On a phone the open Connect panel pushed the run below the first screen; a link that names
+// a server or a model keeps it open, for the consent it asks.
+if (matchMedia('(max-width: 860px)').matches && !params.endpoint && !params['model-src']) $('#connect-panel').open = false;
 document.body.dataset.ready = '1';
 if (params.autorun === '1') agreed.then((yes) => yes && run());

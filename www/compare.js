@@ -116,7 +116,7 @@ export function openFork(original, step) {
   const editor = h('form', { class: 'fork-editor', 'data-testid': 'fork-editor', onsubmit: (e) => { e.preventDefault(); runFork(original, step, part, box.value); } },
     h('h3', {}, t('fork.title', { n: step.index })),
     h('fieldset', {}, h('legend', {}, t('fork.part')),
-      parts.map((value) => h('label', { class: 'inline' },
+      parts.map((value) => h('label', { class: 'check' },
         h('input', { type: 'radio', name: 'fork-part', value, checked: value === 'reply', 'data-testid': `fork-part-${value}`, onchange: () => choose(value) }),
         ' ', t(`fork.part.${value}`)))),
     h('label', { for: 'fork-text' }, t('fork.text')), box,
