@@ -89,7 +89,7 @@ export interface ToolDefinition {
 
 export interface ToolSpec { name: string; description: string; parameters: object }
 /** A built-in tool's spec, with its description in each interface language. */
-export interface BuiltinTool extends ToolSpec { view: { description: Text } }
+export interface BuiltinTool { name: string; description: string; parameters: object; view: { description: Text } }
 
 /** Replaces the model's reply or the tool's result of the pending step. */
 export interface Edit {
@@ -258,7 +258,7 @@ export type OnEvent = (event: AgentEvent) => void;
 
 /** Every kind's title (`titles()`): string key → text in each language, and the settings' choices in order. */
 export interface Titles {
-  en: Record<string, string>; zh: Record<string, string>;
+  en: { [key: string]: string }; zh: { [key: string]: string };
   strategy: string[]; constrained: string[]; compress: string[];
 }
 /** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
