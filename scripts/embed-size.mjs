@@ -16,7 +16,7 @@ const WWW = new URL('../www/', import.meta.url);
  */
 export const EMBED_FILES = {
   'at import': ['embed/react-loop.js', 'embed/style.js'],
-  'in view': ['embed/strings.js', 'trace.js', 'trace-style.js', 'dom.js', 'i18n.js', 'comparison.js', 'recording.js', 'limits.js'],
+  'in view': ['embed/strings.js', 'trace.js', 'trace-style.js', 'dom.js', 'i18n.js', 'titles.js', 'comparison.js', 'recording.js', 'limits.js'],
   live: ['live.js', 'pkg/reactloop.js', 'pkg/reactloop_bg.wasm'],
 };
 

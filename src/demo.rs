@@ -11,13 +11,15 @@ use crate::lang::Lang;
 use crate::llm::{ModelRequest, Role};
 use crate::prompt::plan_feedback;
 
-/// Questions the demo model is scripted for; the page offers them as examples.
-pub const QUESTIONS: [&str; 5] = [
-    "What is 23 * 17 + 4?",
-    "What is RAG?",
-    "What time is it now?",
-    "计算 (2^10 - 24) / 8 的结果",
-    "什么是模型上下文协议？",
+/// Questions the demo model is scripted for, each in its language; the page offers those of
+/// its language as examples.
+pub const QUESTIONS: [(Lang, &str); 6] = [
+    (Lang::En, "What is 23 * 17 + 4?"),
+    (Lang::En, "What is RAG?"),
+    (Lang::En, "What time is it now?"),
+    (Lang::Zh, "计算 (2^10 - 24) / 8 的结果"),
+    (Lang::Zh, "什么是模型上下文协议？"),
+    (Lang::Zh, "现在几点？"),
 ];
 
 /// After this many observations the demo model answers whatever it has.
@@ -367,7 +369,7 @@ mod tests {
             inputs.push(s);
         }
         let mut matched = 0;
-        for q in QUESTIONS.iter().map(|q| q.to_string()).chain(inputs) {
+        for q in QUESTIONS.iter().map(|(_, q)| q.to_string()).chain(inputs) {
             let want: Vec<&str> = regex.find_iter(&q).map(|m| m.as_str()).collect();
             assert_eq!(arithmetic_spans(&q), want, "{q:?}");
             matched += usize::from(!want.is_empty());

@@ -137,17 +137,19 @@ macro_rules! tagged {
         }
 
         impl $name {
+            /// Every variant's tag, in the order declared.
+            pub const TAGS: &[&str] = &[$($tag),*];
+
             /// Reads what serde's derive writes for this enum.
             #[allow(unused_mut)]
             pub(crate) fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
-                const NAMES: &[&str] = &[$($tag),*];
                 let (tag, mut f) = $crate::fields::Fields::read(value, $key)?;
                 Ok(match tag.as_str() {
                     $(
                         $tag => $crate::fields::tagged!(@build f $name $variant
                             $({ $( $field: $fty $(=> $with)? ),* })? $(($inner))?),
                     )*
-                    _ => return Err(serde::de::Error::unknown_variant(&tag, NAMES)),
+                    _ => return Err(serde::de::Error::unknown_variant(&tag, Self::TAGS)),
                 })
             }
         }

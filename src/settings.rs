@@ -59,6 +59,10 @@ pub struct Configured {
     pub registry: Registry,
 }
 
+/// The name a trace records for the demo model (a page names it in its language:
+/// `crate::sentences::model`).
+pub const DEMO_MODEL: &str = "demo (scripted)";
+
 /// Who answers a run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Model {
@@ -84,7 +88,7 @@ impl Model {
     /// The name a trace records for the model.
     pub fn label(&self) -> &str {
         match self {
-            Model::Demo { .. } => "demo (scripted)",
+            Model::Demo { .. } => DEMO_MODEL,
             Model::Server(client) | Model::InPage(client) => &client.model,
         }
     }

@@ -26,6 +26,15 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Every strategy, in the order a page lists them (tests/titles.rs checks it against serde's).
+    pub const ALL: [Strategy; 5] = [
+        Strategy::React,
+        Strategy::Act,
+        Strategy::Cot,
+        Strategy::Plan,
+        Strategy::Reflect,
+    ];
+
     /// Its name in the settings and the trace.
     pub fn label(self) -> &'static str {
         match self {
@@ -68,6 +77,11 @@ pub enum Compress {
     /// One request first asks the model to summarise the run so far; the summary stays after
     /// the question in every later request.
     Summary,
+}
+
+impl Compress {
+    /// Both ways, in the order a page lists them (tests/titles.rs checks it against serde's).
+    pub const ALL: [Compress; 2] = [Compress::Window, Compress::Summary];
 }
 
 /// The most steps a plan holds: small models number on without end.

@@ -41,7 +41,8 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
     Ok(value)
 }
 
-/// A whole trace: every step as [`step`] draws it, and the outcome's sentence in `view`.
+/// A whole trace: every step as [`step`] draws it, and the outcome's sentence and the model's
+/// name in `view`.
 pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Error> {
     let mut value = serde_json::to_value(trace)?;
     value["steps"] = trace
@@ -49,7 +50,10 @@ pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Erro
         .iter()
         .map(|s| step(s, page_origin))
         .collect::<Result<_, _>>()?;
-    value["view"] = json!({ "outcome": trace.outcome.as_ref().map(sentences::outcome) });
+    value["view"] = json!({
+        "outcome": trace.outcome.as_ref().map(sentences::outcome),
+        "model": trace.model.as_deref().map(sentences::model),
+    });
     Ok(value)
 }
 

@@ -1100,7 +1100,7 @@ fn the_demo_shows_a_repair_and_a_format_correction() {
     );
 
     let mut agent = Agent::new(
-        reactloop::demo::QUESTIONS[3],
+        reactloop::demo::QUESTIONS[3].1,
         registry(),
         AgentConfig::default(),
     );
@@ -1109,6 +1109,19 @@ fn the_demo_shows_a_repair_and_a_format_correction() {
         agent.trace().steps[0].guards[0],
         Guard::FormatFeedback { consecutive: 1, .. }
     ));
+}
+
+#[test]
+fn the_demo_answers_each_example_question() {
+    for (_, question) in reactloop::demo::QUESTIONS {
+        let mut agent = Agent::new(question, registry(), AgentConfig::default());
+        run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
+        let outcome = agent.trace().outcome.clone();
+        assert!(
+            outcome.as_ref().is_some_and(Outcome::finished),
+            "{question}: {outcome:?}"
+        );
+    }
 }
 
 #[test]

@@ -150,7 +150,11 @@ fn a_step_carries_its_sentences_and_utf16_spans() {
     let step = &step_views(&events)[0];
     let view = &step["view"];
     assert_eq!(view["guards"][0]["en"], json!(guard.en));
-    assert!(view["format_error"]["zh"].as_str().unwrap().contains('（'));
+    // The Chinese is a whole sentence, with no English in brackets after it.
+    assert_eq!(
+        view["format_error"]["zh"],
+        json!("只有 Thought，没有 Action 或 Final Answer")
+    );
     // "Thought: " is 9 units; 想一想 3, the space 1 and the emoji 2 make 15.
     assert_eq!(view["spans"]["thought"], json!({"start": 9, "end": 15}));
     assert_eq!(view["can_retry"], json!(false));

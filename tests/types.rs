@@ -1162,7 +1162,22 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
     }
     walk.check("ask()", &to_value(step().reply), "ModelReply");
     let registry = Registry::with_builtins(Vec::new());
-    walk.check("builtinTools()", &to_value(registry.specs()), "ToolSpec[]");
+    // As src/wasm/api.rs gives them: each spec with its description in every language.
+    let builtins: Vec<Value> = registry
+        .specs()
+        .iter()
+        .map(|spec| {
+            let mut value = to_value(spec);
+            value["view"] = json!({ "description": reactloop::sentences::tool_description(spec) });
+            value
+        })
+        .collect();
+    walk.check("builtinTools()", &Value::Array(builtins), "BuiltinTool[]");
+    walk.check(
+        "titles()",
+        &to_value(reactloop::sentences::titles()),
+        "Titles",
+    );
     walk.check(
         "defaultDocuments()",
         &to_value(default_documents()),

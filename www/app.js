@@ -302,7 +302,7 @@ function copyPermalink() {
 // ---------------------------------------------------------------- language
 
 function renderExamples() {
-  ui.examples.replaceChildren(...demoQuestions().map((q) => h('button', { type: 'button', class: 'chip', onclick: () => {
+  ui.examples.replaceChildren(...demoQuestions(lang()).map((q) => h('button', { type: 'button', class: 'chip', onclick: () => {
     ui.question.value = q;
     ui.question.focus();
   } }, q)));
@@ -322,6 +322,7 @@ function switchLang(next) {
   ui.uiLang.value = lang();
   localStorage.setItem('reactloop.lang', lang());
   renderLinkNotices();
+  renderExamples();
   renderProbe();
   rerenderTools();
   rerenderPrompt();

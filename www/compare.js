@@ -7,13 +7,14 @@ import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang, errorText } from './i18n.js';
 import { comparisonJson, COMPARISON } from './comparison.js';
+import { TITLES } from './titles.js';
 
 const MAX_COLUMNS = 4;
 const CHOICES = {
-  strategy: ['react', 'act', 'cot', 'plan', 'reflect'],
+  strategy: TITLES.strategy,
   server: ['current', 'demo', 'inpage'],
   plang: ['auto', 'en', 'zh'],
-  constrained: ['auto', 'off', 'json_schema', 'grammar', 'json_object'],
+  constrained: TITLES.constrained,
 };
 // What a new column starts as: the ReAct paper's comparison first.
 const DEFAULTS = [{ strategy: 'react' }, { strategy: 'act' }, { strategy: 'cot' }, { strategy: 'plan' }];
@@ -344,7 +345,7 @@ class Column {
       return;
     }
     const right = r.right == null ? '' : r.right ? ` ${t('compare.right')}` : ` ${t('compare.wrong')}`;
-    const answer = r.answer ?? t(`compare.outcome.${r.outcome ?? 'error'}`);
+    const answer = r.answer ?? ended(r.outcome);
     this.summary.textContent = `${answer}${right} · ${t(r.steps === 1 ? 'compare.stats.one' : 'compare.stats', { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
   }
 
@@ -360,6 +361,9 @@ class Column {
   }
 }
 
+/** How a run without an answer ended, in brackets; "(not run)" when it never started. */
+const ended = (outcome) => (outcome ? t('compare.outcome', { outcome: t(`outcome.${outcome}`) }) : t('compare.outcome.error'));
+
 /** With more than one question: a row per question, a cell per column, and each column's count. */
 function renderGrid() {
   const list = columns[0]?.list ?? [];
@@ -373,7 +377,7 @@ function renderGrid() {
       columns.map((c) => {
         const r = c.results[i];
         const mark = !r ? '…' : r.right == null ? '' : r.right ? '✓ ' : '✗ ';
-        return h('td', { class: r?.right === false ? 'wrong' : '' }, mark, r ? (r.answer ?? r.error ?? t(`compare.outcome.${r.outcome ?? 'error'}`)) : '');
+        return h('td', { class: r?.right === false ? 'wrong' : '' }, mark, r ? (r.answer ?? r.error ?? ended(r.outcome)) : '');
       })))),
     checked ? h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('compare.count')),
       columns.map((c) => h('td', { 'data-testid': 'compare-count' },

@@ -3,7 +3,7 @@
 // - the run as JSON in <script type="application/json">, every "<" written \u003c, so no text
 //   of the run can end that element or start another; the viewer reads it with JSON.parse;
 // - the viewer: www/export-viewer.js with the modules it draws with (trace.js, dom.js,
-//   i18n.js, trace-style.js), fetched from this page's own origin and joined into one inline
+//   i18n.js, titles.js, trace-style.js), fetched from this page's own origin and joined into one inline
 //   module script (each module in a function of its own, its imports read from the modules
 //   before it), so the file shows the playground's own cards, X-ray, anatomy and replay;
 // - the player's styles (www/embed/style.js, the shell of <react-loop>) in one <style>;
@@ -15,7 +15,7 @@ import { t } from './i18n.js';
 import { COMPARISON } from './comparison.js';
 
 // The viewer's modules in the order they run, each after the modules it imports.
-const MODULES = ['i18n.js', 'dom.js', 'trace-style.js', 'comparison.js', 'export-viewer.js', 'trace.js'];
+const MODULES = ['titles.js', 'i18n.js', 'dom.js', 'trace-style.js', 'comparison.js', 'export-viewer.js', 'trace.js'];
 
 // The page around the player: the file's own layout, on top of the player's shell styles.
 const PAGE_CSS = `
@@ -118,7 +118,7 @@ function inlined(file, source) {
 /**
  * i18n.js without the strings of the playground's panels, about half of it: the tables keep a
  * key when another viewer module names its group (the word before the first dot) in a string,
- * as t(`guard.${g.type}`) names "guard", and every key with no group.
+ * as t(`card.step`) names "card", and every key with no group.
  */
 function keptStrings(source, others) {
   const groups = new Set([...others.join('\n').matchAll(/['"`]([a-zA-Z]+)\./g)].map((m) => m[1]));

@@ -4,7 +4,7 @@
 // tool code cannot reach the DOM or localStorage. Nothing the model writes is ever run.
 import { builtinTools, checkTool, defaultDocuments } from './pkg/reactloop.js';
 import { $, h } from './dom.js';
-import { t, errorText } from './i18n.js';
+import { t, errorText, strings, lang } from './i18n.js';
 import { workerTool, checkToolSource } from './worker-tool.js';
 
 const el = {
@@ -17,10 +17,10 @@ let onChange = () => {};
 
 export function initTools(changed) {
   onChange = changed;
-  const specs = builtinTools();
+  specs = builtinTools();
   el.builtins.replaceChildren(...specs.map((spec) => h('label', { class: 'check tool' },
     h('input', { type: 'checkbox', name: 'builtin', value: spec.name, checked: true, onchange: onChange }),
-    h('span', {}, h('code', {}, spec.name), h('small', { class: 'muted' }, spec.description)))));
+    h('span', {}, h('code', {}, spec.name), h('small', { class: 'muted tool-description' }, describe(spec))))));
   el.documents.value = documentsToText(defaultDocuments());
   el.documents.addEventListener('input', () => { documentsStatus(); onChange(); });
   el.documentsReset.addEventListener('click', () => {
@@ -34,6 +34,9 @@ export function initTools(changed) {
   });
   documentsStatus();
 }
+
+let specs = [];
+const describe = (spec) => strings(lang()).say(spec.view.description);
 
 /** "# Title" starts a document; the lines up to the next one are its text. */
 function parseDocuments(text) {
@@ -127,4 +130,8 @@ function renderJsTools() {
   }));
 }
 
-export const rerenderTools = () => { documentsStatus(); renderJsTools(); };
+export function rerenderTools() {
+  el.builtins.querySelectorAll('.tool-description').forEach((small, i) => { small.textContent = describe(specs[i]); });
+  documentsStatus();
+  renderJsTools();
+}

@@ -43,10 +43,12 @@ export class TraceView {
   }
 
   head(trace) {
-    const { t } = this.tr;
+    const { t, say } = this.tr;
+    // A recording made before the view named the model has only its name.
+    const model = trace.view?.model ? say(trace.view.model) : trace.model;
     return h('div', { class: 'trace-head' },
       h('p', { class: 'question' }, h('strong', {}, t('trace.question')), ' ', trace.question),
-      trace.model ? h('p', { class: 'muted' }, t('trace.model', { model: trace.model })) : null,
+      model ? h('p', { class: 'muted' }, t('trace.model', { model })) : null,
       trace.system_prompt ? lazyDetails(t('trace.systemPrompt'), () => cappedText(trace.system_prompt, { t })) : null);
   }
 
@@ -336,7 +338,7 @@ function anatomy(step, tr, estimate) {
   return h('div', { class: 'anatomy-body' },
     tokens ? h('p', { class: 'muted' }, t('anatomy.total', { tokens: tokens.reduce((a, b) => a + b, 0) })) : null,
     h('ol', { class: 'messages' }, request.messages.map((m, i) => h('li', { class: `message role-${m.role}` },
-      h('p', { class: 'message-head' }, h('span', { class: 'role' }, m.role), tokens ? [' ', h('span', { class: 'muted' }, t('anatomy.tokens', { tokens: tokens[i] }))] : null),
+      h('p', { class: 'message-head' }, h('span', { class: 'role' }, t(`role.${m.role}`)), tokens ? [' ', h('span', { class: 'muted' }, t('anatomy.tokens', { tokens: tokens[i] }))] : null),
       cappedText(m.content, { t })))),
     h('p', {}, t('anatomy.stop'), ' ', request.stop.length
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])

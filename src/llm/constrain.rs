@@ -30,6 +30,15 @@ pub enum Constrained {
 }
 
 impl Constrained {
+    /// Every mode, in the order a page lists them (tests/titles.rs checks it against serde's).
+    pub const ALL: [Constrained; 5] = [
+        Constrained::Auto,
+        Constrained::Off,
+        Constrained::JsonObject,
+        Constrained::JsonSchema,
+        Constrained::Grammar,
+    ];
+
     /// A constraint goes out with the request (not `off`, not an unresolved `auto`).
     pub fn is_on(self) -> bool {
         !matches!(self, Constrained::Auto | Constrained::Off)

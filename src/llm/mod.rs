@@ -44,6 +44,9 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role (tests/titles.rs checks it against serde's).
+    pub const ALL: [Role; 3] = [Role::System, Role::User, Role::Assistant];
+
     pub fn as_str(&self) -> &'static str {
         match self {
             Self::System => "system",

@@ -1,21 +1,25 @@
 //! What a reader is shown, in every language of the interface, one match per kind with the
 //! English and the Chinese side by side: guards, outcomes, why an action was left out, tool
 //! call notes, repairs and format errors here; a model error's message and its fix in
-//! `errors.rs`; a refused setting, tool or trace file in `refusals.rs`. No page keeps a copy
-//! of its own. A tool-call note's English is its `Display`, which is also how a trace stores
-//! it (`Note::read` reads it back); its Chinese is here.
+//! `errors.rs`; a refused setting, tool or trace file in `refusals.rs`; each kind's title
+//! (a guard's, a strategy's, …) in `titles.rs`. No page keeps a copy of its own. A tool-call
+//! note's English is its `Display`, which is also how a trace stores it (`Note::read` reads it
+//! back); its Chinese is here.
 
 mod errors;
 mod refusals;
+mod titles;
 
 pub use errors::{hint, hosted_page, llm_error};
 pub use refusals::{config_error, misuse, registry_error, settings_error, trace_error, Misuse};
+pub use titles::{titles, Titles};
 
 use crate::lang::{Lang, Text};
 use crate::llm::{Avoid, AvoidWhy};
 use crate::parse::{FormatError, Repair};
+use crate::settings::DEMO_MODEL;
 use crate::told;
-use crate::tools::Note;
+use crate::tools::{Note, ToolSpec};
 use crate::trace::{Guard, Outcome};
 
 pub fn guard(guard: &Guard) -> Text {
@@ -121,93 +125,98 @@ pub fn outcome(outcome: &Outcome) -> Text {
     Text { en, zh }
 }
 
-/// A repair: the English sentence, and in Chinese a short label with the English in brackets
-/// (the English alone where no label is written yet).
+/// A repair the parser applied, in each language.
 pub fn repair(repair: Repair) -> Text {
-    let (en, zh_label): (&str, Option<&str>) = match repair {
-        Repair::FullWidthColon => ("full-width colon ： read as :", Some("全角冒号按半角读取")),
-        Repair::MarkdownLabel => ("markdown around a label ignored (e.g. **Action:**)", Some("忽略标签外的 Markdown")),
-        Repair::NumberedLabel => ("numbered label (e.g. Thought 1:) read without its number", None),
-        Repair::AnswerLabel => ("'Answer:' read as 'Final Answer:'", None),
-        Repair::InlineFinalAnswer => ("'Final Answer:' found in the middle of a line", None),
-        Repair::CodeFenceRemoved => ("code fence removed", Some("去掉代码块标记")),
-        Repair::JsonExtractedFromProse => ("JSON extracted from prose", None),
-        Repair::JsonObjectForm => ("action read from a JSON object", None),
-        Repair::WrapperUnwrapped => ("outer wrapper object (e.g. tool_call) unwrapped", None),
-        Repair::PaperForm => ("paper form tool[arg]", None),
-        Repair::CallForm => ("call form tool(args)", None),
-        Repair::InputWithoutLabel => ("input read from the lines after the Action (no 'Action Input:')", None),
-        Repair::ToolNameUnquoted => ("quotes or backticks around the tool name removed", Some("去掉工具名外的引号")),
-        Repair::SingleQuotes => ("single quotes → double", Some("单引号改为双引号")),
-        Repair::TrailingComma => ("trailing comma removed", Some("删去多余的逗号")),
-        Repair::CommentRemoved => ("comment removed from JSON", None),
-        Repair::PythonLiterals => ("Python True/False/None → true/false/null", Some("Python 字面量改为 JSON")),
-        Repair::RawControlInString => ("raw newline or tab inside a JSON string accepted", None),
-        Repair::InvalidEscape => ("invalid escape in a JSON string kept as text", None),
-        Repair::UnquotedKey => ("unquoted JSON key accepted", Some("接受没有引号的键")),
-        Repair::StringJsonDecoded => ("JSON written inside a string decoded", None),
-        Repair::AnswerUnwrapped => ("{\"answer\": …} unwrapped to its text", None),
-        Repair::TrailingTextIgnored => ("text after the JSON input ignored", None),
-        Repair::HallucinatedObservationDropped => ("hallucinated Observation dropped", Some("删去模型自编的 Observation")),
-        Repair::PartialObservationDropped => ("cut-off stop word (e.g. 'Obs') dropped", None),
-        Repair::FinalAnswerIgnored => ("final answer after the action ignored", None),
-        Repair::ExtraActionIgnored => ("later actions ignored (only the first counts)", None),
-        Repair::ActionAfterFinalIgnored => ("action after the final answer ignored", None),
-        Repair::InputCompletesFinalAnswer => ("'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'", None),
-        Repair::ArgumentsRunAsCall => ("final_answer held a tool's arguments that no Observation had shown: that call was run", Some("final_answer 里是工具参数：执行了那次调用")),
-        Repair::ExpressionRunAsCall => ("final_answer was an expression, not its value: the calculator was run on it", Some("final_answer 是算式而不是它的值：用计算器算了它")),
-        Repair::ExpressionEvaluated => ("final_answer was an expression at the last step: its value is the answer", Some("最后一步的 final_answer 是算式：以它的值为答案")),
-        Repair::CopiedLabelRemoved => ("the answer opened with a copied label ('Observation:'): the label was taken out", Some("答案开头照抄了标签（Observation:）：去掉了这个标签")),
-        Repair::AnswerFromEarlierCall => ("final_answer repeated an earlier call's arguments: that call's result is the answer", None),
-        Repair::ProseAsAnswer => ("only the answer was asked for, and the reply gave it without the format: its text is the answer", Some("请求只要答案，回复没有按格式给出：以回复的文字为答案")),
-        Repair::NoToolActionIgnored => ("'Action: None' ignored; the Final Answer after it is used", None),
-        Repair::TranslatedLabel => ("Chinese label read as its English keyword (思考 → Thought)", Some("中文标签按英文标签读取")),
-        Repair::InlineLabel => ("label found after a sentence, in the middle of a line", None),
-        Repair::BareActionLine => ("a line with only tool[arg] or finish(…) read as the Action", None),
+    let (en, zh) = match repair {
+        Repair::FullWidthColon => ("full-width colon ： read as :", "全角冒号“：”按半角“:”读取"),
+        Repair::MarkdownLabel => ("markdown around a label ignored (e.g. **Action:**)", "忽略标签外的 Markdown（如 **Action:**）"),
+        Repair::NumberedLabel => ("numbered label (e.g. Thought 1:) read without its number", "带编号的标签（如 Thought 1:）去掉编号读取"),
+        Repair::AnswerLabel => ("'Answer:' read as 'Final Answer:'", "“Answer:”按“Final Answer:”读取"),
+        Repair::InlineFinalAnswer => ("'Final Answer:' found in the middle of a line", "在一行中间找到了“Final Answer:”"),
+        Repair::CodeFenceRemoved => ("code fence removed", "去掉代码块标记"),
+        Repair::JsonExtractedFromProse => ("JSON extracted from prose", "从文字中取出了 JSON"),
+        Repair::JsonObjectForm => ("action read from a JSON object", "从 JSON 对象中读出动作"),
+        Repair::WrapperUnwrapped => ("outer wrapper object (e.g. tool_call) unwrapped", "去掉外层包装对象（如 tool_call）"),
+        Repair::PaperForm => ("paper form tool[arg]", "论文写法 tool[参数]"),
+        Repair::CallForm => ("call form tool(args)", "函数调用写法 tool(参数)"),
+        Repair::InputWithoutLabel => ("input read from the lines after the Action (no 'Action Input:')", "没有“Action Input:”，从 Action 之后的几行读取输入"),
+        Repair::ToolNameUnquoted => ("quotes or backticks around the tool name removed", "去掉工具名外的引号"),
+        Repair::SingleQuotes => ("single quotes → double", "单引号改为双引号"),
+        Repair::TrailingComma => ("trailing comma removed", "删去多余的逗号"),
+        Repair::CommentRemoved => ("comment removed from JSON", "删去 JSON 中的注释"),
+        Repair::PythonLiterals => ("Python True/False/None → true/false/null", "Python 字面量 True/False/None 改为 JSON 的 true/false/null"),
+        Repair::RawControlInString => ("raw newline or tab inside a JSON string accepted", "接受 JSON 字符串中未转义的换行或制表符"),
+        Repair::InvalidEscape => ("invalid escape in a JSON string kept as text", "JSON 字符串中无效的转义按原文保留"),
+        Repair::UnquotedKey => ("unquoted JSON key accepted", "接受没有引号的键"),
+        Repair::StringJsonDecoded => ("JSON written inside a string decoded", "解开写在字符串里的 JSON"),
+        Repair::AnswerUnwrapped => ("{\"answer\": …} unwrapped to its text", "把 {\"answer\": …} 解开为其中的文字"),
+        Repair::TrailingTextIgnored => ("text after the JSON input ignored", "忽略 JSON 输入之后的文字"),
+        Repair::HallucinatedObservationDropped => ("hallucinated Observation dropped", "删去模型自编的 Observation"),
+        Repair::PartialObservationDropped => ("cut-off stop word (e.g. 'Obs') dropped", "删去被截断的停止词（如“Obs”）"),
+        Repair::FinalAnswerIgnored => ("final answer after the action ignored", "忽略动作之后的最终答案"),
+        Repair::ExtraActionIgnored => ("later actions ignored (only the first counts)", "忽略后面的动作（只算第一个）"),
+        Repair::ActionAfterFinalIgnored => ("action after the final answer ignored", "忽略最终答案之后的动作"),
+        Repair::InputCompletesFinalAnswer => ("'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'", "单独的“Action Input:”作为上一条回复中“Action: final_answer”的答案读取"),
+        Repair::ArgumentsRunAsCall => ("final_answer held a tool's arguments that no Observation had shown: that call was run", "final_answer 里是工具参数：执行了那次调用"),
+        Repair::ExpressionRunAsCall => ("final_answer was an expression, not its value: the calculator was run on it", "final_answer 是算式而不是它的值：用计算器算了它"),
+        Repair::ExpressionEvaluated => ("final_answer was an expression at the last step: its value is the answer", "最后一步的 final_answer 是算式：以它的值为答案"),
+        Repair::CopiedLabelRemoved => ("the answer opened with a copied label ('Observation:'): the label was taken out", "答案开头照抄了标签（Observation:）：去掉了这个标签"),
+        Repair::AnswerFromEarlierCall => ("final_answer repeated an earlier call's arguments: that call's result is the answer", "final_answer 重复了之前一次调用的参数：以那次调用的结果为答案"),
+        Repair::ProseAsAnswer => ("only the answer was asked for, and the reply gave it without the format: its text is the answer", "请求只要答案，回复没有按格式给出：以回复的文字为答案"),
+        Repair::NoToolActionIgnored => ("'Action: None' ignored; the Final Answer after it is used", "忽略“Action: None”，使用其后的 Final Answer"),
+        Repair::TranslatedLabel => ("Chinese label read as its English keyword (思考 → Thought)", "中文标签按英文标签读取（思考 → Thought）"),
+        Repair::InlineLabel => ("label found after a sentence, in the middle of a line", "在一行中间、一句话之后找到了标签"),
+        Repair::BareActionLine => ("a line with only tool[arg] or finish(…) read as the Action", "只有 tool[参数] 或 finish(…) 的一行作为 Action 读取"),
         Repair::IncompleteActionSkipped => ("an incomplete step ('Action: final_answer' without an answer, or 'Action Input:' \
-                 without an Action) skipped; the complete action after it is used", None),
-        Repair::ToolNameTrimmed => ("words around the tool name dropped", None),
-        Repair::FullWidthPunctuation => ("full-width quotes, colons or commas in JSON read as ASCII", Some("全角标点按 JSON 标点读取")),
-        Repair::UnclosedJson => ("missing closing brackets at the end of the JSON added", None),
-        Repair::UnbalancedQuote => ("opening quote that is never closed dropped", None),
-        Repair::UnclosedString => ("missing closing quote before the closing bracket added", Some("补上右括号前缺少的右引号")),
-        Repair::ReasoningSkipped => ("<think>…</think> reasoning read as thought, not as protocol", None),
+                 without an Action) skipped; the complete action after it is used", "跳过不完整的一步（“Action: final_answer”没有答案，或“Action Input:”没有 Action），使用其后完整的动作"),
+        Repair::ToolNameTrimmed => ("words around the tool name dropped", "去掉工具名前后多余的词"),
+        Repair::FullWidthPunctuation => ("full-width quotes, colons or commas in JSON read as ASCII", "JSON 中的全角引号、冒号或逗号按半角读取"),
+        Repair::UnclosedJson => ("missing closing brackets at the end of the JSON added", "在 JSON 末尾补上缺少的右括号"),
+        Repair::UnbalancedQuote => ("opening quote that is never closed dropped", "删去没有闭合的左引号"),
+        Repair::UnclosedString => ("missing closing quote before the closing bracket added", "补上右括号前缺少的右引号"),
+        Repair::ReasoningSkipped => ("<think>…</think> reasoning read as thought, not as protocol", "<think>…</think> 中的推理按思考读取，不按协议读取"),
     };
-    labelled(zh_label, en.to_string())
+    Text {
+        en: en.to_string(),
+        zh: zh.to_string(),
+    }
 }
 
-/// A format error, labelled in Chinese like a repair. The English is the error's `Display`.
+/// A format error, in each language. The English is the error's `Display`.
 pub fn format_error(error: &FormatError) -> Text {
-    let (en, zh_label) = match error {
-        FormatError::Empty => ("empty reply".to_string(), "回复为空"),
+    let (en, zh) = match error {
+        FormatError::Empty => ("empty reply".to_string(), "回复为空".to_string()),
         FormatError::NoAction => (
             "no Action or Final Answer found".to_string(),
-            "没有 Action 或 Final Answer",
+            "没有找到 Action 或 Final Answer".to_string(),
         ),
         FormatError::ThoughtOnly => (
             "only a Thought, no Action or Final Answer".to_string(),
-            "只有 Thought",
+            "只有 Thought，没有 Action 或 Final Answer".to_string(),
         ),
         FormatError::NoTool => (
             "the model says no tool is needed but gave no answer".to_string(),
-            "说不需要工具，却没有给出答案",
+            "模型说不需要工具，却没有给出答案".to_string(),
         ),
         FormatError::MissingToolName => (
             "Action without a tool name".to_string(),
-            "Action 缺少工具名",
+            "Action 缺少工具名".to_string(),
         ),
         FormatError::InputWithoutAction => (
             "Action Input without an Action".to_string(),
-            "有 Action Input 却没有 Action",
+            "有 Action Input 却没有 Action".to_string(),
         ),
         FormatError::MixedActionAndAnswer => (
             "one line holds both an Action and a Final Answer".to_string(),
-            "同一行里既有 Action 又有 Final Answer",
+            "同一行里既有 Action 又有 Final Answer".to_string(),
         ),
-        FormatError::EmptyAnswer => ("empty Final Answer".to_string(), "Final Answer 为空"),
+        FormatError::EmptyAnswer => (
+            "empty Final Answer".to_string(),
+            "Final Answer 为空".to_string(),
+        ),
         FormatError::XmlToolCall => (
             "XML tool call instead of Action/Action Input".to_string(),
-            "用了 XML 工具调用",
+            "用了 XML 工具调用，而不是 Action/Action Input".to_string(),
         ),
         FormatError::InvalidJson {
             line,
@@ -215,26 +224,27 @@ pub fn format_error(error: &FormatError) -> Text {
             message,
         } => (
             format!("invalid JSON at line {line}, column {column}: {message}"),
-            "JSON 无效",
+            // serde_json's own message has no Chinese; the place is enough to find it.
+            format!("第 {line} 行第 {column} 列的 JSON 无效"),
         ),
         FormatError::ArgumentsAsAnswer { tool } => (
             format!("final_answer given {tool}'s arguments instead of an answer"),
-            "final_answer 里写的是工具参数，不是答案",
+            format!("final_answer 里写的是 {tool} 的参数，不是答案"),
         ),
         FormatError::ExampleCopied => (
             "copied from the example in the prompt".to_string(),
-            "照抄了提示词里的示例",
+            "照抄了提示词里的示例".to_string(),
         ),
         FormatError::QuestionRepeated => (
             "the answer only repeats the question".to_string(),
-            "答案只是重复了问题",
+            "答案只是重复了问题".to_string(),
         ),
         FormatError::NumberUnused { number } => (
             format!("the answer leaves out the question's {number}"),
-            "答案没有用到问题里的一个数",
+            format!("答案没有用到问题里的 {number}"),
         ),
     };
-    labelled(Some(zh_label), en)
+    Text { en, zh }
 }
 
 impl std::fmt::Display for FormatError {
@@ -279,6 +289,27 @@ pub fn unfinished_stream() -> Text {
     }
 }
 
+/// The model a trace names: the demo's name said in each language, any other as it is.
+pub fn model(name: &str) -> Text {
+    let zh = if name == DEMO_MODEL {
+        "演示模型（脚本，不是大模型）"
+    } else {
+        name
+    };
+    Text {
+        en: name.to_string(),
+        zh: zh.to_string(),
+    }
+}
+
+/// A tool's description as the Tools panel shows it: what the model reads in each language.
+pub fn tool_description(spec: &ToolSpec) -> Text {
+    Text {
+        en: told::tool_description(spec, Lang::En).to_string(),
+        zh: told::tool_description(spec, Lang::Zh).to_string(),
+    }
+}
+
 /// A correction made to a tool call.
 pub fn note(note: &Note) -> Text {
     let zh = match note {
@@ -292,14 +323,6 @@ pub fn note(note: &Note) -> Text {
         en: note.to_string(),
         zh,
     }
-}
-
-fn labelled(zh_label: Option<&str>, en: String) -> Text {
-    let zh = match zh_label {
-        None => en.clone(),
-        Some(label) => format!("{label}（{en}）"),
-    };
-    Text { en, zh }
 }
 
 #[cfg(test)]
@@ -322,17 +345,15 @@ mod tests {
         });
         assert!(failed.zh.contains("除数为零"), "{}", failed.zh);
         assert!(failed.en.contains("division by zero"), "{}", failed.en);
-        assert_eq!(
-            repair(Repair::SingleQuotes).zh,
-            "单引号改为双引号（single quotes → double）"
-        );
-        // A repair without a Chinese label is the English sentence in both.
-        let plain = repair(Repair::PaperForm);
-        assert_eq!(plain.zh, plain.en);
-        assert_eq!(
-            format_error(&FormatError::Empty).zh,
-            "回复为空（empty reply）"
-        );
+        assert_eq!(repair(Repair::SingleQuotes).zh, "单引号改为双引号");
+        assert_eq!(format_error(&FormatError::Empty).zh, "回复为空");
+        // The Chinese keeps what a reader needs to find the fault.
+        let json = format_error(&FormatError::InvalidJson {
+            line: 2,
+            column: 7,
+            message: "expected value".into(),
+        });
+        assert_eq!(json.zh, "第 2 行第 7 列的 JSON 无效");
         assert_eq!(outcome(&Outcome::Aborted).zh, "已被用户停止。");
     }
 

@@ -143,6 +143,16 @@ pub enum ObservationSource {
     Cached,
 }
 
+impl ObservationSource {
+    /// Every source (tests/titles.rs checks it against serde's).
+    pub const ALL: [ObservationSource; 4] = [
+        ObservationSource::Tool,
+        ObservationSource::ToolError,
+        ObservationSource::Feedback,
+        ObservationSource::Cached,
+    ];
+}
+
 // Read back in `read.rs`: a new field goes there too.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Observation {

@@ -34,10 +34,24 @@ pub fn check_tool(
         .map_err(|e| refused(crate::sentences::registry_error(&e), None))
 }
 
-/// The built-in tools' specs, as the model sees them.
-#[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "ToolSpec[]")]
+/// The built-in tools' specs, as the model sees them, each with its description in every
+/// interface language for the Tools panel (`view.description`).
+#[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "BuiltinTool[]")]
 pub fn builtin_tools() -> Result<JsValue, JsValue> {
-    to_js(&Registry::with_builtins(Vec::new()).specs()).map_err(|e| js_error(e, None, None))
+    let registry = Registry::with_builtins(Vec::new());
+    let tools = registry
+        .specs()
+        .iter()
+        .map(|spec| {
+            let mut value = serde_json::to_value(spec)?;
+            value["view"] =
+                serde_json::json!({ "description": crate::sentences::tool_description(spec) });
+            Ok(value)
+        })
+        .collect::<Result<Vec<_>, serde_json::Error>>();
+    tools
+        .and_then(|t| to_js(&t))
+        .map_err(|e| js_error(e, None, None))
 }
 
 #[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
@@ -52,6 +66,13 @@ pub(super) fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
     view::trace(trace, &timer::page_origin())
         .and_then(|v| to_js(&v))
         .map_err(|e| js_error(e, None, None))
+}
+
+/// Every kind's title in each language and the settings' choices (`crate::sentences::titles`),
+/// which scripts/build writes into www/titles.js.
+#[wasm_bindgen(unchecked_return_type = "Titles")]
+pub fn titles() -> Result<JsValue, JsValue> {
+    to_js(&crate::sentences::titles()).map_err(|e| js_error(e, None, None))
 }
 
 /// The size limits on model replies and trace files (`crate::limits`), so a page can check a
@@ -99,11 +120,14 @@ pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
 }
 
+/// The demo model's example questions in "en" or "zh".
 #[wasm_bindgen(js_name = demoQuestions)]
-pub fn demo_questions() -> Vec<String> {
+pub fn demo_questions(lang: &str) -> Vec<String> {
+    let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
     crate::demo::QUESTIONS
         .iter()
-        .map(|q| q.to_string())
+        .filter(|(of, _)| *of == lang)
+        .map(|(_, q)| q.to_string())
         .collect()
 }
 

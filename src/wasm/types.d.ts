@@ -88,6 +88,8 @@ export interface ToolDefinition {
 }
 
 export interface ToolSpec { name: string; description: string; parameters: object }
+/** A built-in tool's spec, with its description in each interface language. */
+export interface BuiltinTool { name: string; description: string; parameters: object; view: { description: Text } }
 
 /** Replaces the model's reply or the tool's result of the pending step. */
 export interface Edit {
@@ -238,8 +240,8 @@ export interface Trace {
   config: object;
   steps: Step[];
   outcome: Outcome | null;
-  /** The outcome's sentence (in `trace()`, `loadTrace` and `exportTrace`). */
-  view?: { outcome: Text | null };
+  /** The outcome's sentence and the model's name (in `trace()`, `loadTrace` and `exportTrace`). */
+  view?: { outcome: Text | null; model?: Text | null };
 }
 
 export type AgentEvent =
@@ -256,6 +258,11 @@ export type AgentEvent =
 
 export type OnEvent = (event: AgentEvent) => void;
 
+/** Every kind's title (`titles()`): string key → text in each language, and the settings' choices in order. */
+export interface Titles {
+  en: { [key: string]: string }; zh: { [key: string]: string };
+  strategy: string[]; constrained: string[]; compress: string[];
+}
 /** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
 export interface Limits { replyBytes: number; streamLineBytes: number; traceBytes: number; traceSteps: number }
 

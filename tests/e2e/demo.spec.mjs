@@ -69,8 +69,9 @@ test('the interface switches between English and Chinese', async ({ page }) => {
   await page.getByTestId('run').click();
   await expect(finalAnswer(page)).toHaveText('结果是 125。');
   await expect(page.getByTestId('step-card').first().locator('.guard')).toContainText('格式反馈');
-  await expect(page.getByTestId('step-card').first().locator('.format-error'))
-    .toContainText('格式错误：没有 Action 或 Final Answer（no Action or Final Answer found）');
+  // All in Chinese: no English sentence in brackets after it.
+  await expect(page.getByTestId('step-card').first().locator('.format-error .value'))
+    .toHaveText('格式错误：没有找到 Action 或 Final Answer');
   await expect(page.getByTestId('step-card').first()).toContainText('第 1 步');
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'zh-ui');
