@@ -245,3 +245,16 @@ test('the in-page engine is no part of start-up: its modules load once it is cho
   await page.getByTestId('run').click();
   await expect(page.getByTestId('error')).toContainText('Load a model first');
 });
+
+test('the in-page Load button acts on a click made at once after choosing the engine', async ({ page }) => {
+  // Issue 31: the panel's module arrives late on a slow machine; a click before it did nothing.
+  await page.route(/\/inpage-panel\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await openPage(page);
+  await page.locator('#preset').selectOption('inpage');
+  await page.locator('#model-url').fill('/models/missing.gguf');
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-problem')).toContainText('HTTP 404');
+});
