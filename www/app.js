@@ -9,7 +9,8 @@ import { initConnect, connectSettings, setEndpoint, endpointAgreed, probeLocal, 
 import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink } from './share.js';
-import { initCompare, rerenderCompare, openFork } from './compare.js';
+import { initCompare, rerenderCompare, openFork, openComparison } from './compare.js';
+import { readComparison } from './comparison.js';
 
 await init();
 
@@ -250,6 +251,15 @@ async function exportPageFile() {
 // Rounded up, so a file just over the limit does not read as the limit itself.
 const megabytes = (bytes) => String(Math.ceil(bytes / 1e5) / 10);
 
+/** A trace file's text: one run, or a comparison that Compare exported (`kind` set). */
+function readTraceFile(text) {
+  let value = null;
+  try {
+    value = JSON.parse(text);
+  } catch { /* the core's reader says what is wrong with it */ }
+  return readComparison(value, (run) => loadTrace(JSON.stringify(run))) ?? loadTrace(text);
+}
+
 async function importTrace(file) {
   let trace;
   try {
@@ -258,17 +268,20 @@ async function importTrace(file) {
     if (file.size > traceBytes) {
       throw new Error(t('share.tooLarge', { size: megabytes(file.size), limit: megabytes(traceBytes) }));
     }
-    trace = loadTrace(await file.text());
+    trace = readTraceFile(await file.text());
   } catch (error) {
     return showProblem({ message: t('share.importFailed', { message: errorText(error) }) });
   }
   live.forget();
-  loaded = trace;
   ui.question.value = trace.question;
   ui.problem.replaceChildren();
   replaying?.pause();
+  // A comparison opens as Compare's columns; the playground's own trace is left empty.
+  loaded = trace.kind ? null : trace;
+  if (trace.kind) view.reset();
   // At most 0.7 s a step, and the whole animation under ~12 s however many steps there are.
-  const replay = new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
+  const replay = trace.kind ? openComparison(trace)
+    : new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
   replaying = replay;
   refresh();
   await replay.play();
