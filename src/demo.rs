@@ -7,9 +7,8 @@
 //! and a Chinese arithmetic question starts with a reply that has no Action at all, so
 //! learners see format feedback correct the model.
 
-use crate::lang::Lang;
 use crate::llm::{ModelRequest, Role};
-use crate::prompt::plan_feedback;
+use crate::parse::{parse_reply, Parsed};
 
 /// Questions the demo model is scripted for, each in its language; the page offers those of
 /// its language as examples.
@@ -21,9 +20,6 @@ pub const QUESTIONS: [(Lang, &str); 6] = [
     (Lang::Zh, "什么是模型上下文协议？"),
     (Lang::Zh, "现在几点？"),
 ];
-
-/// After this many observations the demo model answers whatever it has.
-const MAX_OBSERVATIONS: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Plan {
@@ -155,16 +151,38 @@ fn is_zh(text: &str) -> bool {
     text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
+/// The run's Observations, each with whether it is a tool's result: the reply before it
+/// called a tool. Any other Observation is the loop's feedback (on a format mistake, an answer
+/// sent back, a plan), which a model reads but never answers with.
+fn observations(conversation: &str) -> Vec<(bool, &str)> {
+    let pieces: Vec<&str> = conversation.split("Observation: ").collect();
+    pieces
+        .windows(2)
+        .map(|pair| {
+            let called = matches!(parse_reply(pair[0]).parsed, Parsed::Action { .. });
+            (called, observation_text(pair[1]))
+        })
+        .collect()
+}
+
+/// An Observation without the reply after it (in a transcript, the run is one text) and
+/// without the loop's note in parentheses.
+fn observation_text(piece: &str) -> &str {
+    let end = ["\nThought:", "\nAction:", "\n("]
+        .iter()
+        .filter_map(|mark| piece.find(mark))
+        .min()
+        .unwrap_or(piece.len());
+    piece[..end].trim()
+}
+
 fn react_reply(request: &ModelRequest) -> String {
     let conversation = conversation(request);
     let question = question_of(request);
-    // The Observation of a plan is no tool's result.
-    let plan_feedback = [Lang::En, Lang::Zh].map(|lang| plan_feedback(lang, false));
-    let observations: Vec<&str> = conversation
-        .split("Observation: ")
-        .skip(1)
-        .map(|o| o.split("\n(").next().unwrap_or(o).trim())
-        .filter(|o| !plan_feedback.contains(o))
+    let observations = observations(&conversation);
+    let results: Vec<&str> = observations
+        .iter()
+        .filter_map(|&(called, text)| called.then_some(text))
         .collect();
     let zh = is_zh(&question);
     let expression = find_expression(&question);
@@ -173,13 +191,12 @@ fn react_reply(request: &ModelRequest) -> String {
         None if asks_time(&question) => Plan::Time,
         None => Plan::Search,
     };
-    // The Chinese arithmetic script spends its first step on a format mistake.
-    let mistake = plan == Plan::Calculate && zh;
-    let acted = observations.len() > usize::from(mistake);
-    if acted || observations.len() >= MAX_OBSERVATIONS {
-        let last = observations.last().copied().unwrap_or("");
+    // After a tool's result (a person may have edited the call), the answer comes from it.
+    if let Some(last) = results.last() {
         return final_answer(plan, zh, last);
     }
+    // The Chinese arithmetic script spends its first step on a format mistake.
+    let mistake = plan == Plan::Calculate && zh;
     match plan {
         Plan::Calculate => {
             let expr = expression.unwrap_or_default();
@@ -375,6 +392,45 @@ mod tests {
             matched += usize::from(!want.is_empty());
         }
         assert!(matched > 5_000, "too few inputs with a match: {matched}");
+    }
+
+    /// The loop's feedback is read, never answered with: the answer comes from the last
+    /// tool result, and with none the demo calls the tool (issue 31: "The result is You gave
+    /// only a Thought…").
+    #[test]
+    fn feedback_is_never_copied_into_an_answer() {
+        use crate::llm::Message;
+        let message = |role, content: &str| Message {
+            role,
+            content: content.to_string(),
+        };
+        let call = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"100 + 1\"}";
+        let answer = "Thought: t\nAction: final_answer\nAction Input: The result is 101.";
+        let feedback = "Observation: The question gives 23, and nothing so far has used it.";
+        let request = |turns: &[(Role, &str)]| ModelRequest {
+            messages: [
+                (Role::System, "Thought: Action:"),
+                (Role::User, "Question: What is 23 * 17 + 4?"),
+            ]
+            .iter()
+            .chain(turns)
+            .map(|(role, content)| message(role.clone(), content))
+            .collect(),
+            ..ModelRequest::default()
+        };
+        let after_result = request(&[
+            (Role::Assistant, call),
+            (Role::User, "Observation: 101"),
+            (Role::Assistant, answer),
+            (Role::User, feedback),
+        ]);
+        let got = reply(&after_result);
+        assert!(got.ends_with("Action Input: The result is 101."), "{got}");
+        let only_feedback = request(&[
+            (Role::Assistant, "Thought: t"),
+            (Role::User, "Observation: You gave only a Thought."),
+        ]);
+        assert!(reply(&only_feedback).contains("Action: Calculator"));
     }
 
     #[test]

@@ -88,6 +88,9 @@ pub struct RunSoFar<'a> {
     pub last_step: bool,
     /// A final answer was already sent back for leaving out a number of the question.
     pub number_noted: bool,
+    /// A person edited this reply or an earlier step: the run's course is theirs, so the
+    /// checks of a model's own course (a number of the question left unused) stay silent.
+    pub steered: bool,
     pub examples: &'a Examples,
 }
 
@@ -346,7 +349,7 @@ fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
 /// date for "10 days from today", the year for "years since 1969"). Once a run, so an answer
 /// that really needs no such number still stands the second time.
 fn unused_number(answer: &str, run: &RunSoFar) -> Option<String> {
-    if run.last_step || run.answer_asked || run.number_noted {
+    if run.last_step || run.answer_asked || run.number_noted || run.steered {
         return None;
     }
     if !run.calls.iter().any(|c| c.succeeded) {

@@ -1111,6 +1111,57 @@ fn the_demo_shows_a_repair_and_a_format_correction() {
     ));
 }
 
+/// Issue 31: Step, Ask the model, change the expression, continue. The demo answers from the
+/// Observation the edited call got, and no check meant for a model's own course (the
+/// question's 23 unused) second-guesses a run a person steered.
+#[test]
+fn the_demo_answers_from_an_edited_call_without_being_second_guessed() {
+    for question in ["What is 23 * 17 + 4?", reactloop::demo::QUESTIONS[3]] {
+        let mut agent = Agent::new(question, registry(), AgentConfig::default());
+        agent.feed_server(ServerKind::Unknown).unwrap();
+        // The Chinese script starts with a format mistake: the person edits the next reply.
+        if question != "What is 23 * 17 + 4?" {
+            let Next::CallModel { request } = agent.next() else {
+                panic!("a model call")
+            };
+            let text = reactloop::demo::reply(request);
+            agent.feed_model(reply(&text).unwrap()).unwrap();
+        }
+        let Next::CallModel { request } = agent.next() else {
+            panic!("a model call")
+        };
+        let asked = reactloop::demo::reply(request);
+        let expression = if question.contains("23") {
+            "23 * 17 + 4"
+        } else {
+            "(2^10 - 24) / 8"
+        };
+        assert!(asked.contains(expression), "{asked}");
+        let edited = asked.replace(expression, "100 + 1");
+        agent
+            .feed_model(ModelReply {
+                text: edited,
+                edited: true,
+                ..ModelReply::default()
+            })
+            .unwrap();
+        let outcome = run_to_end(&mut agent, &HOST, |r| reply(&reactloop::demo::reply(r)));
+        let want = if question.contains("23") {
+            "The result is 101."
+        } else {
+            "结果是 101。"
+        };
+        assert_eq!(
+            outcome,
+            Outcome::Answer {
+                answer: want.into()
+            },
+            "{question}: {:#?}",
+            agent.trace().steps
+        );
+    }
+}
+
 #[test]
 fn the_demo_answers_each_example_question() {
     for (_, question) in reactloop::demo::QUESTIONS {

@@ -16,6 +16,7 @@ struct Before {
     answer_asked: bool,
     last_step: bool,
     number_noted: bool,
+    steered: bool,
 }
 
 const NOTHING: fn() -> Before = || Before {
@@ -25,6 +26,7 @@ const NOTHING: fn() -> Before = || Before {
     answer_asked: false,
     last_step: false,
     number_noted: false,
+    steered: false,
 };
 
 const CLOCK: &str = "Friday, 14 March 2025, 12:00:00 (UTC+00:00); date 2025-03-14";
@@ -342,6 +344,16 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "a run a person edited follows their course: the unused number is theirs",
+            fin("The answer is Friday, 14 March 2025"),
+            Before {
+                steered: true,
+                ..clock_ran("How many years have passed since 1969?")
+            },
+            answer("The answer is Friday, 14 March 2025"),
+            None,
+        ),
+        (
             "a number a call used is used",
             fin("The answer is 56."),
             Before {
@@ -456,6 +468,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             answer_asked: before.answer_asked,
             last_step: before.last_step,
             number_noted: before.number_noted,
+            steered: before.steered,
             examples: &examples,
             question: before.question,
         };

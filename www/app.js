@@ -1,15 +1,16 @@
 // The playground: builds an Agent from the panels' settings and drives it through a LiveRun
 // (run, step, pause, stop, edit a reply or an observation), and keeps, shares and replays traces.
-import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens, version } from './pkg/reactloop.js';
-import { $, h, download } from './dom.js';
+import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens, settingsKeys, version } from './pkg/reactloop.js';
+import { $, h, download, choose } from './dom.js';
 import { t, lang, setLang, initialLang, isLang, errorText } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
 import { LiveRun } from './live.js';
-import { initConnect, connectSettings, setEndpoint, endpointAgreed, lookForServers, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
-import { initTools, toolSettings, registerJsTools, enabledBuiltins, builtinNames, setEnabledBuiltins, rerenderTools } from './tools.js';
-import { initPrompt, promptSettings, showPreview, promptParams, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
-import { traceToMarkdown, readParams, permalink } from './share.js';
-import { initCompare, rerenderCompare, openFork } from './compare.js';
+import { initConnect, connectSettings, restoreConnect, setEndpoint, endpointAgreed, lookForServers, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
+import { initTools, toolSettings, restoreTools, registerJsTools, rerenderTools } from './tools.js';
+import { initPrompt, promptSettings, showPreview, chosenLang, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
+import { traceToMarkdown, readParams, permalink, settingsParams, linkSettings } from './share.js';
+import { initCompare, rerenderCompare, openFork, openComparison } from './compare.js';
+import { readComparison } from './comparison.js';
 
 await init();
 $('#version').textContent = `reactloop ${version()}`;
@@ -48,6 +49,9 @@ const live = new LiveRun(view, {
 
 // ---------------------------------------------------------------- settings → Agent
 
+// The Limits panel's whole-number settings and their inputs.
+const LIMIT_INPUTS = { maxSteps: '#max-steps', observationLimit: '#observation-limit', historyRounds: '#history-rounds' };
+
 function settings() {
   const number = (id) => ($(id).value === '' ? undefined : Number($(id).value));
   const seconds = number('#timeout');
@@ -56,12 +60,23 @@ function settings() {
     ...promptSettings(),
     ...toolSettings(),
     demoDelayMs: DEMO_DELAY_MS,
-    maxSteps: number('#max-steps'),
-    observationLimit: number('#observation-limit'),
-    historyRounds: number('#history-rounds'),
+    ...Object.fromEntries(Object.entries(LIMIT_INPUTS).map(([key, id]) => [key, number(id)])),
     compress: $('#compress').value,
     timeoutMs: seconds && Math.round(seconds * 1000),
   };
+}
+
+/** The settings as a link carries them: the prompt language as chosen (unset: the interface's). */
+const linkedSettings = () => ({ ...settings(), lang: chosenLang() });
+
+/** A link's settings into the panels (each ignores what it does not offer). */
+function restoreSettings(link) {
+  restoreConnect(link);
+  restorePrompt(link);
+  restoreTools(link);
+  for (const [key, id] of Object.entries(LIMIT_INPUTS)) if (link[key] !== undefined) $(id).value = String(link[key]);
+  if (link.compress !== undefined) choose($('#compress'), link.compress);
+  if (link.timeoutMs !== undefined) $('#timeout').value = String(link.timeoutMs / 1000);
 }
 
 function buildAgent(overrides = {}) {
@@ -251,6 +266,15 @@ async function exportPageFile() {
 // Rounded up, so a file just over the limit does not read as the limit itself.
 const megabytes = (bytes) => String(Math.ceil(bytes / 1e5) / 10);
 
+/** A trace file's text: one run, or a comparison that Compare exported (`kind` set). */
+function readTraceFile(text) {
+  let value = null;
+  try {
+    value = JSON.parse(text);
+  } catch { /* the core's reader says what is wrong with it */ }
+  return readComparison(value, (run) => loadTrace(JSON.stringify(run))) ?? loadTrace(text);
+}
+
 async function importTrace(file) {
   let trace;
   try {
@@ -259,17 +283,20 @@ async function importTrace(file) {
     if (file.size > traceBytes) {
       throw new Error(t('share.tooLarge', { size: megabytes(file.size), limit: megabytes(traceBytes) }));
     }
-    trace = loadTrace(await file.text());
+    trace = readTraceFile(await file.text());
   } catch (error) {
     return showProblem({ message: t('share.importFailed', { message: errorText(error) }) });
   }
   live.forget();
-  loaded = trace;
   ui.question.value = trace.question;
   ui.problem.replaceChildren();
   replaying?.pause();
+  // A comparison opens as Compare's columns; the playground's own trace is left empty.
+  loaded = trace.kind ? null : trace;
+  if (trace.kind) view.reset();
   // At most 0.7 s a step, and the whole animation under ~12 s however many steps there are.
-  const replay = new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
+  const replay = trace.kind ? openComparison(trace)
+    : new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
   replaying = replay;
   refresh();
   await replay.play();
@@ -279,7 +306,6 @@ async function importTrace(file) {
 
 function copyPermalink() {
   const c = connectSettings();
-  const tools = enabledBuiltins();
   const source = c.inPage ? inPagePanel()?.engine().loaded?.source : '';
   const url = permalink({
     // A model picked from disk cannot travel in a link; one from a URL can.
@@ -289,10 +315,7 @@ function copyPermalink() {
     demo: c.demo ? '1' : '',
     question: ui.question.value.trim(),
     lang: lang(),
-    // Absent means all built-ins; "none" keeps an empty choice apart from that.
-    tools: tools.length === builtinNames().length ? '' : tools.join(',') || 'none',
-    ...promptParams(),
-  });
+  }, settingsParams(linkedSettings(), DEFAULTS, settingsKeys()));
   ui.permalinkUrl.hidden = false;
   ui.permalinkUrl.value = url;
   ui.permalinkUrl.select();
@@ -366,17 +389,19 @@ function wire() {
 const params = readParams();
 // A language the page does not have falls back to the default, and a notice says so.
 if (params.lang && !isLang(params.lang)) linkNotices.push({ key: 'link.unknownLang', value: params.lang });
-if (params.plang && !isPromptLang(params.plang)) linkNotices.push({ key: 'link.unknownPromptLang', value: params.plang });
-if (params.strategy && !isStrategy(params.strategy)) linkNotices.push({ key: 'link.unknownStrategy', value: params.strategy });
 setLang(initialLang(params.lang));
-renderLinkNotices();
 ui.uiLang.value = lang();
 initConnect();
 initTools(settingsChanged);
 initPrompt(settingsChanged);
 initCompare({ buildAgent, question: () => ui.question.value, inPage: () => (inPagePanel()?.inPageLoaded() ? inPagePanel().inPageSettings() : null) });
-if (params.tools) setEnabledBuiltins(params.tools === 'none' ? [] : params.tools.split(','));
-restorePrompt(params);
+// What a fresh page runs with: a permalink carries only the settings that differ from it.
+const DEFAULTS = linkedSettings();
+const link = linkSettings(location.search, DEFAULTS, settingsKeys());
+if (link.lang && !isPromptLang(link.lang)) linkNotices.push({ key: 'link.unknownPromptLang', value: link.lang });
+if (link.strategy && !isStrategy(link.strategy)) linkNotices.push({ key: 'link.unknownStrategy', value: link.strategy });
+renderLinkNotices();
+restoreSettings(link);
 if (params.question) ui.question.value = params.question;
 renderExamples();
 wire();

@@ -2,11 +2,11 @@
 // Each column is its own LiveRun and TraceView with Pause / Step / Continue / Stop; a summary
 // under its heading; a list of questions adds a grid with each column's success count.
 import { estimateTokens, version } from './pkg/reactloop.js';
-import { TraceView } from './trace.js';
+import { TraceView, Replay } from './trace.js';
 import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang, errorText } from './i18n.js';
-import { comparisonJson, COMPARISON } from './comparison.js';
+import { comparisonJson, COMPARISON, ComparisonPlayer } from './comparison.js';
 import { TITLES } from './titles.js';
 
 const MAX_COLUMNS = 4;
@@ -29,6 +29,7 @@ const el = {
 let deps = null; // {buildAgent(overrides), question(), inPage(): the in-page engine's settings, or null while no model is loaded}
 let configs = [];
 let columns = [];
+let imported = null; // the ComparisonPlayer of an imported comparison on show
 
 /**
  * `buildAgent(overrides)` builds an Agent from the page's settings; `question()` is the page's
@@ -75,6 +76,7 @@ const base = () => ({ strategy: 'react', server: 'current', plang: 'auto', const
 /** Redraws what depends on the interface language. */
 export function rerenderCompare() {
   renderConfigs();
+  imported?.rerender();
   for (const column of columns) column.rerender();
   renderGrid();
 }
@@ -138,7 +140,7 @@ function runFork(original, step, part, text) {
   } catch (error) {
     return el.grid.replaceChildren(h('caption', { class: 'problem' }, error.message));
   }
-  for (const column of columns) column.stop();
+  clear();
   const titles = [t('fork.original'), t('fork.forked', { n: step.index })];
   columns = titles.map((title, i) => new Column(i, { title }, []));
   el.tabs.replaceChildren(...columns.map((c) => c.tab));
@@ -154,7 +156,7 @@ function runFork(original, step, part, text) {
 function start() {
   const list = questions();
   if (!list.length) return;
-  for (const column of columns) column.stop();
+  clear();
   el.out.hidden = false;
   columns = configs.map((config, i) => new Column(i, { ...config }, list));
   el.tabs.replaceChildren(...columns.map((c) => c.tab));
@@ -164,6 +166,32 @@ function start() {
   select(0);
   renderGrid();
   for (const column of columns) column.runAll();
+}
+
+/** The live columns stop, and an imported comparison stops playing, before others take their place. */
+function clear() {
+  for (const column of columns) column.stop();
+  columns = [];
+  imported?.pause();
+  imported = null;
+}
+
+/**
+ * An imported comparison (what Export comparison wrote): its columns replay side by side, at the
+ * pace of an imported trace. Returns the player (play, pause, finish).
+ */
+export function openComparison(comparison) {
+  clear();
+  el.out.hidden = false;
+  el.tabs.replaceChildren();
+  el.grid.replaceChildren();
+  el.exportProblem.textContent = '';
+  let views = 0;
+  imported = new ComparisonPlayer(el.columns, comparison, {
+    makeView: (element) => new TraceView(element, { idPrefix: `compare-imported-${views++}-`, tokens: estimateTokens }),
+    makeReplay: (run, view) => new Replay(run, view, { speed: Replay.speedFor(run, Math.min(12_000, 700 * Math.max(1, run.steps.length))) }),
+  });
+  return imported;
 }
 
 /** On a narrow screen the columns are tabs: one shows at a time. */

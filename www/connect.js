@@ -2,7 +2,7 @@
 // local-server probe on load and the connection doctor's "Test connection". The in-page
 // engine's panel (www/inpage-panel.js, www/inpage.js) is imported only once it is chosen.
 import { listModels, hostedPage } from './pkg/reactloop.js';
-import { $, h } from './dom.js';
+import { $, h, choose } from './dom.js';
 import { t, lang, strings } from './i18n.js';
 import { doctor } from './trace.js';
 
@@ -217,6 +217,14 @@ export function endpointAgreed() {
 
 /** A run started: from now on the probe must not switch servers under the person. */
 export const keepChoice = () => { touched = true; };
+
+/** A link's sampling and constraint settings (what it carries of the connection part). */
+export function restoreConnect({ temperature, maxTokens, stream, constrained }) {
+  if (temperature !== undefined) el.temperature.value = String(temperature);
+  if (maxTokens !== undefined) el.maxTokens.value = String(maxTokens);
+  if (stream !== undefined) el.stream.checked = stream;
+  if (constrained !== undefined) choose(el.constrained, constrained);
+}
 
 /** The connection part of the Agent settings. */
 export function connectSettings() {

@@ -17,6 +17,11 @@ export function h(tag, props = {}, ...children) {
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 
+/** Selects `value` in a select that offers it; a value from a link that it does not offer is ignored. */
+export function choose(select, value) {
+  if ([...select.options].some((o) => o.value === value)) select.value = value;
+}
+
 // How much of a long text is shown at first, and how much each "show more" adds: a 1 MB
 // observation must not become one huge layout on every render.
 const FIRST = 2_000;

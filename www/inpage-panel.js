@@ -125,6 +125,8 @@ export function initInPage({ decline } = {}) {
     }
   });
   el.cancel.addEventListener('click', () => loading?.abort());
+  // Disabled in the page until now: a click before this module was loaded would do nothing.
+  el.loadUrl.disabled = false;
   renderCatalog();
 }
 

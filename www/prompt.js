@@ -65,16 +65,8 @@ export function showPreview(systemPrompt) {
   el.tokens.textContent = t('prompt.tokens', { count: estimateTokens(systemPrompt) });
 }
 
-/** For the permalink: only what differs from the defaults. */
-export function promptParams() {
-  const few = shots();
-  return {
-    strategy: el.strategy.value === 'react' ? '' : el.strategy.value,
-    plang: el.lang.value === 'auto' ? '' : el.lang.value,
-    template: edited() ? el.template.value : '',
-    fewshot: few.length ? JSON.stringify(few) : '',
-  };
-}
+/** The prompt language as chosen, for a link: unset while it follows the interface's. */
+export const chosenLang = () => (el.lang.value === 'auto' ? undefined : el.lang.value);
 
 /** Whether `value` names a strategy (a link may carry anything). */
 export const isStrategy = (value) => [...el.strategy.options].some((o) => o.value === value);
@@ -82,16 +74,15 @@ export const isStrategy = (value) => [...el.strategy.options].some((o) => o.valu
 /** Whether the prompt can be written in `value` (a link may carry anything). */
 export const isPromptLang = (value) => [...el.lang.options].some((o) => o.value === value);
 
-export function restorePrompt({ strategy, plang, template, fewshot }) {
+/** A link's prompt settings (as share.js's linkSettings reads them). */
+export function restorePrompt({ strategy, lang, template, fewShot = [] }) {
   // An unknown language or strategy would leave the select empty and every run refused: keep
   // the default.
-  if (plang && isPromptLang(plang)) el.lang.value = plang;
+  if (lang && isPromptLang(lang)) el.lang.value = lang;
   if (strategy && isStrategy(strategy)) el.strategy.value = strategy;
   fill(promptLang());
   if (template) el.template.value = template;
-  try {
-    for (const s of JSON.parse(fewshot || '[]')) addShot(String(s.question ?? ''), String(s.transcript ?? ''));
-  } catch { /* a damaged link loses its examples, nothing else */ }
+  for (const s of fewShot) addShot(String(s?.question ?? ''), String(s?.transcript ?? ''));
   onChange();
 }
 

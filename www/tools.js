@@ -59,11 +59,13 @@ function documentsStatus() {
 }
 
 const builtinBoxes = () => [...el.builtins.querySelectorAll('input[name=builtin]')];
-export const builtinNames = () => builtinBoxes().map((b) => b.value);
-export const enabledBuiltins = () => builtinBoxes().filter((b) => b.checked).map((b) => b.value);
-
-export function setEnabledBuiltins(names) {
-  for (const box of builtinBoxes()) box.checked = names.includes(box.value);
+/** A link's tool settings: the built-in tools switched off, and the documents. */
+export function restoreTools({ disabledTools = [], documents }) {
+  for (const box of builtinBoxes()) box.checked = !disabledTools.includes(box.value);
+  if (documents) {
+    el.documents.value = documentsToText(documents.map((d) => ({ title: String(d?.title ?? ''), text: String(d?.text ?? '') })));
+    documentsStatus();
+  }
 }
 
 /** The tool part of the Agent settings. */

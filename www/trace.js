@@ -93,15 +93,18 @@ export class TraceView {
     }
   }
 
-  /** How many items of the plan on step `index` are done: the tools that answered since. */
+  /**
+   * Which items of the plan on step `index` are done: as many as tools answered since, and the
+   * last one (the answer) once the run answered with no newer plan.
+   */
   planDone(index) {
     let done = 0;
     for (const { step } of this.cards.values()) {
       if (step.index <= index) continue;
-      if (step.plan) break;
+      if (step.plan) return { done, answered: false };
       if (step.observation?.source === 'tool') done += 1;
     }
-    return done;
+    return { done, answered: this.outcome?.outcome.type === 'answer' };
   }
 
   /**
@@ -125,6 +128,9 @@ export class TraceView {
     // A step that will never get its reply (the run was stopped) stops saying "waiting".
     const last = [...this.cards.values()].at(-1);
     if (last && !last.step.reply && !last.step.error) this.showStep(last.step);
+    // The answer ticks the plan's last item.
+    const plan = [...this.cards.values()].filter((c) => c.step.plan).at(-1);
+    if (plan && outcome.type === 'answer') this.showStep(plan.step);
     const { t, say } = this.tr;
     const sentence = say(ended.message);
     const body = outcome.type === 'answer'
@@ -200,7 +206,7 @@ export class TraceView {
         step.guards.length ? guardList(step, tr) : null,
         (this.notices.get(step.index) ?? []).map((message) => notice(message, tr)),
         step.error ? this.errorBlock(step) : null,
-        parse ? lazyDetails(t('xray.title'), () => xray(step, tr), { className: 'xray', open: open.has('xray') }) : null,
+        parse || step.plan ? lazyDetails(t('xray.title'), () => xray(step, tr), { className: 'xray', open: open.has('xray') }) : null,
         step.request ? lazyDetails(t('anatomy.title', { count: step.request.messages.length }),
           () => anatomy(step, tr, tokens), { className: 'anatomy', open: open.has('anatomy') }) : null));
   }
@@ -270,24 +276,27 @@ function parsedRows({ parse, call, view }, { t, say }) {
 
 /** A reply without a parse was cut off by Stop: the text that had streamed in by then. */
 /** A plan as a checklist: an item is ticked once a tool has answered for it. */
-function planRow(items, done, { t }) {
+function planRow(items, { done, answered }, { t }) {
+  const ticked = (i) => i < done || (answered && i === items.length - 1);
   return row(t('card.plan'), 'plan', h('ol', { class: 'plan', 'data-testid': 'plan' }, items.map((item, i) =>
-    h('li', { class: i < done ? 'done' : '' },
-      h('span', { class: 'tick', 'aria-hidden': 'true' }, i < done ? '☑ ' : '☐ '),
+    h('li', { class: ticked(i) ? 'done' : '' },
+      h('span', { class: 'tick', 'aria-hidden': 'true' }, ticked(i) ? '☑ ' : '☐ '),
       item,
-      i < done ? h('span', { class: 'visually-hidden' }, ` ${t('plan.done')}`) : null))));
+      ticked(i) ? h('span', { class: 'visually-hidden' }, ` ${t('plan.done')}`) : null))));
 }
 
 function cutOffRow({ text }, { t }) {
   return row(t('card.reply'), 'cut-off', h('span', { class: 'badge cut-off' }, t('card.cutOff')), cappedText(text, { t }));
 }
 
-function observationRow({ observation: o }, { t }) {
+function observationRow({ observation: o, guards }, { t }) {
+  // The text sent holds a note after the cut, so the cut's own numbers say what was kept.
+  const cut = guards.find((g) => g.type === 'observation_truncated');
   return row(t('card.observation'), `observation source-${o.source}`,
     h('span', { class: `badge source-${o.source}` }, t(`source.${o.source}`)),
     o.edited ? [' ', h('span', { class: 'badge edited' }, t('card.observationEdited'))] : null,
     cappedText(o.text, { t }),
-    o.full_chars > o.text.length ? h('p', { class: 'muted' }, t('card.truncated', { from: formatCount(o.full_chars), to: formatCount(o.text.length) })) : null);
+    cut ? h('p', { class: 'muted', 'data-testid': 'truncated' }, t('card.truncated', { from: formatCount(cut.from_chars), to: formatCount(cut.to_chars) })) : null);
 }
 
 function guardList({ guards, view }, { t, say }) {
@@ -298,7 +307,8 @@ function guardList({ guards, view }, { t, say }) {
 /** The raw reply with the parsed spans marked (the core gives them as string indices). */
 function xray({ reply, parse, view }, { t, say }) {
   const text = reply.text;
-  const spans = SPAN_KINDS.map((kind) => ({ kind, span: view.spans?.[kind] })).filter((s) => s.span);
+  // A plan is read by its own reader: its raw text, with no spans.
+  const spans = SPAN_KINDS.map((kind) => ({ kind, span: view?.spans?.[kind] })).filter((s) => s.span);
   const pre = h('pre', { class: 'text xray-text' });
   let pos = 0;
   for (const { kind, span } of spans.sort((a, b) => a.span.start - b.span.start)) {

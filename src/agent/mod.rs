@@ -301,6 +301,7 @@ impl Agent {
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
             // "OK" to a self-check leaves the question's numbers where they were.
             number_noted: self.number_noted || self.checking.is_some(),
+            steered: reply.edited || self.steered(),
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
@@ -539,6 +540,14 @@ impl Agent {
             .map(|r| r.text.as_str())
             .unwrap_or_default();
         parse::cut_observation(text).0.trim_end().to_string()
+    }
+
+    /// A person edited a reply or an Observation of this run.
+    fn steered(&self) -> bool {
+        self.trace.steps.iter().any(|s| {
+            s.reply.as_ref().is_some_and(|r| r.edited)
+                || s.observation.as_ref().is_some_and(|o| o.edited)
+        })
     }
 
     fn current(&self) -> &Step {

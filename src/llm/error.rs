@@ -559,7 +559,7 @@ mod tests {
                 "malformed: cut",
                 Some("streaming off"),
             ),
-            (LlmError::EmptyReply, "empty reply", Some("max tokens")),
+            (LlmError::EmptyReply, "begins with one", Some("max tokens")),
         ];
         for (err, in_message, in_hint) in cases {
             assert!(err.to_string().contains(in_message), "{err}");

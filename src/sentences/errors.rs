@@ -121,9 +121,15 @@ pub fn llm_error(error: &LlmError) -> Text {
             format!("The streamed reply broke off or was malformed: {message}"),
             format!("流式回复中断了或格式有误：{message}"),
         ),
+        // Seen when a reply began with a stop sequence: the server cuts there, at the start.
         LlmError::EmptyReply => text(
-            "The model returned an empty reply.".to_string(),
-            "模型返回了空回复。".to_string(),
+            "The model's reply came back empty. A server cuts a reply at its first stop \
+             sequence, so a reply that begins with one (such as \"Observation:\") arrives with \
+             nothing in it."
+                .to_string(),
+            "模型的回复是空的。服务器会在第一个停止序列处截断回复，所以以停止序列开头的回复\
+             （例如 \"Observation:\"）到达时什么也没有。"
+                .to_string(),
         ),
         LlmError::TooLarge { part, limit_bytes } => {
             let limit = megabytes(*limit_bytes);

@@ -120,6 +120,16 @@ pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
 }
 
+/// The keys of the settings object the core reads (`crate::settings::SETTINGS_KEYS`): the
+/// playground's permalink goes through this one list.
+#[wasm_bindgen(js_name = settingsKeys)]
+pub fn settings_keys() -> Vec<String> {
+    crate::settings::SETTINGS_KEYS
+        .iter()
+        .map(|k| k.to_string())
+        .collect()
+}
+
 /// The demo model's example questions in "en" or "zh".
 #[wasm_bindgen(js_name = demoQuestions)]
 pub fn demo_questions(lang: &str) -> Vec<String> {

@@ -141,6 +141,7 @@ test('fork from a step: the edited reply or Observation runs on beside the origi
 });
 
 test('a comparison exports as JSON and as one page that replays its columns side by side from file://', async ({ page }) => {
+  test.setTimeout(60_000); // two replays of two runs, then the import's
   await openPage(page, { demo: '1' });
   await configure(page, 0, { strategy: 'react', server: 'demo' });
   await configure(page, 1, { strategy: 'act', server: 'demo' });
@@ -175,4 +176,13 @@ test('a comparison exports as JSON and as one page that replays its columns side
   for (const i of [0, 1]) await expect(columns.nth(i).getByTestId('final-answer')).toContainText('Retrieval-augmented generation', { timeout: 20_000 });
   expect(requests).toEqual([url]);
   expect(errors).toEqual([]);
+  // Issue 31: Import JSON trace reads the same file where it was made: Compare columns that replay.
+  await openPage(page, { demo: '1' });
+  await page.locator('#import-file').setInputFiles(await json.path());
+  const imported = page.locator('#compare').getByTestId('comparison-column');
+  await expect(imported).toHaveCount(2);
+  await expect(imported.nth(1).locator(':scope > h3')).toContainText('Act only');
+  for (const i of [0, 1]) await expect(imported.nth(i).getByTestId('final-answer')).toHaveText('The result is 395.', { timeout: 20_000 });
+  await expect(page.locator('#problem')).toBeEmpty();
+  await expect(page.getByTestId('question')).toHaveValue(Q);
 });

@@ -91,6 +91,64 @@ test('an autorun permalink runs the question on load', async ({ page }) => {
   await expect(page.getByTestId('step-card').first()).toContainText('search_docs');
 });
 
+test('a permalink reproduces every setting of the run, and carries only what differs from the defaults', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#permalink').click();
+  // A fresh page's link holds no setting.
+  expect(new URL(await page.locator('#permalink-url').inputValue()).search).toBe('?lang=en&demo=1');
+  // Issue 31: these seven came back at their defaults.
+  const seven = { '#temperature': '0.7', '#max-tokens': '300', '#max-steps': '4', '#history-rounds': '3', '#observation-limit': '400' };
+  await page.locator('#preset').selectOption('custom');
+  await page.locator('#connect-panel details.sub > summary').click();
+  for (const [id, value] of Object.entries(seven)) await page.locator(id).fill(value);
+  await page.locator('#constrained').selectOption('json_schema');
+  await page.getByTestId('compress').selectOption('summary');
+  await page.locator('#stream').uncheck();
+  await page.locator('#timeout').fill('30');
+  await page.locator('#preset').selectOption('demo');
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('input[name=builtin][value=current_time]').uncheck();
+  await page.locator('#documents').fill('# Tea\nGreen tea is steamed.');
+  await page.locator('#prompt-panel > summary').click();
+  await page.getByTestId('strategy').selectOption('plan');
+  await page.locator('#prompt-lang').selectOption('zh');
+  await page.locator('#few-shot-add').click();
+  await page.locator('.shot [name=question]').fill('What is 1 + 1?');
+  await page.locator('.shot [name=transcript]').fill('Action: final_answer\nAction Input: 2');
+  await page.locator('#permalink').click();
+  const link = await page.locator('#permalink-url').inputValue();
+  await page.goto(link);
+  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+  for (const [id, value] of Object.entries(seven)) await expect(page.locator(id)).toHaveValue(value);
+  await expect(page.locator('#constrained')).toHaveValue('json_schema');
+  await expect(page.getByTestId('compress')).toHaveValue('summary');
+  await expect(page.locator('#stream')).not.toBeChecked();
+  await expect(page.locator('#timeout')).toHaveValue('30');
+  await expect(page.locator('input[name=builtin][value=current_time]')).not.toBeChecked();
+  await expect(page.locator('#documents')).toHaveValue('# Tea\nGreen tea is steamed.');
+  await expect(page.getByTestId('strategy')).toHaveValue('plan');
+  await expect(page.locator('#prompt-lang')).toHaveValue('zh');
+  await expect(page.locator('.shot [name=question]')).toHaveValue('What is 1 + 1?');
+  // The round trip over every setting: the opened link's own link is the same link.
+  await page.locator('#permalink').click();
+  await expect(page.locator('#permalink-url')).toHaveValue(link);
+});
+
+test('a cut observation: the card and its guard give the same numbers, and say what they count', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.locator('#connect-panel details.sub > summary').click();
+  await page.locator('#observation-limit').fill('40');
+  await page.getByTestId('question').fill('What is RAG?');
+  await page.getByTestId('run').click();
+  await expect(finalAnswer(page)).toBeVisible();
+  const card = page.getByTestId('step-card').first();
+  const line = await card.getByTestId('truncated').textContent();
+  const guard = await card.locator('.guard-observation_truncated').textContent();
+  const [, to, from] = /the first (\d+) of ([\d,]+) characters, then a note that the rest was cut/.exec(line);
+  expect(to).toBe('40');
+  expect(guard).toContain(`The observation had ${from} characters; only the first ${to} were sent to the model.`);
+});
+
 test('the strategy select runs Act only, chain of thought, Reflect and Plan, and a link carries it', async ({ page }) => {
   await openPage(page, { demo: '1' });
   const strategy = page.getByTestId('strategy');
@@ -126,7 +184,10 @@ test('the strategy select runs Act only, chain of thought, Reflect and Plan, and
   await expect(finalAnswer(page)).toHaveText('The result is 395.');
   await expect(cards).toHaveCount(3);
   const plan = cards.first().getByTestId('plan').locator('li');
-  await expect(plan).toHaveText(['☑ Use calculator to get what the question needs. (done)', '☐ Answer from its result.']);
+  // Issue 31: the answer ticks the last item, and the plan card has its X-ray (the raw reply).
+  await expect(plan).toHaveText(['☑ Use calculator to get what the question needs. (done)', '☑ Answer from its result. (done)']);
+  await cards.first().locator('details.xray > summary').click();
+  await expect(cards.first().locator('.xray-text')).toHaveText(/^Plan:\n1\. Use calculator/);
   await strategy.selectOption('cot');
   // The permalink carries the strategy; a strategy the page does not have is named.
   await page.locator('#permalink').click();
@@ -245,4 +306,17 @@ test('the in-page engine is no part of start-up: its modules load once it is cho
   // No model loaded yet: a run says what to do.
   await page.getByTestId('run').click();
   await expect(page.getByTestId('error')).toContainText('Load a model first');
+});
+
+test('the in-page Load button acts on a click made at once after choosing the engine', async ({ page }) => {
+  // Issue 31: the panel's module arrives late on a slow machine; a click before it did nothing.
+  await page.route(/\/inpage-panel\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await openPage(page);
+  await page.locator('#preset').selectOption('inpage');
+  await page.locator('#model-url').fill('/models/missing.gguf');
+  await page.locator('#model-url-load').click();
+  await expect(page.getByTestId('inpage-problem')).toContainText('HTTP 404');
 });

@@ -116,7 +116,8 @@ test('a recording that ends in a model error shows the error and its fix, and th
   await expect(el.locator('.outcome')).toBeVisible();
   await expect(cards(el).first().locator('.notes')).toContainText("tool name 'calculator(expression)' read as 'calculator'");
   const doctor = cards(el).nth(1).locator('.doctor');
-  await expect(doctor).toContainText('empty reply');
+  // Issue 31: it says why the reply was empty (the model began with the stop sequence).
+  await expect(doctor.locator('.doctor-message')).toHaveText('The model\'s reply came back empty. A server cuts a reply at its first stop sequence, so a reply that begins with one (such as "Observation:") arrives with nothing in it.');
   await expect(doctor.locator('.doctor-hint')).toContainText('stop sequence');
   await expect(doctor.locator('button')).toBeHidden();
 });
