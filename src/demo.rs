@@ -7,6 +7,7 @@
 //! and a Chinese arithmetic question starts with a reply that has no Action at all, so
 //! learners see format feedback correct the model.
 
+use crate::lang::Lang;
 use crate::llm::{ModelRequest, Role};
 use crate::parse::{parse_reply, Parsed};
 

@@ -1116,7 +1116,7 @@ fn the_demo_shows_a_repair_and_a_format_correction() {
 /// question's 23 unused) second-guesses a run a person steered.
 #[test]
 fn the_demo_answers_from_an_edited_call_without_being_second_guessed() {
-    for question in ["What is 23 * 17 + 4?", reactloop::demo::QUESTIONS[3]] {
+    for question in ["What is 23 * 17 + 4?", reactloop::demo::QUESTIONS[3].1] {
         let mut agent = Agent::new(question, registry(), AgentConfig::default());
         agent.feed_server(ServerKind::Unknown).unwrap();
         // The Chinese script starts with a format mistake: the person edits the next reply.
