@@ -115,7 +115,9 @@ export function startStatic({ root, port = 0, host = '127.0.0.1', csp = true, co
     server.once('error', fail);
     server.listen(port, host, () => {
       const url = `http://${host}:${server.address().port}/`;
-      ok({ url, close: () => new Promise((done) => server.close(done)) });
+      // close() waits for every open connection, and a browser may keep one busy (a request
+      // it has not finished reading) long after a test is done with the page: end them all.
+      ok({ url, close: () => new Promise((done) => { server.close(done); server.closeAllConnections(); }) });
     });
   });
 }

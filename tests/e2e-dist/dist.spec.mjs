@@ -120,7 +120,7 @@ test('the npm package installed into an empty folder: a page imports the Agent b
   const root = await temp();
   try {
     await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'docs-site', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', join(DIST, `reactloop-${VERSION}.tgz`)], { cwd: root, stdio: 'pipe' });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', join(DIST, `reactloop-${VERSION}.tgz`)], { cwd: root, stdio: 'pipe', timeout: 120_000 });
     const resolved = execFileSync('node', ['--input-type=module', '-e',
       "for (const s of ['reactloop', 'reactloop/embed', 'reactloop/worker-tool', 'reactloop/recordings/calculator-en.json']) console.log(import.meta.resolve(s))"], { cwd: root, encoding: 'utf8' });
     expect(resolved.trim().split('\n').map((u) => u.replace(/^.*node_modules\/reactloop\//, ''))).toEqual([
