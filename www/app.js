@@ -294,9 +294,7 @@ async function importTrace(file) {
   // A comparison opens as Compare's columns; the playground's own trace is left empty.
   loaded = trace.kind ? null : trace;
   if (trace.kind) view.reset();
-  // At most 0.7 s a step, and the whole animation under ~12 s however many steps there are.
-  const replay = trace.kind ? openComparison(trace)
-    : new Replay(trace, view, { speed: Replay.speedFor(trace, Math.min(12_000, 700 * trace.steps.length)) });
+  const replay = trace.kind ? openComparison(trace) : new Replay(trace, view, { speed: Replay.browsingSpeed(trace) });
   replaying = replay;
   refresh();
   await replay.play();

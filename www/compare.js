@@ -189,7 +189,7 @@ export function openComparison(comparison) {
   let views = 0;
   imported = new ComparisonPlayer(el.columns, comparison, {
     makeView: (element) => new TraceView(element, { idPrefix: `compare-imported-${views++}-`, tokens: estimateTokens }),
-    makeReplay: (run, view) => new Replay(run, view, { speed: Replay.speedFor(run, Math.min(12_000, 700 * Math.max(1, run.steps.length))) }),
+    makeReplay: (run, view) => new Replay(run, view, { speed: Replay.browsingSpeed(run) }),
   });
   return imported;
 }

@@ -56,10 +56,9 @@ export function showExport(root, { lang: wanted, trace, comparison = null, token
     ui.step.disabled = ui.all.disabled = player.done;
   };
   const makeView = (element) => new TraceView(element, { tokens: estimateTokens });
-  // At most 0.7 s a step, and the whole run in about 12 s however many steps it has (as the
-  // playground replays an imported trace).
+  // At the pace the playground replays an imported trace.
   const makeReplay = (run, view, first) => new Replay(run, view, {
-    speed: Replay.speedFor(run, Math.min(12_000, 700 * Math.max(1, run.steps.length))), changed, placeholder: first ? placeholder : null,
+    speed: Replay.browsingSpeed(run), changed, placeholder: first ? placeholder : null,
   });
   let views;
   if (comparison) {

@@ -15,6 +15,9 @@ const el = {
 const jsTools = new Map(); // name → {definition, enabled}
 let onChange = () => {};
 
+let specs = []; // the built-in tools' specs, in the order of their boxes
+const describe = (spec) => strings(lang()).say(spec.view.description);
+
 export function initTools(changed) {
   onChange = changed;
   specs = builtinTools();
@@ -34,9 +37,6 @@ export function initTools(changed) {
   });
   documentsStatus();
 }
-
-let specs = [];
-const describe = (spec) => strings(lang()).say(spec.view.description);
 
 /** "# Title" starts a document; the lines up to the next one are its text. */
 function parseDocuments(text) {

@@ -379,6 +379,11 @@ export class Replay {
     this.restart();
   }
 
+  /** The pace of a file a person opens: at most 0.7 s a step, the whole under ~12 s. */
+  static browsingSpeed(trace) {
+    return Replay.speedFor(trace, Math.min(12_000, 700 * Math.max(1, trace.steps.length)));
+  }
+
   /** The speed at which the whole trace plays in about `ms` (never slower than 1). */
   static speedFor(trace, ms) {
     // The pauses of tick() and transition() at speed 1.

@@ -35,7 +35,7 @@ pub fn page_place(page_origin: &str) -> PagePlace {
 }
 
 fn is_public_https(page_origin: &str) -> bool {
-    matches!(super::http_host(page_origin), Some((true, host)) if !is_loopback_host(&host))
+    page_place(page_origin) == PagePlace::Https
 }
 
 fn is_private_url(url: &str) -> bool {
