@@ -1,7 +1,8 @@
 // The main flows looked at, not only asserted: each is photographed at a laptop's 1366×768
 // and a phone's 390×844, in English and Chinese (test-results/screenshots/layout-*.png, for
 // review), and checked for what a person would notice at once: a page that scrolls sideways,
-// a table column narrower than about ten characters, a label that is not beside its control.
+// a table column narrower than about ten characters, a short button label broken over lines,
+// a label that is not beside its control.
 import { test, expect, openPage, screenshot } from './fixtures.mjs';
 
 const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 390, height: 844 } };
@@ -31,6 +32,15 @@ function problems(page) {
       const style = getComputedStyle(cell);
       const inner = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       if (inner < width * 0.9) out.push(`a table column ${Math.round(inner)} px wide, under ten characters (${Math.round(width)} px): ${name(cell)}`);
+    }
+    for (const button of document.querySelectorAll('button')) {
+      // A short button label broken over lines ("下/载") is squeezed.
+      const words = button.textContent.trim();
+      if (!shown(button) || !words || words.length > 12) continue;
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) out.push(`the button ${name(button)} breaks over ${lines.size} lines`);
     }
     for (const label of document.querySelectorAll('label')) {
       const control = label.control;
