@@ -34,7 +34,9 @@ pub struct AgentConfig {
     /// How the server is made to keep the format; `auto` picks it from the server's kind.
     pub constrained: Constrained,
     /// Under a constraint, the first reply must call a tool: the prompt says to use tools, and
-    /// small models otherwise answer from their own knowledge at once.
+    /// small models otherwise answer from their own knowledge at once. Unless no tool has any
+    /// evidence in the question; and where one has strong evidence, the reply calls that one,
+    /// and then the next the evidence names ([`crate::tools::fit`]).
     pub act_first: bool,
     /// Without a constraint and with the built-in prompt (no template, system prompt or
     /// few-shot examples of the user's), the system prompt ends with one worked example for

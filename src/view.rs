@@ -37,6 +37,8 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
         "error": step.error.as_ref().map(|e| json!({"message": sentences::llm_error(e), "hint": sentences::hint(e, page_origin)})),
         "spans": spans,
         "avoid": step.request.avoid.as_ref().map(sentences::avoid),
+        "steer": step.request.steer.as_ref().map(sentences::steer),
+        "fits": step.request.fits.iter().map(sentences::fit).collect::<Vec<_>>(),
     });
     Ok(value)
 }

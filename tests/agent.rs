@@ -356,11 +356,11 @@ fn auto_asks_for_the_server_and_constrains_each_request_for_it() {
         Some("The Observation shows 42")
     );
     assert_eq!(request.answer_prefix.as_deref(), Some("The answer is"));
-    // The first one opened by choosing a tool.
+    // The first one opened by choosing a tool: the one the question's numbers point to.
     let first = &agent.trace().steps[0].request;
     assert_eq!(
         first.thought_prefix.as_deref(),
-        Some("To answer this, I need")
+        Some("To answer this, I need calculator")
     );
     // A server nobody knows gets no constraint; a chosen mode is never asked about.
     let mut agent = Agent::new(question, registry(), AgentConfig::default());
@@ -766,9 +766,11 @@ fn long_observations_are_cut_by_characters_with_a_marker() {
     assert!(obs.edited);
     assert!(obs.text.starts_with(&"中".repeat(500)));
     assert!(!obs.text.starts_with(&"中".repeat(501)));
-    assert!(obs
-        .text
-        .ends_with("…[truncated: showing 500 of 2000 characters]"));
+    // The note on what the question still needs comes after the cut, which would drop it.
+    assert!(obs.text.ends_with(
+        "…[truncated: showing 500 of 2000 characters]\n\
+         (Next, compute the answer with calculator from what was found.)"
+    ));
     assert!(matches!(
         agent.trace().steps[0].guards[0],
         Guard::ObservationTruncated {
@@ -1699,8 +1701,9 @@ fn the_first_thought_names_the_tool_the_question_points_to() {
         first("What is 6*7?", config.clone())
             .thought_prefix
             .as_deref(),
-        Some("To answer this, I need")
+        Some("To answer this, I need calculator")
     );
+
     let zh = in_chinese(config);
     assert_eq!(
         first("今天星期几？", zh).thought_prefix.as_deref(),

@@ -16,14 +16,14 @@ use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized, Role,
-    ServerKind, Usage,
+    ServerKind, Steer, SteerWhy, Usage,
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, PromptConfig};
 use reactloop::strategy::{Compress, Strategy};
 use reactloop::tools::{
-    default_documents, Builtin, CalcError, DispatchError, HostContext, Note, Registry, ToolCall,
-    ToolError,
+    default_documents, Builtin, CalcError, DispatchError, Evidence, HostContext, Note, Registry,
+    ToolCall, ToolError, ToolFit,
 };
 use reactloop::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
@@ -513,6 +513,40 @@ fn requests() -> Vec<ModelRequest> {
         checks_answer: Some("The answer is 42".into()),
         asks_plan: true,
         summarizes: true,
+        steer: None,
+        fits: vec![ToolFit {
+            tool: "search_docs".into(),
+            score: 18,
+            evidence: vec![
+                Evidence::Described {
+                    word: "date".into(),
+                },
+                Evidence::Source {
+                    word: "文档".into(),
+                },
+                Evidence::Name {
+                    term: "kestrel".into(),
+                },
+                Evidence::InDocuments {
+                    term: "gateway".into(),
+                },
+                Evidence::Number {
+                    number: "4.5".into(),
+                },
+                Evidence::Operation { word: "×".into() },
+                Evidence::Quantity {
+                    word: "how many".into(),
+                },
+                Evidence::Time {
+                    word: "today".into(),
+                    now: true,
+                },
+                Evidence::Time {
+                    word: "week".into(),
+                    now: false,
+                },
+            ],
+        }],
     };
     let mut out: Vec<ModelRequest> = [
         MustAnswer::RepeatedCall,
@@ -533,6 +567,14 @@ fn requests() -> Vec<ModelRequest> {
     ] {
         let mut r = request(None, Constrained::Grammar);
         r.avoid = Some(Avoid {
+            tool: "calculator".into(),
+            why,
+        });
+        out.push(r);
+    }
+    for why in [SteerWhy::Fits, SteerWhy::Next] {
+        let mut r = request(None, Constrained::JsonSchema);
+        r.steer = Some(Steer {
             tool: "calculator".into(),
             why,
         });

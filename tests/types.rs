@@ -30,11 +30,13 @@ use reactloop::history::MessageStyle;
 use reactloop::lang::Text;
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
-    Usage,
+    Steer, SteerWhy, Usage,
 };
 use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
-use reactloop::tools::{default_documents, Builtin, HostContext, Note, Registry, ToolCall};
+use reactloop::tools::{
+    default_documents, Builtin, Evidence, HostContext, Note, Registry, ToolCall, ToolFit,
+};
 use reactloop::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
     GENERATOR, TRACE_VERSION,
@@ -784,6 +786,43 @@ fn request() -> ModelRequest {
         checks_answer: Some("The answer is 42".into()),
         asks_plan: true,
         summarizes: true,
+        steer: Some(Steer {
+            tool: "calculator".into(),
+            why: SteerWhy::Next,
+        }),
+        fits: vec![ToolFit {
+            tool: "search_docs".into(),
+            score: 18,
+            evidence: vec![
+                Evidence::Described {
+                    word: "date".into(),
+                },
+                Evidence::Source {
+                    word: "文档".into(),
+                },
+                Evidence::Name {
+                    term: "kestrel".into(),
+                },
+                Evidence::InDocuments {
+                    term: "gateway".into(),
+                },
+                Evidence::Number {
+                    number: "4.5".into(),
+                },
+                Evidence::Operation { word: "×".into() },
+                Evidence::Quantity {
+                    word: "how many".into(),
+                },
+                Evidence::Time {
+                    word: "today".into(),
+                    now: true,
+                },
+                Evidence::Time {
+                    word: "week".into(),
+                    now: false,
+                },
+            ],
+        }],
     }
 }
 

@@ -334,6 +334,7 @@ function constraintLines({ request, view }, { t, say }) {
   return [
     h('p', {}, t('anatomy.constrained'), ' ', h('code', {}, request.constrained ?? 'off')),
     request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : view?.avoid ? h('p', {}, say(view.avoid)) : null,
+    view?.steer ? h('p', {}, say(view.steer)) : null,
     request.thought_prefix ? h('p', {}, t(request.thought_closed ? 'anatomy.thoughtClosed' : 'anatomy.thoughtPrefix'), ' ', quote(request.thought_prefix)) : null,
     request.answer_prefix ? h('p', {}, t('anatomy.answerPrefix'), ' ', quote(request.answer_prefix)) : null,
     request.checks_answer != null ? h('p', {}, t('anatomy.checksAnswer'), ' ', quote(request.checks_answer)) : null,
@@ -353,7 +354,14 @@ function anatomy(step, tr, estimate) {
     h('p', {}, t('anatomy.stop'), ' ', request.stop.length
       ? request.stop.map((s) => [h('code', {}, JSON.stringify(s)), ' '])
       : t('anatomy.noStop')),
-    constraintLines(step, tr));
+    constraintLines(step, tr),
+    fitLines(step, tr));
+}
+
+/** How well each tool fits the question, and why: what the first request chose its tool from. */
+function fitLines({ view }, { t, say }) {
+  if (!view?.fits?.length) return null;
+  return [h('p', {}, t('anatomy.fits')), h('ul', { class: 'fits' }, view.fits.map((fit) => h('li', {}, say(fit))))];
 }
 
 // ---------------------------------------------------------------- the replay

@@ -20,14 +20,15 @@ pub use request::system_prompt;
 use crate::config::AgentConfig;
 use crate::history::{self, Layout, Round};
 use crate::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, FINAL_ANSWER,
+    Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Steer, SteerWhy,
+    FINAL_ANSWER,
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
 use crate::strategy::{Compress, Strategy};
 use crate::told;
-use crate::tools::{Builtin, HostContext, Registry, ToolCall, ToolError, ToolSpec};
+use crate::tools::{fit, Builtin, HostContext, Registry, ToolCall, ToolError, ToolFit, ToolSpec};
 use crate::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
     GENERATOR, TRACE_VERSION,
@@ -155,6 +156,8 @@ pub struct Agent {
     summary: Option<String>,
     /// What the transitions since the last [`Agent::take_changes`] did.
     changes: Vec<Change>,
+    /// How well each tool fits the question, best first.
+    fits: Vec<ToolFit>,
 }
 
 /// What a finished step leaves for the next request; kept as state so that no decision
@@ -186,6 +189,8 @@ impl Agent {
             }
         }
         let tools: Vec<ToolSpec> = registry.specs().into_iter().cloned().collect();
+        let lang = config.prompt.lang;
+        let fits = registry.fits(question, |t| told::tool_description(t, lang));
         let (system_prompt, examples) = prompt_and_examples(&config, &registry, config.constrained);
         let constrained = match config.constrained {
             Constrained::Auto => Constrained::Off,
@@ -224,6 +229,7 @@ impl Agent {
             format_errors: 0,
             calls: Vec::new(),
             changes: Vec::new(),
+            fits,
         };
         agent.open_step();
         agent
@@ -428,8 +434,7 @@ impl Agent {
             Ok(text) if unrelated => {
                 self.last.short_result = None;
                 self.last.unrelated = true;
-                let note = told::unrelated_calculation(self.trace.config.prompt.lang);
-                (format!("{text}\n{note}"), ObservationSource::Tool)
+                (text, ObservationSource::Tool)
             }
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
@@ -460,9 +465,28 @@ impl Agent {
             succeeded,
             repeats: 0,
         });
-        let sent = self.observe(reply, text, source, result.elapsed_ms, result.edited);
+        // The note on what comes next goes after the cut, which would drop it.
+        let text = self.within_limit(text);
+        let lang = self.trace.config.prompt.lang;
+        let next = self.next_tool();
+        let note = if self.last.unrelated {
+            Some(told::unrelated_calculation(next, lang))
+        } else {
+            next.map(|next| told::next_tool(next, next == Builtin::Calculator.name(), lang))
+        };
+        let text = match note {
+            Some(note) => format!("{text}\n{note}"),
+            None => text,
+        };
+        self.record_observation(
+            reply,
+            text.clone(),
+            source,
+            result.elapsed_ms,
+            result.edited,
+        );
         if let Some(past) = self.calls.last_mut() {
-            past.observation = sent;
+            past.observation = text;
         }
         Ok(())
     }

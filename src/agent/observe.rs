@@ -49,9 +49,16 @@ impl Agent {
         elapsed_ms: Option<f64>,
         edited: bool,
     ) -> String {
+        let text = self.within_limit(text);
+        self.record_observation(reply, text.clone(), source, elapsed_ms, edited);
+        text
+    }
+
+    /// The text cut to the observation limit, with a marker and a guard when it was longer.
+    pub(super) fn within_limit(&mut self, text: String) -> String {
         let limit = self.trace.config.observation_limit;
         let full_chars = text.chars().count();
-        let text = if full_chars > limit {
+        if full_chars > limit {
             self.guard(Guard::ObservationTruncated {
                 from_chars: full_chars,
                 to_chars: limit,
@@ -59,9 +66,7 @@ impl Agent {
             truncate_chars(&text, limit, full_chars)
         } else {
             text
-        };
-        self.record_observation(reply, text.clone(), source, elapsed_ms, edited);
-        text
+        }
     }
 
     pub(super) fn record_observation(

@@ -42,6 +42,7 @@ impl Agent {
             };
         }
         let last = &self.last;
+        let next = self.next_tool();
         // The last reply's misused action, which constrained modes then leave out; no final
         // answer before a tool has run (act first), also after a format error.
         let avoid = |tool: &str, why| {
@@ -59,7 +60,7 @@ impl Agent {
             // cut off; without that tool it answers or takes another. Before act-first: the
             // model did try to act.
             avoid(tool, AvoidWhy::Runaway)
-        } else if config.act_first && self.calls.is_empty() {
+        } else if config.act_first && self.calls.is_empty() && !self.no_tool_fits() {
             avoid(FINAL_ANSWER, AvoidWhy::ActFirst)
         } else if let Some(
             FormatError::ArgumentsAsAnswer { .. } | FormatError::NumberUnused { .. },
@@ -84,7 +85,7 @@ impl Agent {
             Some(false) if !on => Some(MustAnswer::RepeatedFailure),
             // Made to act first, the model computed something for a question without numbers;
             // the answer is to come from what it knows (a constraint allows only that).
-            _ if last.unrelated => Some(MustAnswer::NoToolFits),
+            _ if last.unrelated && next.is_none() => Some(MustAnswer::NoToolFits),
             // The last step the limit allows cannot use another Observation: only the answer
             // is left (after the first, so that a tool can still run in a one-step run). A
             // constraint allows nothing else; without one, the request ends by asking for it.
@@ -112,7 +113,10 @@ impl Agent {
             _ if !config.strategy.thinks() || self.plan_pending => None,
             (_, Some(thought)) => Some(thought),
             _ if self.checking.is_some() => Some(prompt::opening(Opening::Check, lang).to_string()),
-            _ if last.unrelated => Some(prompt::opening(Opening::FromKnowledge, lang).to_string()),
+            _ if last.unrelated => Some(match next {
+                Some(tool) => format!("{} {tool}", prompt::opening(Opening::ChooseTool, lang)),
+                None => prompt::opening(Opening::FromKnowledge, lang).to_string(),
+            }),
             (_, None) if unused.is_some() => unused,
             // Carrying out a plan, the Thought opens on the step it is at (the tools that
             // answered so far): the 0.5B model, opening "The Observation shows", made up a
@@ -122,19 +126,23 @@ impl Agent {
                 let plan = self.plan.as_deref().unwrap_or_default();
                 Some(prompt::plan_step(plan, done, lang))
             }
-            // The tool the question's words point to, named where the first Thought opens;
-            // the Action stays the model's choice.
+            // No tool has evidence in the question: the first Thought opens on answering it.
+            (false, None) if config.act_first && config.strategy.acts() && self.no_tool_fits() => {
+                Some(prompt::opening(Opening::FromKnowledge, lang).to_string())
+            }
+            // The tool the question points to, named where the first Thought opens: the one
+            // steered to, or else the best fit when it is ahead of the others.
             (false, None) if config.act_first && config.strategy.acts() => {
                 let opening = prompt::opening(Opening::ChooseTool, lang);
-                Some(
-                    match self
-                        .registry
-                        .suggest(&self.trace.question, |t| told::tool_description(t, lang))
-                    {
-                        Some(tool) => format!("{opening} {tool}"),
-                        None => opening.to_string(),
-                    },
-                )
+                let ahead = match &self.fits[..] {
+                    [best, next, ..] if best.score > next.score => Some(best.tool.as_str()),
+                    [best] if best.score > 0 => Some(best.tool.as_str()),
+                    _ => None,
+                };
+                Some(match next.or(ahead) {
+                    Some(tool) => format!("{opening} {tool}"),
+                    None => opening.to_string(),
+                })
             }
             (false, None) => None,
             (true, None) => {
@@ -151,6 +159,22 @@ impl Agent {
         // The check's reply may be "OK": no opening forces a sentence; a plan has no answer.
         let answer_prefix = (on && checks_answer.is_none() && !asks_plan)
             .then(|| prompt::opening(Opening::Answer, lang).to_string());
+        // Not to the tool the last reply misused: left out, it stays out.
+        let misused = |tool: &&str| avoid.as_ref().is_some_and(|a| a.tool == *tool);
+        let steer = next
+            .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
+            .map(|tool| Steer {
+                tool: tool.to_string(),
+                why: match self.calls.is_empty() {
+                    true => SteerWhy::Fits,
+                    false => SteerWhy::Next,
+                },
+            });
+        // What the first request chose from, for a reader of its anatomy.
+        let fits = match self.rounds.is_empty() && self.calls.is_empty() {
+            true if config.strategy.acts() => self.fits.clone(),
+            _ => Vec::new(),
+        };
         ModelRequest {
             must_answer,
             thought_prefix,
@@ -166,7 +190,34 @@ impl Agent {
             checks_answer,
             asks_plan,
             summarizes: false,
+            steer,
+            fits,
         }
+    }
+
+    /// The tool the question's evidence says comes next, when the run follows the evidence:
+    /// acting first, with no plan or self-check of its own to follow.
+    pub(super) fn next_tool(&self) -> Option<&str> {
+        let config = &self.trace.config;
+        let follows = config.act_first
+            && config.strategy.acts()
+            && self.plan.is_none()
+            && !self.plan_pending
+            && self.checking.is_none();
+        if !follows {
+            return None;
+        }
+        let called: Vec<&str> = self.calls.iter().map(|c| c.tool.as_str()).collect();
+        let calculator = Builtin::Calculator.name();
+        let found = (self.calls.iter()).any(|c| c.succeeded && c.tool != calculator);
+        fit::next_tool(&self.fits, &called, found)
+    }
+
+    /// No tool has evidence in the question, and each is a built-in, whose evidence the fit
+    /// knows how to find (a page's own tool has only its description to go by).
+    fn no_tool_fits(&self) -> bool {
+        fit::none_fits(&self.fits)
+            && (self.registry.specs().into_iter()).all(|t| Builtin::of(t).is_some())
     }
 }
 

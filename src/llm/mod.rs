@@ -16,7 +16,7 @@ use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::tools::ToolSpec;
+use crate::tools::{ToolFit, ToolSpec};
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{check_mixed_content, classify_http, LlmError, Oversized};
@@ -125,6 +125,31 @@ pub struct ModelRequest {
     /// sentences.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub summarizes: bool,
+    /// The one tool a constrained reply may call (plain mode ignores it): the tool the
+    /// question's evidence points to first, or next after what ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steer: Option<Steer>,
+    /// How well each tool fits the question, best first; on the first request only, which
+    /// chose from it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fits: Vec<ToolFit>,
+}
+
+/// The tool a reply is steered to ([`ModelRequest::steer`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Steer {
+    pub tool: String,
+    pub why: SteerWhy,
+}
+
+/// Why a reply is steered to a tool; the sentence a reader sees is `crate::sentences::steer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SteerWhy {
+    /// The first reply: the tool with the strongest evidence in the question.
+    Fits,
+    /// After a call: the question still needs this tool (a fact, then the computation).
+    Next,
 }
 
 /// An action left out of a reply's allowed ones ([`ModelRequest::avoid`]).
@@ -347,7 +372,19 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     } else {
         tools
     };
-    let actions = actions(tools, req.avoid.as_ref().map(|a| a.tool.as_str()));
+    let steered: Vec<ToolSpec>;
+    let (tools, avoid) = match &req.steer {
+        Some(steer) if tools.iter().any(|t| t.name == steer.tool) => {
+            steered = tools
+                .iter()
+                .filter(|t| t.name == steer.tool)
+                .cloned()
+                .collect();
+            (&steered[..], Some(FINAL_ANSWER))
+        }
+        _ => (tools, req.avoid.as_ref().map(|a| a.tool.as_str())),
+    };
+    let actions = actions(tools, avoid);
     let thought = match (&req.thought_prefix, req.thought_closed) {
         _ if req.no_thought => Thought::Omitted,
         (Some(text), true) => Thought::Exactly(text),
@@ -512,6 +549,8 @@ fn model_request(value: Value) -> Result<ModelRequest, serde_json::Error> {
         checks_answer: f.opt("checks_answer")?,
         asks_plan: f.or("asks_plan", false)?,
         summarizes: f.or("summarizes", false)?,
+        steer: f.opt("steer")?,
+        fits: f.or("fits", Vec::new())?,
     })
 }
 

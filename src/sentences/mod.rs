@@ -15,10 +15,11 @@ pub use refusals::{config_error, misuse, registry_error, settings_error, trace_e
 pub use titles::{titles, Titles};
 
 use crate::lang::{Lang, Text};
-use crate::llm::{Avoid, AvoidWhy};
+use crate::llm::{Avoid, AvoidWhy, Steer, SteerWhy};
 use crate::parse::{FormatError, Repair};
 use crate::settings::DEMO_MODEL;
 use crate::told;
+use crate::tools::{Evidence, ToolFit};
 use crate::tools::{Note, ToolSpec};
 use crate::trace::{Guard, Outcome};
 
@@ -279,6 +280,75 @@ pub fn avoid(avoid: &Avoid) -> Text {
         ),
     };
     Text { en, zh }
+}
+
+/// Why a request allows only one tool.
+pub fn steer(steer: &Steer) -> Text {
+    let tool = &steer.tool;
+    let (en, zh) = match steer.why {
+        SteerWhy::Fits => (
+            format!("The question's evidence points to {tool} (see the tool fit), so the constraint allows only {tool} in this reply."),
+            format!("问题里的依据指向 {tool}（见工具匹配），所以约束在本次回复中只允许 {tool}。"),
+        ),
+        SteerWhy::Next => (
+            format!("After what ran, the question still needs {tool}, so the constraint allows only {tool} in this reply."),
+            format!("在已运行的工具之后，问题还需要 {tool}，所以约束在本次回复中只允许 {tool}。"),
+        ),
+    };
+    Text { en, zh }
+}
+
+/// A tool's fit to the question: its score and what in the question gave it.
+pub fn fit(fit: &ToolFit) -> Text {
+    let (en, zh): (Vec<String>, Vec<String>) = fit.evidence.iter().map(evidence).unzip();
+    let (tool, score) = (&fit.tool, fit.score);
+    match fit.evidence.is_empty() {
+        true => Text {
+            en: format!("{tool}: 0, nothing in the question points to it"),
+            zh: format!("{tool}：0，问题里没有指向它的内容"),
+        },
+        false => Text {
+            en: format!("{tool}: {score}, {}", en.join("; ")),
+            zh: format!("{tool}：{score}，{}", zh.join("；")),
+        },
+    }
+}
+
+fn evidence(evidence: &Evidence) -> (String, String) {
+    match evidence {
+        Evidence::Described { word } => (
+            format!("shares “{word}” with its description"),
+            format!("和它的说明都有“{word}”"),
+        ),
+        Evidence::Source { word } => (
+            format!("the question points to the documents (“{word}”)"),
+            format!("问题指向文档（“{word}”）"),
+        ),
+        Evidence::Name { term } => (
+            format!("“{term}” names a document"),
+            format!("“{term}”是文档里的名称"),
+        ),
+        Evidence::InDocuments { term } => (
+            format!("the documents hold “{term}”"),
+            format!("文档里有“{term}”"),
+        ),
+        Evidence::Number { number } => (format!("the number {number}"), format!("数字 {number}")),
+        Evidence::Operation { word } => {
+            (format!("the operation “{word}”"), format!("运算“{word}”"))
+        }
+        Evidence::Quantity { word } => (
+            format!("asks for an amount (“{word}”)"),
+            format!("问的是数量（“{word}”）"),
+        ),
+        Evidence::Time { word, now: true } => (
+            format!("“{word}” is about now"),
+            format!("“{word}”说的是现在"),
+        ),
+        Evidence::Time { word, now: false } => (
+            format!("“{word}” is about dates and times"),
+            format!("“{word}”与日期时间有关"),
+        ),
+    }
 }
 
 /// A streamed reply that ended without `[DONE]`.

@@ -112,15 +112,43 @@ pub fn stuck(feedback: &str, names: &str, stuck: usize, lang: Lang) -> String {
 }
 
 /// The note after a calculator result when the question has no numbers: the 0.5B model, made
-/// to act first, computed `1 + 1` for "What is the capital of China?" and answered 2.
-pub fn unrelated_calculation(lang: Lang) -> String {
-    say!(
-        lang,
-        "(The question has no numbers, so this calculation is not about it. If no tool answers \
-         the question, answer it from what you know.)",
-        "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
-         就根据你自己的知识回答。）"
-    )
+/// to act first, computed `1 + 1` for "What is the capital of China?" and answered 2. With
+/// the tool the question's words point to instead, when there is one.
+pub fn unrelated_calculation(next: Option<&str>, lang: Lang) -> String {
+    match next {
+        Some(tool) => say!(
+            lang,
+            "(The question has no numbers, so this calculation is not about it. Its words \
+             point to {tool}: call it next.)",
+            "（问题里没有数字，所以这个计算与它无关。问题里的词指向 {tool}：下一步调用它。）"
+        ),
+        None => say!(
+            lang,
+            "(The question has no numbers, so this calculation is not about it. If no tool \
+             answers the question, answer it from what you know.)",
+            "（问题里没有数字，所以这个计算与它无关。如果没有工具能回答这个问题，\
+             就根据你自己的知识回答。）"
+        ),
+    }
+}
+
+/// The note after a tool's result when the question's evidence names another tool to call:
+/// the 1.5B model found a quota and answered with it instead of converting it, and the 0.5B
+/// model answered a "how old" question with the year it was given.
+pub fn next_tool(tool: &str, computes: bool, lang: Lang) -> String {
+    if computes {
+        say!(
+            lang,
+            "(Next, compute the answer with {tool} from what was found.)",
+            "（接下来用 {tool} 根据查到的结果算出答案。）"
+        )
+    } else {
+        say!(
+            lang,
+            "(The question also needs {tool}: call it next.)",
+            "（这个问题还需要 {tool}：下一步调用它。）"
+        )
+    }
 }
 
 /// After the question, once a trim has dropped the first `omitted` steps.

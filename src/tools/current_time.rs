@@ -4,7 +4,7 @@
 use crate::lang::Lang;
 use serde_json::json;
 
-use super::{HostContext, ToolError, ToolSpec};
+use super::{Builtin, HostContext, ToolError, ToolSpec};
 
 const MS_PER_DAY: i64 = 86_400_000;
 /// JavaScript's Date range, ±100,000,000 days around 1970.
@@ -50,7 +50,7 @@ const MONTHS: [&str; 12] = [
 
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
-        name: "current_time".into(),
+        name: Builtin::CurrentTime.name().into(),
         description: "Returns today's date, the time, the weekday, the month and the year.".into(),
         parameters: json!({ "type": "object", "properties": {} }),
     }

@@ -17,6 +17,7 @@ mod call;
 pub mod current_time;
 mod dispatch;
 mod error;
+pub mod fit;
 mod names;
 mod registry;
 pub mod search_docs;
@@ -24,6 +25,7 @@ pub mod search_docs;
 pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
 pub use error::{DispatchError, ToolError};
+pub use fit::{Evidence, ToolFit};
 pub use registry::{Registry, RegistryError, MAX_NAME_LEN};
 
 use serde::{Deserialize, Serialize};
@@ -105,6 +107,14 @@ impl Builtin {
         Builtin::SearchDocs,
         Builtin::CurrentTime,
     ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Calculator => "calculator",
+            Builtin::SearchDocs => "search_docs",
+            Builtin::CurrentTime => "current_time",
+        }
+    }
 
     pub fn spec(self) -> ToolSpec {
         match self {

@@ -141,32 +141,6 @@ impl Registry {
         self.enabled().map(|e| &e.spec).collect()
     }
 
-    /// The one tool whose name and description (as `describe` gives it, in the question's
-    /// language: `crate::told::tool_description`) share the most words with the question
-    /// ("year" with current_time's "… the month and the year", 文档 with search_docs'
-    /// 参考文档), or `None` when no tool shares a word or two tie. The 0.5B model otherwise
-    /// took the calculator, the first listed, for dates and documents.
-    pub fn suggest(&self, question: &str, describe: impl Fn(&ToolSpec) -> &str) -> Option<&str> {
-        let asked = words(question);
-        let mut scores: Vec<(usize, &str)> = self
-            .specs()
-            .into_iter()
-            .map(|t| {
-                let about = words(&format!("{} {}", t.name, describe(t)));
-                (
-                    asked.iter().filter(|w| about.contains(w)).count(),
-                    t.name.as_str(),
-                )
-            })
-            .collect();
-        scores.sort_by_key(|s| std::cmp::Reverse(s.0));
-        match scores[..] {
-            [(best, name), (next, _), ..] if best > next => Some(name),
-            [(best, name)] if best > 0 => Some(name),
-            _ => None,
-        }
-    }
-
     pub(super) fn enabled(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| e.enabled)
     }
@@ -174,7 +148,7 @@ impl Registry {
 
 /// The words of a text that can tell tools apart: Latin words of four letters or more (no
 /// plural `s`, no `'s`) that are not function words, and each pair of adjacent CJK characters.
-fn words(text: &str) -> Vec<String> {
+pub(super) fn words(text: &str) -> Vec<String> {
     const COMMON: [&str; 24] = [
         "what", "which", "when", "with", "from", "that", "this", "have", "does", "many", "much",
         "using", "give", "tell", "about", "into", "your", "then", "than", "will", "there", "they",

@@ -50,7 +50,7 @@ const STOP_CHARS: &[char] = &[
 
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
-        name: "search_docs".into(),
+        name: super::Builtin::SearchDocs.name().into(),
         description: "Searches the reference documents by keywords.".into(),
         parameters: json!({
             "type": "object",

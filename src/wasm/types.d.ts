@@ -125,7 +125,23 @@ export interface ModelRequest {
   asks_plan?: boolean;
   /** The reply is to summarise the run so far (`compress: 'summary'`). */
   summarizes?: boolean;
+  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'). */
+  steer?: { tool: string; why: 'fits' | 'next' };
+  /** How well each tool fits the question, best first; on the first request only. */
+  fits?: ToolFit[];
 }
+/** A tool's fit to the question: the sum of its evidence's weights. */
+export interface ToolFit { tool: string; score: number; evidence: Evidence[] }
+/** What in the question points to a tool. */
+export type Evidence =
+  | { kind: 'described'; word: string }
+  | { kind: 'source'; word: string }
+  | { kind: 'name'; term: string }
+  | { kind: 'in_documents'; term: string }
+  | { kind: 'number'; number: string }
+  | { kind: 'operation'; word: string }
+  | { kind: 'quantity'; word: string }
+  | { kind: 'time'; word: string; now: boolean };
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
 export interface ToolCall {
@@ -211,6 +227,10 @@ export interface StepView {
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
   /** Why the request leaves `request.avoid.tool` out of the reply's allowed actions. */
   avoid: Text | null;
+  /** Why the request allows only `request.steer.tool`. */
+  steer: Text | null;
+  /** Each tool's fit to the question and its evidence (`request.fits`), best first. */
+  fits: Text[];
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
   can_retry?: boolean;
 }

@@ -54,7 +54,7 @@ pub const MAX_DEPTH: usize = 64;
 /// The tool's spec, as the model sees it.
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
-        name: "calculator".into(),
+        name: super::Builtin::Calculator.name().into(),
         description: "Arithmetic: + - * / % ^, parentheses, sqrt, abs, round, min, max, log, \
             pi, e."
             .into(),

@@ -1,0 +1,349 @@
+//! How well each tool fits a question, from evidence in the question itself: the words it
+//! shares with a tool's description, its terms that the documents hold (a name in a title
+//! counts most), its numbers and operations, its words for now and dates. Small models pick a
+//! tool by surface (the 0.5B model sent "What is the maximum number of steps in Kestrel?" to
+//! the calculator while the documents described Kestrel); the agent uses the fit to say which
+//! tool comes first and which next, and the trace shows it so a reader can see why.
+//!
+//! The word lists below are recognition data, not text the model is told.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+use super::registry::words;
+use super::search_docs::tokenize;
+use super::{Builtin, Registry, ToolSpec};
+
+/// A score from which a tool's evidence is strong enough to steer the run to it.
+pub const STRONG: u32 = 3;
+/// Below this, the best tool's evidence is no evidence: the question is for the model alone.
+const SOME: u32 = 2;
+
+/// One tool's fit to the question: the sum of its evidence's weights.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolFit {
+    pub tool: String,
+    pub score: u32,
+    pub evidence: Vec<Evidence>,
+}
+
+/// What in the question points to a tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Evidence {
+    /// A word the question shares with the tool's name or description.
+    Described {
+        word: String,
+    },
+    /// The question says to look in the documents ("documents", 文档).
+    Source {
+        word: String,
+    },
+    /// A term of the question that names a document (in its title, or written as a name).
+    Name {
+        term: String,
+    },
+    /// A rarer term of the question that some documents hold (one counts: alone, a word or
+    /// two in common with the documents is no sign that they answer the question).
+    InDocuments {
+        term: String,
+    },
+    Number {
+        number: String,
+    },
+    /// An operation or conversion ("square root", "multiply", 乘, `*`).
+    Operation {
+        word: String,
+    },
+    /// It asks for an amount ("how many", 多少).
+    Quantity {
+        word: String,
+    },
+    /// A word about now ("today", 今年) when `now`, else about dates and times ("week").
+    Time {
+        word: String,
+        now: bool,
+    },
+}
+
+impl Evidence {
+    fn weight(&self) -> u32 {
+        match self {
+            Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
+            Evidence::Quantity { .. } => 1,
+            Evidence::Time { now: false, .. } => 1,
+            Evidence::Number { .. } | Evidence::Operation { .. } => 2,
+            Evidence::Source { .. } | Evidence::Name { .. } => 3,
+            Evidence::Time { now: true, .. } => 3,
+        }
+    }
+}
+
+// Lower-case phrases; a Latin one matches at word boundaries, a Chinese one anywhere.
+#[rustfmt::skip]
+const SOURCE: &[&str] = &[
+    "document", "documents", "docs", "documentation", "reference", "knowledge base", "look up",
+    "according to",
+    "文档", "资料", "查一下", "查资料",
+];
+#[rustfmt::skip]
+const OPERATION: &[&str] = &[
+    "add", "subtract", "plus", "minus", "times", "multiply", "multiplied", "divide", "divided",
+    "sum", "total", "average", "product", "difference", "square", "squared", "root", "cube",
+    "cubed", "power", "percent", "percentage", "logarithm", "log", "sqrt", "factorial",
+    "compute", "calculate", "convert", "correspond", "equivalent",
+    "加", "减", "乘", "除", "平方", "立方", "开方", "平均", "总共", "一共", "合计", "百分",
+    "对数", "倍", "打折", "计算", "算", "换算", "相当于", "折合",
+];
+/// The operations that ask to compute or convert whatever the numbers are.
+#[rustfmt::skip]
+const COMPUTE: &[&str] = &[
+    "compute", "calculate", "convert", "correspond", "equivalent",
+    "计算", "算", "换算", "相当于", "折合",
+];
+const OPERATORS: &[char] = &['+', '*', '/', '^', '×', '÷', '%', '='];
+#[rustfmt::skip]
+const QUANTITY: &[&str] = &[
+    "how many", "how much", "how old",
+    "多少", "几", "多大",
+];
+#[rustfmt::skip]
+const NOW: &[&str] = &[
+    "today", "tomorrow", "yesterday", "now", "current", "currently", "this year", "this month",
+    "this week",
+    "今天", "明天", "昨天", "后天", "前天", "现在", "今年", "本月", "这个月", "当前", "目前",
+    "此刻",
+];
+#[rustfmt::skip]
+const DATES: &[&str] = &[
+    "date", "time", "day", "days", "week", "weekday", "month", "year", "hour", "clock",
+    "日期", "时间", "星期", "周几", "几点", "几号", "月份", "年份", "几月",
+];
+
+impl Registry {
+    /// Every enabled tool's fit to `question`, best first (registration order on a tie).
+    /// `describe` gives a tool's description in the question's language
+    /// (`crate::told::tool_description`).
+    pub fn fits(&self, question: &str, describe: impl Fn(&ToolSpec) -> &str) -> Vec<ToolFit> {
+        let lower = question.to_lowercase();
+        let asked = words(question);
+        let mut fits: Vec<ToolFit> = self
+            .enabled()
+            .map(|entry| {
+                let spec = &entry.spec;
+                let about = words(&format!("{} {}", spec.name, describe(spec)));
+                let mut evidence: Vec<Evidence> = asked
+                    .iter()
+                    .filter(|w| about.contains(w))
+                    .map(|w| Evidence::Described { word: w.clone() })
+                    .collect();
+                match entry.builtin {
+                    Some(Builtin::SearchDocs) => {
+                        self.document_evidence(question, &lower, &mut evidence)
+                    }
+                    Some(Builtin::Calculator) => {
+                        calculation_evidence(question, &lower, &mut evidence)
+                    }
+                    Some(Builtin::CurrentTime) => time_evidence(&lower, &mut evidence),
+                    None => {}
+                }
+                ToolFit {
+                    tool: spec.name.clone(),
+                    score: evidence.iter().map(Evidence::weight).sum(),
+                    evidence,
+                }
+            })
+            .collect();
+        fits.sort_by_key(|f| std::cmp::Reverse(f.score));
+        fits
+    }
+
+    fn document_evidence(&self, question: &str, lower: &str, out: &mut Vec<Evidence>) {
+        if self.documents.is_empty() {
+            return;
+        }
+        out.extend(phrases(lower, SOURCE).map(|word| Evidence::Source { word }));
+        let titles: HashSet<String> = self
+            .documents
+            .iter()
+            .flat_map(|d| tokenize(&d.title))
+            .collect();
+        let texts: Vec<HashSet<String>> = self
+            .documents
+            .iter()
+            .map(|d| tokenize(&d.text).into_iter().collect())
+            .collect();
+        let written_as_names = names(question);
+        let (mut named, mut held) = (0, 0);
+        let mut seen = HashSet::new();
+        for term in tokenize(question) {
+            // A lone character or a number says little about a topic.
+            if term.chars().count() == 1
+                || term.chars().all(|c| c.is_ascii_digit())
+                || !seen.insert(term.clone())
+            {
+                continue;
+            }
+            let held_by = texts.iter().filter(|t| t.contains(&term)).count();
+            let name = titles.contains(&term) || (held_by > 0 && written_as_names.contains(&term));
+            if name && named < 2 {
+                named += 1;
+                out.push(Evidence::Name { term });
+            } else if !name && held_by > 0 && held_by * 2 <= texts.len() && held < 1 {
+                held += 1;
+                out.push(Evidence::InDocuments { term });
+            }
+        }
+    }
+}
+
+/// The words a question writes as names, lower-cased: capitalised where no sentence begins,
+/// or with capitals inside (FAISS, iPhone).
+fn names(question: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut sentence_start = true;
+    let mut word = String::new();
+    for c in question.chars().chain([' ']) {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            let mut chars = word.chars();
+            let first_upper = chars.next().is_some_and(|c| c.is_ascii_uppercase());
+            if (first_upper && !sentence_start) || chars.any(|c| c.is_ascii_uppercase()) {
+                out.insert(word.to_lowercase());
+            }
+            word.clear();
+            sentence_start = false;
+        }
+        if matches!(c, '.' | '!' | '?' | ':' | '。' | '！' | '？' | '：') {
+            sentence_start = true;
+        }
+    }
+    out
+}
+
+fn calculation_evidence(question: &str, lower: &str, out: &mut Vec<Evidence>) {
+    out.extend(
+        numbers(question)
+            .into_iter()
+            .take(2)
+            .map(|number| Evidence::Number { number }),
+    );
+    let symbol = question
+        .char_indices()
+        .find(|&(i, c)| {
+            OPERATORS.contains(&c)
+                || (c == '-' && question[i..].starts_with("- ") && question[..i].ends_with(' '))
+        })
+        .map(|(_, c)| c.to_string());
+    if let Some(word) = symbol.or_else(|| phrases(lower, OPERATION).next()) {
+        out.push(Evidence::Operation { word });
+    }
+    if let Some(word) = phrases(lower, QUANTITY).next() {
+        out.push(Evidence::Quantity { word });
+    }
+}
+
+fn time_evidence(lower: &str, out: &mut Vec<Evidence>) {
+    if let Some(word) = phrases(lower, NOW).next() {
+        out.push(Evidence::Time { word, now: true });
+    } else if let Some(word) = phrases(lower, DATES).next() {
+        out.push(Evidence::Time { word, now: false });
+    }
+}
+
+/// The numbers a question writes on their own: not part of a name (GPT-4, X2).
+fn numbers(question: &str) -> Vec<String> {
+    let chars: Vec<char> = question.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len()
+            && (chars[i].is_ascii_digit()
+                || (matches!(chars[i], '.' | ',')
+                    && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+        {
+            i += 1;
+        }
+        let before = start.checked_sub(1).map(|b| chars[b]);
+        // "GPT-4": a hyphen after a letter joins the number to a name.
+        let joined = before.is_some_and(|c| c.is_ascii_alphabetic())
+            || (before == Some('-') && start >= 2 && chars[start - 2].is_ascii_alphabetic())
+            || chars.get(i).is_some_and(|c| c.is_ascii_alphabetic());
+        if !joined {
+            out.push(chars[start..i].iter().collect());
+        }
+    }
+    out
+}
+
+/// The phrases of `list` that `lower` holds, in the list's order: Latin ones at word
+/// boundaries ("now" is not in "know"), Chinese ones anywhere.
+fn phrases<'a>(lower: &'a str, list: &'a [&'a str]) -> impl Iterator<Item = String> + 'a {
+    list.iter()
+        .filter(move |p| {
+            if !p.is_ascii() {
+                return lower.contains(**p);
+            }
+            lower.match_indices(**p).any(|(at, _)| {
+                let before = lower[..at].chars().next_back();
+                let after = lower[at + p.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+            })
+        })
+        .map(|p| p.to_string())
+}
+
+/// Whether the calculator's evidence asks for a computation: an operation on a number the
+/// question gives, an amount asked of one ("how many years since 1969"), or a word that asks
+/// to compute or convert ("then work out", 换算). An operation word alone is not one: "on
+/// average" in a question about the documents asks for what they say.
+pub fn computes(fits: &[ToolFit]) -> bool {
+    fits.iter()
+        .filter(|f| f.tool == Builtin::Calculator.name())
+        .any(|f| {
+            let has = |p: &dyn Fn(&Evidence) -> bool| f.evidence.iter().any(p);
+            let number = has(&|e| matches!(e, Evidence::Number { .. }));
+            let asks =
+                has(&|e| matches!(e, Evidence::Operation { .. } | Evidence::Quantity { .. }));
+            let verb = has(
+                &|e| matches!(e, Evidence::Operation { word } if COMPUTE.contains(&word.as_str())),
+            );
+            (number && asks) || verb
+        })
+}
+
+/// Whether no tool has evidence worth the name: the best scores under [`SOME`].
+pub fn none_fits(fits: &[ToolFit]) -> bool {
+    fits.first().map_or(true, |f| f.score < SOME)
+}
+
+/// The tool the run should call next, given the tools called so far: first the tools that
+/// find facts (strong evidence, best first; none on a tie at the top of a first choice), then
+/// the calculator when the question asks for a computation and something was found to
+/// compute with. `None` when the evidence says nothing more.
+pub fn next_tool<'a>(fits: &'a [ToolFit], called: &[&str], found: bool) -> Option<&'a str> {
+    let calculator = Builtin::Calculator.name();
+    let facts: Vec<&ToolFit> = fits
+        .iter()
+        .filter(|f| f.tool != calculator && f.score >= STRONG && !called.contains(&f.tool.as_str()))
+        .collect();
+    if let [best, rest @ ..] = &facts[..] {
+        let tie = rest.first().is_some_and(|next| next.score == best.score);
+        return (!tie || !called.is_empty()).then_some(best.tool.as_str());
+    }
+    let calc = fits.iter().find(|f| f.tool == calculator)?;
+    let computes = computes(fits);
+    let first = called.is_empty() && calc.score >= STRONG && fits[0].tool == calculator;
+    ((computes && found) || first)
+        .then_some(calc.tool.as_str())
+        .filter(|tool| !called.contains(tool))
+}

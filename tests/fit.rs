@@ -1,0 +1,396 @@
+//! Tool choice from evidence: how well each tool fits a question (`tools::fit`), and how a run
+//! follows it: the first constrained reply may call only the tool with strong evidence, the
+//! next only the tool the question still needs (a fact first, then the computation), and a
+//! question no tool fits may be answered at once.
+
+use reactloop::agent::Agent;
+use reactloop::config::AgentConfig;
+use reactloop::drive::run_to_end;
+use reactloop::lang::Lang;
+use reactloop::llm::{
+    chat_body, ClientConfig, Constrained, LlmError, ModelRequest, MustAnswer, Steer, SteerWhy,
+    Usage,
+};
+use reactloop::tools::{
+    default_documents, fit, Document, Evidence, HostContext, Registry, ToolSpec,
+};
+use reactloop::trace::{ModelReply, Trace};
+use serde_json::json;
+
+const HOST: HostContext = HostContext {
+    now_unix_ms: 1_796_021_887_000.0,
+    utc_offset_minutes: 480,
+};
+
+/// The built-ins over documents that describe a product the model cannot know.
+fn registry() -> Registry {
+    let mut docs = default_documents();
+    docs.push(Document {
+        title: "Kestrel agent runtime".into(),
+        text: "Kestrel runs at most 40 reasoning steps per run. Each Kestrel vector has 384 \
+               dimensions."
+            .into(),
+    });
+    Registry::with_builtins(docs)
+}
+
+fn fits(question: &str) -> Vec<reactloop::tools::ToolFit> {
+    let lang = if question.is_ascii() {
+        Lang::En
+    } else {
+        Lang::Zh
+    };
+    registry().fits(question, |t| reactloop::told::tool_description(t, lang))
+}
+
+/// The best tool, when it is ahead with strong evidence, and whether the question asks for a
+/// computation, for questions of every kind in both languages.
+#[test]
+fn each_question_fits_the_tool_its_evidence_points_to() {
+    let cases: &[(&str, Option<&str>, bool)] = &[
+        ("What is 1234 * 5678?", Some("calculator"), true),
+        ("What is the cube root of 2744?", Some("calculator"), true),
+        (
+            "一个班有 48 名学生，其中 37.5% 是女生，女生有多少人？",
+            Some("calculator"),
+            true,
+        ),
+        // A name the documents hold, though the question never says "documents".
+        (
+            "What is the maximum number of reasoning steps in Kestrel?",
+            Some("search_docs"),
+            false,
+        ),
+        (
+            "According to the documents, what is RAG?",
+            Some("search_docs"),
+            false,
+        ),
+        (
+            "根据文档，思维链提示能提高哪些问题的准确率？",
+            Some("search_docs"),
+            false,
+        ),
+        // "on average" in a question about the documents is what they say, not a computation.
+        (
+            "根据文档，英文里一个词元平均大约有几个字符？",
+            Some("search_docs"),
+            false,
+        ),
+        (
+            "Which day of the week is tomorrow?",
+            Some("current_time"),
+            false,
+        ),
+        ("明天是几月几日？", Some("current_time"), false),
+        // A fact first, then the computation.
+        (
+            "Each dimension of a Kestrel vector is 4 bytes; how many bytes is one vector?",
+            Some("search_docs"),
+            true,
+        ),
+        (
+            "Someone was born in 1987. How old do they turn this year?",
+            Some("current_time"),
+            true,
+        ),
+        (
+            "用今年的年份减去 1949，再乘以 2，得多少？",
+            Some("current_time"),
+            true,
+        ),
+        (
+            "先查文档看看 ReAct 是哪一年提出的，再算一下到今年过了几年。",
+            Some("search_docs"),
+            true,
+        ),
+        // No tool: nothing points anywhere.
+        ("What is the capital city of Japan?", None, false),
+        ("《静夜思》的作者是谁？", None, false),
+    ];
+    for &(question, first, computes) in cases {
+        let fits = fits(question);
+        assert_eq!(
+            fit::next_tool(&fits, &[], false),
+            first,
+            "{question}: {fits:?}"
+        );
+        assert_eq!(fit::computes(&fits), computes, "{question}: {fits:?}");
+    }
+    assert!(fit::none_fits(&fits(
+        "Who wrote the play Romeo and Juliet?"
+    )));
+    assert!(!fit::none_fits(&fits("What's the date today?")));
+}
+
+#[test]
+fn the_evidence_says_what_in_the_question_gave_it() {
+    let fits = fits("In the documents, how many steps may a Kestrel run take? Then add 2.");
+    let docs = fits.iter().find(|f| f.tool == "search_docs").unwrap();
+    assert!(docs.evidence.contains(&Evidence::Source {
+        word: "documents".into()
+    }));
+    assert!(docs.evidence.contains(&Evidence::Name {
+        term: "kestrel".into()
+    }));
+    // Each kind of evidence weighs what it says: a word shared with the description 1, the
+    // documents named 3, a term they hold 1, a name in them 3.
+    let want = [
+        Evidence::Described {
+            word: "document".into(),
+        },
+        Evidence::Source {
+            word: "documents".into(),
+        },
+        Evidence::InDocuments {
+            term: "many".into(),
+        },
+        Evidence::Name {
+            term: "kestrel".into(),
+        },
+    ];
+    assert_eq!(docs.evidence, want);
+    assert_eq!(docs.score, 8);
+    let calc = fits.iter().find(|f| f.tool == "calculator").unwrap();
+    assert_eq!(
+        calc.evidence,
+        [
+            Evidence::Number { number: "2".into() },
+            Evidence::Operation { word: "add".into() },
+            Evidence::Quantity {
+                word: "how many".into()
+            }
+        ]
+    );
+    assert_eq!(calc.score, 5);
+    // Best first.
+    assert!(fits.windows(2).all(|w| w[0].score >= w[1].score));
+}
+
+/// After the fact is found the calculator comes next, and only once something was found;
+/// each tool is steered to once.
+#[test]
+fn the_next_tool_follows_what_ran() {
+    let one = fits("Find in the documents the year MCP was introduced, then multiply it by 3.");
+    assert_eq!(fit::next_tool(&one, &[], false), Some("search_docs"));
+    assert_eq!(
+        fit::next_tool(&one, &["search_docs"], true),
+        Some("calculator")
+    );
+    // The search failed: nothing to compute with.
+    assert_eq!(fit::next_tool(&one, &["search_docs"], false), None);
+    assert_eq!(
+        fit::next_tool(&one, &["search_docs", "calculator"], true),
+        None
+    );
+    // Two facts, then the computation.
+    let two = fits("先查文档看看 ReAct 是哪一年提出的，再算一下到今年过了几年。");
+    assert_eq!(
+        fit::next_tool(&two, &["search_docs"], true),
+        Some("current_time")
+    );
+    assert_eq!(
+        fit::next_tool(&two, &["search_docs", "current_time"], true),
+        Some("calculator")
+    );
+}
+
+fn scripted(replies: &[&str]) -> impl FnMut(&ModelRequest) -> Result<ModelReply, LlmError> {
+    let replies: Vec<String> = replies.iter().map(|s| s.to_string()).collect();
+    let mut i = 0;
+    move |_| {
+        let text = replies[i.min(replies.len() - 1)].clone();
+        i += 1;
+        Ok(ModelReply {
+            text,
+            usage: Usage::default(),
+            elapsed_ms: None,
+            edited: false,
+        })
+    }
+}
+
+fn run(question: &str, constrained: Constrained, replies: &[&str]) -> Trace {
+    let config = AgentConfig {
+        constrained,
+        ..AgentConfig::default()
+    };
+    let mut agent = Agent::new(question, registry(), config);
+    run_to_end(&mut agent, &HOST, scripted(replies));
+    agent.trace().clone()
+}
+
+const SEARCH: &str = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"Kestrel\"}";
+const TIMES: &str = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"384 * 4\"}";
+const ANSWER: &str = "Thought: t\nAction: final_answer\nAction Input: 1536 bytes";
+
+/// Under a constraint: the search first, then the calculator, then the answer is free; the
+/// first request carries the fit it chose from, and the wire allows only the steered tool.
+#[test]
+fn a_constrained_run_searches_then_computes() {
+    let question = "Each dimension of a Kestrel vector is 4 bytes; how many bytes is one vector?";
+    let trace = run(question, Constrained::Grammar, &[SEARCH, TIMES, ANSWER]);
+    let steers: Vec<Option<Steer>> = trace
+        .steps
+        .iter()
+        .map(|s| s.request.steer.clone())
+        .collect();
+    let steer = |tool: &str, why| {
+        Some(Steer {
+            tool: tool.into(),
+            why,
+        })
+    };
+    assert_eq!(
+        steers,
+        [
+            steer("search_docs", SteerWhy::Fits),
+            steer("calculator", SteerWhy::Next),
+            None
+        ]
+    );
+    assert_eq!(trace.steps[0].request.fits[0].tool, "search_docs");
+    assert!(trace.steps[1].request.fits.is_empty());
+    let found = &trace.steps[0].observation.as_ref().unwrap().text;
+    assert!(
+        found.ends_with("(Next, compute the answer with calculator from what was found.)"),
+        "{found}"
+    );
+    // The grammar of the steered request names no other action.
+    let cfg = ClientConfig {
+        base_url: "http://localhost:8080/v1".into(),
+        api_key: None,
+        model: "m".into(),
+        temperature: None,
+        max_tokens: None,
+        stream: false,
+        seed: None,
+        timeout_ms: 1000,
+    };
+    let body = chat_body(&cfg, &trace.steps[1].request, &trace.tools);
+    let grammar = body["grammar"].as_str().unwrap();
+    assert!(grammar.contains("calculator"));
+    for other in ["search_docs", "current_time", "final_answer"] {
+        assert!(!grammar.contains(other), "{other} in {grammar}");
+    }
+    // The reader is told why, in both languages, and sees the fit.
+    let view = reactloop::view::step(&trace.steps[1], "").unwrap();
+    assert!(view["view"]["steer"]["en"]
+        .as_str()
+        .unwrap()
+        .contains("still needs calculator"));
+    assert!(view["view"]["steer"]["zh"]
+        .as_str()
+        .unwrap()
+        .contains("还需要 calculator"));
+    let first = reactloop::view::step(&trace.steps[0], "").unwrap();
+    let fit = first["view"]["fits"][0]["en"].as_str().unwrap();
+    assert!(fit.starts_with("search_docs: "), "{fit}");
+    assert!(fit.contains("“kestrel” names a document"), "{fit}");
+}
+
+/// Without a constraint nothing is steered on the wire; the Observation's note says what
+/// comes next.
+#[test]
+fn a_plain_run_is_told_what_comes_next() {
+    let question = "Each dimension of a Kestrel vector is 4 bytes; how many bytes is one vector?";
+    let trace = run(question, Constrained::Off, &[SEARCH, TIMES, ANSWER]);
+    assert!(trace.steps.iter().all(|s| s.request.steer.is_none()));
+    let found = &trace.steps[0].observation.as_ref().unwrap().text;
+    assert!(found.contains("Kestrel runs at most 40"), "{found}");
+    assert!(found.ends_with("from what was found.)"), "{found}");
+    // After the calculator, nothing more: no note.
+    let computed = &trace.steps[1].observation.as_ref().unwrap().text;
+    assert_eq!(computed, "1536");
+}
+
+/// A calculation for a question about the documents points the model at them, instead of
+/// telling it to answer from what it knows.
+#[test]
+fn a_calculation_off_the_question_is_redirected_to_the_tool_that_fits() {
+    let question = "What is the maximum number of reasoning steps per run in Kestrel?";
+    let guess = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1000 / 1000\"}";
+    let trace = run(
+        question,
+        Constrained::Off,
+        &[
+            guess,
+            SEARCH,
+            "Thought: t\nAction: final_answer\nAction Input: 40",
+        ],
+    );
+    let note = &trace.steps[0].observation.as_ref().unwrap().text;
+    assert!(
+        note.contains("Its words point to search_docs: call it next."),
+        "{note}"
+    );
+    assert_eq!(trace.steps[1].request.must_answer, None);
+    // Under a constraint the next reply may only search, and its Thought says so.
+    let trace = run(
+        question,
+        Constrained::Grammar,
+        &[
+            guess,
+            SEARCH,
+            "Thought: t\nAction: final_answer\nAction Input: 40",
+        ],
+    );
+    let next = &trace.steps[1].request;
+    assert_eq!(
+        next.steer.as_ref().map(|s| s.tool.as_str()),
+        Some("search_docs")
+    );
+    assert_eq!(
+        next.thought_prefix.as_deref(),
+        Some("To answer this, I need search_docs")
+    );
+    // With nothing that fits, the answer is to come from what the model knows, as before.
+    let trace = run(
+        "What is the capital of Japan?",
+        Constrained::Grammar,
+        &[
+            guess,
+            "Thought: t\nAction: final_answer\nAction Input: Tokyo",
+        ],
+    );
+    assert_eq!(
+        trace.steps[1].request.must_answer,
+        Some(MustAnswer::NoToolFits)
+    );
+}
+
+/// A question no tool fits may be answered at once under a constraint; with a page's own
+/// tool registered (which only its description can speak for) the first reply still acts.
+#[test]
+fn a_question_no_tool_fits_may_be_answered_at_once() {
+    let trace = run(
+        "Who wrote the play Romeo and Juliet?",
+        Constrained::Grammar,
+        &["Thought: t\nAction: final_answer\nAction Input: Shakespeare"],
+    );
+    let first = &trace.steps[0].request;
+    assert_eq!(first.avoid, None);
+    assert_eq!(first.steer, None);
+    assert_eq!(
+        first.thought_prefix.as_deref(),
+        Some("No tool answers this, so I answer from what I know")
+    );
+    let mut registry = registry();
+    registry
+        .register_external(ToolSpec {
+            name: "lookup_play".into(),
+            description: "Looks up facts about a play".into(),
+            parameters: json!({"type": "object", "properties": {"title": {"type": "string"}}}),
+        })
+        .unwrap();
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let agent = Agent::new("Who wrote Romeo and Juliet?", registry, config);
+    let first = &agent.trace().steps[0].request;
+    assert_eq!(
+        first.avoid.as_ref().map(|a| a.tool.as_str()),
+        Some("final_answer")
+    );
+}
