@@ -136,14 +136,12 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
         };
         parsed.repairs.push(Repair::ProseAsAnswer);
     }
-    if run.answer_asked {
-        if let Parsed::Final { answer } = &parsed.parsed {
-            if repeats_question(answer, run) {
-                parsed.parsed = Parsed::Error {
-                    error: FormatError::QuestionRepeated,
-                };
-                return parsed;
-            }
+    if let Parsed::Final { answer } = &parsed.parsed {
+        if repeats_question(answer, run) {
+            parsed.parsed = Parsed::Error {
+                error: FormatError::QuestionRepeated,
+            };
+            return parsed;
         }
     }
     // The 0.5B model answered questions about the documents with the example's "(7 + 5) * 3
@@ -322,6 +320,13 @@ fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
             .trim_end_matches(['?', '？'])
             .to_lowercase()
     };
+    // Under a constraint the answer opens with the grammar's words ("答案是 <the question>").
+    let mut answer = answer.trim_start();
+    for lang in [Lang::En, Lang::Zh] {
+        answer = answer
+            .strip_prefix(prompt::opening(Opening::Answer, lang))
+            .unwrap_or(answer);
+    }
     let answer = words(answer);
     let long = answer.split_whitespace().count() >= 3
         || answer.chars().filter(|c| !c.is_ascii()).count() >= 6;
@@ -341,7 +346,9 @@ fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
         .iter()
         .flat_map(|c| strings(&c.args))
         .any(|arg| words(arg) == answer);
-    most_of_question || own_argument
+    // Not asked for the answer, the model's own expression as the answer stands for the call
+    // it means (below).
+    most_of_question || (run.answer_asked && own_argument)
 }
 
 /// A number the question gives that no call, no Observation and not the answer holds, when a

@@ -114,7 +114,7 @@ fn every_request_carries_the_stop_sequence() {
 #[test]
 fn chat_requests_only_ever_append() {
     let calls: Vec<String> = (0..5)
-        .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"{i}+1\"}}"))
+        .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"6*{i}\"}}"))
         .collect();
     let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
     script.push(FINAL);

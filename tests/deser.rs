@@ -553,6 +553,7 @@ fn requests() -> Vec<ModelRequest> {
         MustAnswer::LastStep,
         MustAnswer::RepeatedFailure,
         MustAnswer::NoToolFits,
+        MustAnswer::AppliedAgain,
     ]
     .into_iter()
     .map(|m| request(Some(m), Constrained::Grammar))
@@ -829,7 +830,8 @@ fn covered_request(r: &ModelRequest) {
             MustAnswer::RepeatedCall
             | MustAnswer::LastStep
             | MustAnswer::RepeatedFailure
-            | MustAnswer::NoToolFits,
+            | MustAnswer::NoToolFits
+            | MustAnswer::AppliedAgain,
         )
         | None => {}
     }

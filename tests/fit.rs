@@ -394,3 +394,74 @@ fn a_question_no_tool_fits_may_be_answered_at_once() {
         Some("final_answer")
     );
 }
+
+fn calc(expression: &str) -> String {
+    format!("Thought: t\nAction: calculator\nAction Input: {{\"expression\": \"{expression}\"}}")
+}
+
+/// The last calculation's final step applied again to its result is not run: that result is
+/// the answer, and a constrained reply may only give it.
+#[test]
+fn a_step_applied_again_to_its_own_result_is_not_run() {
+    let question = "First take the square root of 2025, then raise the result to the third power.";
+    let answer = "Thought: t\nAction: final_answer\nAction Input: 91125";
+    let trace = run(
+        question,
+        Constrained::Grammar,
+        &[&calc("sqrt(2025) ^ 3"), &calc("91125 ^ 3"), answer],
+    );
+    assert_eq!(trace.steps.len(), 3);
+    let refused = trace.steps[1].observation.as_ref().unwrap();
+    assert_eq!(
+        refused.text,
+        "(Not run: this applies \"^3\" again to 91125, which already had it applied. The \
+         question asks for it once, so 91125 is the result.)"
+    );
+    let next = &trace.steps[2].request;
+    assert_eq!(next.must_answer, Some(MustAnswer::AppliedAgain));
+    assert_eq!(
+        next.thought_prefix.as_deref(),
+        Some("The Observation shows 91125")
+    );
+    // Another operation on the result is a next step, and runs.
+    let trace = run(
+        "先算 15 的立方，再除以 25，结果是多少？",
+        Constrained::Grammar,
+        &[&calc("15^3"), &calc("3375 / 25"), answer],
+    );
+    assert_eq!(trace.steps[1].observation.as_ref().unwrap().text, "135");
+    // So is the same step when the question asks for it again.
+    let trace = run(
+        "Square 3, then square the result again.",
+        Constrained::Grammar,
+        &[&calc("3^2"), &calc("9^2"), answer],
+    );
+    assert_eq!(trace.steps[1].observation.as_ref().unwrap().text, "81");
+}
+
+/// A number alone sent to the calculator computes nothing: the Observation says so, and the
+/// computation the question asks for is still to come.
+#[test]
+fn a_number_alone_is_not_the_computation() {
+    let question =
+        "Find in the documents how many steps a Kestrel run may take, then multiply that by 3.";
+    let trace = run(
+        question,
+        Constrained::Grammar,
+        &[SEARCH, &calc("40"), &calc("40 * 3"), ANSWER],
+    );
+    let bare = &trace.steps[1].observation.as_ref().unwrap().text;
+    assert!(
+        bare.starts_with("40\n(A number alone computes nothing"),
+        "{bare}"
+    );
+    assert_eq!(
+        trace.steps[2]
+            .request
+            .steer
+            .as_ref()
+            .map(|s| s.tool.as_str()),
+        Some("calculator")
+    );
+    assert_eq!(trace.steps[3].request.steer, None);
+}

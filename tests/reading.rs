@@ -162,10 +162,17 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
-            "the question given back when the answer was not asked for stands as written",
+            "the question given back is no answer, asked for or not",
             fin("What is 6 * 7?"),
             NOTHING(),
-            answer("What is 6 * 7?"),
+            error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "nor is it after a constraint's opening words",
+            fin("The answer is What is 6 * 7?"),
+            NOTHING(),
+            error(FormatError::QuestionRepeated),
             None,
         ),
         (

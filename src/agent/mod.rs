@@ -178,6 +178,8 @@ struct LastStep {
     runaway: Option<String>,
     /// A calculation for a question without numbers: no tool is about the question.
     unrelated: bool,
+    /// A calculation applied the last one's final operation again: not run.
+    applied_again: bool,
 }
 
 impl Agent {
@@ -408,86 +410,6 @@ impl Agent {
         // The failed step can no longer be retried.
         self.touch();
         self.open_step();
-        Ok(())
-    }
-
-    pub fn feed_tool(&mut self, result: ToolResult) -> Result<(), AgentError> {
-        let State::NeedTool(call) = &self.state else {
-            return Err(AgentError::NotWaitingForTool);
-        };
-        let (tool, args) = (call.tool.clone(), call.args.clone());
-        // The 0.5B model, made to act first, computed `1 + 1` for "What is the capital of
-        // China?" and answered 2: a calculation for a question without numbers is not about it.
-        let unrelated = call.builtin == Some(Builtin::Calculator)
-            && result.output.is_ok()
-            && !reading::mentions_number(&self.trace.question);
-        let reply = self.pending_reply();
-        let succeeded = result.output.is_ok();
-        self.last.short_result = result
-            .output
-            .as_ref()
-            .ok()
-            .map(|text| text.trim())
-            .filter(|text| text.chars().count() <= SHORT_RESULT && !text.contains('\n'))
-            .map(str::to_string);
-        let (text, source) = match result.output {
-            Ok(text) if unrelated => {
-                self.last.short_result = None;
-                self.last.unrelated = true;
-                (text, ObservationSource::Tool)
-            }
-            Ok(text) => (text, ObservationSource::Tool),
-            Err(error) => {
-                if error.wrong_tool() {
-                    self.last.wrong_tool = Some(tool.clone());
-                }
-                let lang = self.trace.config.prompt.lang;
-                let mut text = format!(
-                    "{}\n{}",
-                    told::tool_error(&error, lang),
-                    self.other_tools(&tool)
-                );
-                self.guard(Guard::ToolFailed { error });
-                if self.plan.is_some() && !self.replanned {
-                    // One new plan, now that a step of the old one failed.
-                    self.replanned = true;
-                    self.plan_pending = true;
-                    text = format!("{text}\n{}", prompt::plan_feedback(lang, true));
-                }
-                (text, ObservationSource::ToolError)
-            }
-        };
-        // Recorded before the observation opens the next step, whose request depends on it.
-        self.calls.push(PastCall {
-            tool,
-            args,
-            observation: String::new(),
-            succeeded,
-            repeats: 0,
-        });
-        // The note on what comes next goes after the cut, which would drop it.
-        let text = self.within_limit(text);
-        let lang = self.trace.config.prompt.lang;
-        let next = self.next_tool();
-        let note = if self.last.unrelated {
-            Some(told::unrelated_calculation(next, lang))
-        } else {
-            next.map(|next| told::next_tool(next, next == Builtin::Calculator.name(), lang))
-        };
-        let text = match note {
-            Some(note) => format!("{text}\n{note}"),
-            None => text,
-        };
-        self.record_observation(
-            reply,
-            text.clone(),
-            source,
-            result.elapsed_ms,
-            result.edited,
-        );
-        if let Some(past) = self.calls.last_mut() {
-            past.observation = text;
-        }
         Ok(())
     }
 

@@ -4,6 +4,88 @@
 use super::*;
 
 impl Agent {
+    pub fn feed_tool(&mut self, result: ToolResult) -> Result<(), AgentError> {
+        let State::NeedTool(call) = &self.state else {
+            return Err(AgentError::NotWaitingForTool);
+        };
+        let (tool, args) = (call.tool.clone(), call.args.clone());
+        // The 0.5B model, made to act first, computed `1 + 1` for "What is the capital of
+        // China?" and answered 2: a calculation for a question without numbers is not about it.
+        let unrelated = call.builtin == Some(Builtin::Calculator)
+            && result.output.is_ok()
+            && !reading::mentions_number(&self.trace.question);
+        let reply = self.pending_reply();
+        let succeeded = result.output.is_ok();
+        self.last.short_result = result
+            .output
+            .as_ref()
+            .ok()
+            .map(|text| text.trim())
+            .filter(|text| text.chars().count() <= SHORT_RESULT && !text.contains('\n'))
+            .map(str::to_string);
+        let (text, source) = match result.output {
+            Ok(text) if unrelated => {
+                self.last.short_result = None;
+                self.last.unrelated = true;
+                (text, ObservationSource::Tool)
+            }
+            Ok(text) => (text, ObservationSource::Tool),
+            Err(error) => {
+                if error.wrong_tool() {
+                    self.last.wrong_tool = Some(tool.clone());
+                }
+                let lang = self.trace.config.prompt.lang;
+                let mut text = format!(
+                    "{}\n{}",
+                    told::tool_error(&error, lang),
+                    self.other_tools(&tool)
+                );
+                self.guard(Guard::ToolFailed { error });
+                if self.plan.is_some() && !self.replanned {
+                    // One new plan, now that a step of the old one failed.
+                    self.replanned = true;
+                    self.plan_pending = true;
+                    text = format!("{text}\n{}", prompt::plan_feedback(lang, true));
+                }
+                (text, ObservationSource::ToolError)
+            }
+        };
+        // Recorded before the observation opens the next step, whose request depends on it.
+        self.calls.push(PastCall {
+            tool,
+            args,
+            observation: String::new(),
+            succeeded,
+            repeats: 0,
+        });
+        // The note on what comes next goes after the cut, which would drop it.
+        let text = self.within_limit(text);
+        let lang = self.trace.config.prompt.lang;
+        let next = self.next_tool();
+        let note = if self.last.unrelated {
+            Some(told::unrelated_calculation(next, lang))
+        } else if bare_number(&self.calls[self.calls.len() - 1]) {
+            Some(told::bare_number(lang))
+        } else {
+            next.map(|next| told::next_tool(next, next == Builtin::Calculator.name(), lang))
+        };
+        let text = match note {
+            Some(note) => format!("{text}\n{note}"),
+            None => text,
+        };
+        self.record_observation(
+            reply,
+            text.clone(),
+            source,
+            result.elapsed_ms,
+            result.edited,
+        );
+        if let Some(past) = self.calls.last_mut() {
+            past.observation = text;
+        }
+        Ok(())
+    }
+
     pub(super) fn prepare_call(&mut self, kept: String, call: ToolCall) {
         self.current_mut().call = Some(call.clone());
         let past = self
@@ -11,6 +93,13 @@ impl Agent {
             .iter_mut()
             .find(|p| p.tool == call.tool && p.args == call.args);
         let Some(past) = past else {
+            if let Some((result, tail)) = self.applied_again(&call) {
+                self.last.applied_again = true;
+                self.last.short_result = Some(result.clone());
+                let text = told::applied_again(&result, &tail, self.trace.config.prompt.lang);
+                self.record_observation(kept, text, ObservationSource::Feedback, None, false);
+                return;
+            }
             self.state = State::NeedTool(call);
             return;
         };
@@ -38,6 +127,35 @@ impl Agent {
         let lang = self.trace.config.prompt.lang;
         let text = told::repeated_call(&earlier, tool, past_succeeded, will_ask, lang);
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
+    }
+
+    /// The last calculation's result and final operation, when `call` applies that operation
+    /// again to that result ("91125^3" after "sqrt(2025)^3" gave 91125): small models go on
+    /// multiplying or cubing until the step limit. Not when a person steers the run or the
+    /// question asks for a step again.
+    fn applied_again(&self, call: &ToolCall) -> Option<(String, String)> {
+        let expression = |args: &serde_json::Value| -> Option<String> {
+            let text = args.get("expression")?.as_str()?;
+            Some(text.chars().filter(|c| !c.is_whitespace()).collect())
+        };
+        let again = ["again", "twice", "repeat", "再次", "两次", "又"];
+        let question = self.trace.question.to_lowercase();
+        if call.builtin != Some(Builtin::Calculator)
+            || self.steered()
+            || again.iter().any(|w| question.contains(w))
+        {
+            return None;
+        }
+        let last = self.calls.iter().rev().find(|c| c.succeeded)?;
+        if last.tool != call.tool {
+            return None;
+        }
+        let result = last.observation.lines().next()?.trim().to_string();
+        let (before, now) = (expression(&last.args)?, expression(&call.args)?);
+        let tail = now.strip_prefix(result.as_str())?;
+        let operator = tail.chars().next()?;
+        let applied = "+-*/^%×÷".contains(operator) && before.ends_with(tail) && before != tail;
+        applied.then(|| (result, tail.to_string()))
     }
 
     /// Truncates, records and answers with an observation; returns the text the model sees.
@@ -130,4 +248,12 @@ impl Agent {
             .collect();
         told::other_tools(&others, lang)
     }
+}
+
+/// A calculator call that was a number alone ("2024"): it computes nothing, so it is not the
+/// computation the question asks for.
+pub(super) fn bare_number(call: &PastCall) -> bool {
+    let expression = call.args.get("expression").and_then(|e| e.as_str());
+    call.tool == Builtin::Calculator.name()
+        && expression.is_some_and(|e| e.trim().parse::<f64>().is_ok())
 }

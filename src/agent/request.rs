@@ -86,6 +86,7 @@ impl Agent {
             // Made to act first, the model computed something for a question without numbers;
             // the answer is to come from what it knows (a constraint allows only that).
             _ if last.unrelated && next.is_none() => Some(MustAnswer::NoToolFits),
+            _ if last.applied_again => Some(MustAnswer::AppliedAgain),
             // The last step the limit allows cannot use another Observation: only the answer
             // is left (after the first, so that a tool can still run in a one-step run). A
             // constraint allows nothing else; without one, the request ends by asking for it.
@@ -207,7 +208,10 @@ impl Agent {
         if !follows {
             return None;
         }
-        let called: Vec<&str> = self.calls.iter().map(|c| c.tool.as_str()).collect();
+        let called: Vec<&str> = (self.calls.iter())
+            .filter(|c| !observe::bare_number(c))
+            .map(|c| c.tool.as_str())
+            .collect();
         let calculator = Builtin::Calculator.name();
         let found = (self.calls.iter()).any(|c| c.succeeded && c.tool != calculator);
         fit::next_tool(&self.fits, &called, found)

@@ -151,6 +151,28 @@ pub fn next_tool(tool: &str, computes: bool, lang: Lang) -> String {
     }
 }
 
+/// A calculation not run: it applies `tail` again to `result`, which already had it applied.
+pub fn applied_again(result: &str, tail: &str, lang: Lang) -> String {
+    say!(
+        lang,
+        "(Not run: this applies \"{tail}\" again to {result}, which already had it applied. \
+         The question asks for it once, so {result} is the result.)",
+        "（没有运行：这又对 {result} 做了一次“{tail}”，而 {result} 已经做过这一步。\
+         问题只要求做一次，所以结果是 {result}。）"
+    )
+}
+
+/// After a calculator call that was a number alone: the 0.5B model, steered to compute after
+/// a search, sent the year it found ("2024") and forgot the multiplication.
+pub fn bare_number(lang: Lang) -> String {
+    say!(
+        lang,
+        "(A number alone computes nothing: write the whole calculation the question asks for, \
+         with the numbers from the question and the Observations.)",
+        "（只写一个数字什么也没算：请写出问题要求的完整算式，用上问题和 Observation 里的数字。）"
+    )
+}
+
 /// After the question, once a trim has dropped the first `omitted` steps.
 pub fn steps_omitted(omitted: usize, lang: Lang) -> String {
     say!(
