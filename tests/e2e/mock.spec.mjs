@@ -160,14 +160,19 @@ test('an Ollama server gets the JSON schema under auto, and the run reaches its 
     expect(request.body.response_format.type).toBe('json_schema');
     expect(request.body.grammar).toBeUndefined();
   }
-  // One branch per action: the answer is text, never a tool's argument object.
-  const branches = sent[0].body.response_format.json_schema.schema.anyOf;
-  expect(branches.map((b) => b.properties.action.const)).toEqual(['calculator', 'search_docs', 'current_time']);
-  const last = sent[1].body.response_format.json_schema.schema.anyOf.at(-1);
-  expect(last.properties.action_input.type).toBe('string');
+  // The question's numbers and operation point at the calculator, so the first reply's schema
+  // allows that one action (no anyOf); after it ran, one branch per action, and the answer is
+  // text, never a tool's argument object.
+  const firstSchema = sent[0].body.response_format.json_schema.schema;
+  expect(firstSchema.anyOf).toBeUndefined();
+  expect(firstSchema.properties.action.const).toBe('calculator');
+  const branches = sent[1].body.response_format.json_schema.schema.anyOf;
+  expect(branches.map((b) => b.properties.action.const)).toEqual(['calculator', 'search_docs', 'current_time', 'final_answer']);
+  expect(branches.at(-1).properties.action_input.type).toBe('string');
   const first = page.getByTestId('step-card').first();
   await first.locator('details.anatomy > summary').click();
   await expect(first.locator('.anatomy-body')).toContainText('Constrained output: json_schema');
+  await expect(first.locator('.anatomy-body')).toContainText('allows only calculator in this reply');
   await expect(page.locator('.guard-prompt_cut')).toHaveCount(0);
 });
 
