@@ -113,7 +113,8 @@ fn every_request_carries_the_stop_sequence() {
 
 #[test]
 fn chat_requests_only_ever_append() {
-    let calls: Vec<String> = (0..5)
+    // The last call computes the answer FINAL gives.
+    let calls: Vec<String> = (3..8)
         .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"6*{i}\"}}"))
         .collect();
     let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
@@ -782,8 +783,11 @@ fn long_observations_are_cut_by_characters_with_a_marker() {
 
 #[test]
 fn the_history_is_trimmed_in_blocks_and_the_trims_are_recorded() {
-    let calls: Vec<String> = (0..9)
-        .map(|i| format!("Action: calculator\nAction Input: {{\"expression\": \"{i}+{i}\"}}"))
+    // The last call computes the answer FINAL gives.
+    let calls: Vec<String> = (0..8)
+        .map(|i| format!("{i}+{i}"))
+        .chain(["6*7".to_string()])
+        .map(|e| format!("Action: calculator\nAction Input: {{\"expression\": \"{e}\"}}"))
         .collect();
     let mut script: Vec<&str> = calls.iter().map(String::as_str).collect();
     script.push(FINAL);

@@ -160,6 +160,9 @@ fn format_errors() -> Vec<FormatError> {
         FormatError::NumberUnused {
             number: "10".into(),
         },
+        FormatError::ResultMissed {
+            result: "25".into(),
+        },
     ]
 }
 
@@ -578,6 +581,10 @@ fn requests() -> Vec<ModelRequest> {
         r.steer = Some(Steer {
             tool: "calculator".into(),
             why,
+            uses: match why {
+                SteerWhy::Next => vec!["3".into(), "0.5".into()],
+                SteerWhy::Fits => Vec::new(),
+            },
         });
         out.push(r);
     }
@@ -656,7 +663,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::ArgumentsAsAnswer { .. }
         | FormatError::ExampleCopied
         | FormatError::QuestionRepeated
-        | FormatError::NumberUnused { .. } => {}
+        | FormatError::NumberUnused { .. }
+        | FormatError::ResultMissed { .. } => {}
     }
 }
 

@@ -235,17 +235,19 @@ fn a_constrained_run_searches_then_computes() {
         .iter()
         .map(|s| s.request.steer.clone())
         .collect();
-    let steer = |tool: &str, why| {
+    let steer = |tool: &str, why, uses: &[&str]| {
         Some(Steer {
             tool: tool.into(),
             why,
+            uses: uses.iter().map(|n| n.to_string()).collect(),
         })
     };
     assert_eq!(
         steers,
         [
-            steer("search_docs", SteerWhy::Fits),
-            steer("calculator", SteerWhy::Next),
+            steer("search_docs", SteerWhy::Fits, &[]),
+            // The computation is to use the question's 4, which the search did not.
+            steer("calculator", SteerWhy::Next, &["4"]),
             None
         ]
     );
@@ -273,12 +275,18 @@ fn a_constrained_run_searches_then_computes() {
     for other in ["search_docs", "current_time", "final_answer"] {
         assert!(!grammar.contains(other), "{other} in {grammar}");
     }
+    assert!(grammar.contains("xi* xo"), "{grammar}");
+    assert!(grammar.contains("\"4\""), "{grammar}");
     // The reader is told why, in both languages, and sees the fit.
     let view = reactloop::view::step(&trace.steps[1], "").unwrap();
     assert!(view["view"]["steer"]["en"]
         .as_str()
         .unwrap()
         .contains("still needs calculator"));
+    assert!(view["view"]["steer"]["en"]
+        .as_str()
+        .unwrap()
+        .contains("must use 4"));
     assert!(view["view"]["steer"]["zh"]
         .as_str()
         .unwrap()
@@ -464,4 +472,69 @@ fn a_number_alone_is_not_the_computation() {
         Some("calculator")
     );
     assert_eq!(trace.steps[3].request.steer, None);
+}
+
+/// The calculation steered to after a fact was found must hold the question's unused numbers,
+/// each whole, and an operator: the fact alone or the question's number alone is no
+/// computation. The JSON schema's pattern, read by a regular-expression engine.
+#[test]
+fn a_steered_calculation_uses_the_question_numbers() {
+    let request = |uses: &[&str]| ModelRequest {
+        constrained: Constrained::JsonSchema,
+        steer: Some(Steer {
+            tool: "calculator".into(),
+            why: SteerWhy::Next,
+            uses: uses.iter().map(|n| n.to_string()).collect(),
+        }),
+        ..ModelRequest::default()
+    };
+    let cfg = ClientConfig {
+        base_url: "http://localhost:8080/v1".into(),
+        api_key: None,
+        model: "m".into(),
+        temperature: None,
+        max_tokens: None,
+        stream: false,
+        seed: None,
+        timeout_ms: 1000,
+    };
+    let tools = registry().specs().into_iter().cloned().collect::<Vec<_>>();
+    let pattern = |uses: &[&str]| {
+        let body = chat_body(&cfg, &request(uses), &tools);
+        let schema = &body["response_format"]["json_schema"]["schema"];
+        let p = schema
+            .pointer("/properties/action_input/properties/expression/pattern")
+            .and_then(|p| p.as_str())
+            .unwrap_or_else(|| panic!("no pattern in {schema}"))
+            .to_string();
+        regex_lite::Regex::new(&p).unwrap()
+    };
+    let cases: [(&[&str], &[&str], &[&str]); 3] = [
+        (
+            &["3"],
+            &["2024 * 3", "3*2024", "(2024) * 3", "sqrt(3) + 1"],
+            &["3", "2024", "2024 * 35", "32024 * 2", "2024 * 1.3", "3 3"],
+        ),
+        (
+            &["1949", "2"],
+            &["(2025 - 1949) * 2", "2 * (2025 - 1949)", "1949*2"],
+            &["2025 - 1949", "1949 2", "(2025 - 19492) * 2", "2"],
+        ),
+        (
+            &["0.25"],
+            &["2000 * 0.25"],
+            &["2000 * 0x25", "2000 * 0.255"],
+        ),
+    ];
+    for (uses, allowed, refused) in cases {
+        let p = pattern(uses);
+        for text in allowed {
+            assert!(p.is_match(text), "{uses:?}: {text} refused");
+        }
+        for text in refused {
+            assert!(!p.is_match(text), "{uses:?}: {text} allowed");
+        }
+    }
+    // Without numbers to use, the calculator's own pattern stands: a number alone is written.
+    assert!(pattern(&[]).is_match("2024"));
 }

@@ -16,6 +16,7 @@ struct Before {
     answer_asked: bool,
     last_step: bool,
     number_noted: bool,
+    result_noted: bool,
     steered: bool,
 }
 
@@ -26,6 +27,7 @@ const NOTHING: fn() -> Before = || Before {
     answer_asked: false,
     last_step: false,
     number_noted: false,
+    result_noted: false,
     steered: false,
 };
 
@@ -341,6 +343,98 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "a number that says how precise the answer is, is no step left out",
+            fin("The answer is 7.071"),
+            Before {
+                question: "What is the square root of 50, rounded to 3 decimal places?",
+                ..calc_ran("sqrt(50)", "7.07106781187")
+            },
+            answer("The answer is 7.071"),
+            None,
+        ),
+        (
+            "the same in Chinese",
+            fin("答案是 31.42"),
+            Before {
+                question: "直径为 10 的圆，周长是多少？保留 2 位小数。",
+                ..calc_ran("10 * pi", "31.4159265359")
+            },
+            answer("答案是 31.42"),
+            None,
+        ),
+        (
+            "an answer right after a calculation that gives none of its results misread it",
+            fin("答案是 5"),
+            Before {
+                question: "625 的平方根是多少？",
+                ..calc_ran("sqrt(625)", "25")
+            },
+            error(FormatError::ResultMissed {
+                result: "25".into(),
+            }),
+            None,
+        ),
+        (
+            "the number sent to the calculator is not its result either",
+            fin("The answer is 2"),
+            Before {
+                question: "What is the logarithm of 1024 to base 2?",
+                ..calc_ran("log(1024, 2)", "10")
+            },
+            error(FormatError::ResultMissed {
+                result: "10".into(),
+            }),
+            None,
+        ),
+        (
+            "the result rounded up to a whole number is the result",
+            fin("The answer is 15 days."),
+            Before {
+                question: "A book has 356 pages; reading 24 a day, how many days at least?",
+                ..calc_ran("356 / 24", "14.8333333333")
+            },
+            answer("The answer is 15 days."),
+            None,
+        ),
+        (
+            "the result as a percentage is the result",
+            fin("The answer is 25%."),
+            Before {
+                question: "What share of 80 is 20?",
+                ..calc_ran("20 / 80", "0.25")
+            },
+            answer("The answer is 25%."),
+            None,
+        ),
+        (
+            "an answer in words, without numbers, is not checked against the result",
+            fin("Yes, it is larger."),
+            Before {
+                question: "Is 2^10 larger than 1000?",
+                ..calc_ran("2^10 - 1000", "24")
+            },
+            answer("Yes, it is larger."),
+            None,
+        ),
+        (
+            "said once, an answer without the result stands",
+            fin("The answer is 2"),
+            Before {
+                question: "What is the logarithm of 1024 to base 2?",
+                result_noted: true,
+                ..calc_ran("log(1024, 2)", "10")
+            },
+            answer("The answer is 2"),
+            None,
+        ),
+        (
+            "after a search, the answer is not checked against a calculation",
+            fin("The answer is 4."),
+            ran("search_docs", json!({"query": "token"}), "[1] Tokens: about four characters"),
+            answer("The answer is 4."),
+            None,
+        ),
+        (
             "said once, the same answer stands",
             fin("The answer is Friday, 14 March 2025"),
             Before {
@@ -475,6 +569,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             answer_asked: before.answer_asked,
             last_step: before.last_step,
             number_noted: before.number_noted,
+            result_noted: before.result_noted,
             steered: before.steered,
             examples: &examples,
             question: before.question,

@@ -789,6 +789,7 @@ fn request() -> ModelRequest {
         steer: Some(Steer {
             tool: "calculator".into(),
             why: SteerWhy::Next,
+            uses: vec!["3".into()],
         }),
         fits: vec![ToolFit {
             tool: "search_docs".into(),

@@ -21,7 +21,7 @@ use crate::config::AgentConfig;
 use crate::history::{self, Layout, Round};
 use crate::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Steer, SteerWhy,
-    FINAL_ANSWER,
+    FINAL_ANSWER, MAX_USES,
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
@@ -140,6 +140,8 @@ pub struct Agent {
     last: LastStep,
     /// A final answer was sent back for leaving out a number of the question (once a run).
     number_noted: bool,
+    /// A final answer was sent back for leaving out the calculator's result (once a run).
+    result_noted: bool,
     /// The answer the pending request asks the model to check (`reflect`).
     checking: Option<String>,
     /// The run's one self-check was asked for.
@@ -204,6 +206,7 @@ impl Agent {
             stuck: 0,
             last: LastStep::default(),
             number_noted: false,
+            result_noted: false,
             checking: None,
             checked: false,
             plan: None,
@@ -309,6 +312,7 @@ impl Agent {
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
             // "OK" to a self-check leaves the question's numbers where they were.
             number_noted: self.number_noted || self.checking.is_some(),
+            result_noted: self.result_noted || self.checking.is_some(),
             steered: reply.edited || self.steered(),
             examples: &self.examples,
         };
@@ -317,6 +321,12 @@ impl Agent {
             parsed.parsed,
             Parsed::Error {
                 error: FormatError::NumberUnused { .. }
+            }
+        );
+        self.result_noted |= matches!(
+            parsed.parsed,
+            Parsed::Error {
+                error: FormatError::ResultMissed { .. }
             }
         );
         self.last = LastStep::default();

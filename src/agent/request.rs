@@ -164,11 +164,16 @@ impl Agent {
         let misused = |tool: &&str| avoid.as_ref().is_some_and(|a| a.tool == *tool);
         let steer = next
             .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
-            .map(|tool| Steer {
-                tool: tool.to_string(),
-                why: match self.calls.is_empty() {
-                    true => SteerWhy::Fits,
-                    false => SteerWhy::Next,
+            .map(|tool| match self.calls.is_empty() {
+                true => Steer {
+                    tool: tool.to_string(),
+                    why: SteerWhy::Fits,
+                    uses: Vec::new(),
+                },
+                false => Steer {
+                    tool: tool.to_string(),
+                    why: SteerWhy::Next,
+                    uses: self.numbers_to_use(tool),
                 },
             });
         // What the first request chose from, for a reader of its anatomy.
@@ -215,6 +220,25 @@ impl Agent {
         let calculator = Builtin::Calculator.name();
         let found = (self.calls.iter()).any(|c| c.succeeded && c.tool != calculator);
         fit::next_tool(&self.fits, &called, found)
+    }
+
+    /// The question's numbers that no call has used, when the computation comes next (a fact
+    /// was found): the calculation is to use them.
+    fn numbers_to_use(&self, tool: &str) -> Vec<String> {
+        if tool != Builtin::Calculator.name() {
+            return Vec::new();
+        }
+        let used: Vec<String> = (self.calls.iter())
+            .flat_map(|c| reading::numbers(&c.args.to_string()))
+            .collect();
+        let mut out: Vec<String> = Vec::new();
+        for n in reading::operands(&self.trace.question) {
+            if !used.contains(&n) && !out.contains(&n) {
+                out.push(n);
+            }
+        }
+        out.truncate(MAX_USES);
+        out
     }
 
     /// No tool has evidence in the question, and each is a built-in, whose evidence the fit

@@ -288,7 +288,7 @@ enum ArgText {
 
 /// Characters of an expression, as a character class body: the same in GBNF and in a
 /// regular expression (the `-` last, where it is literal in both).
-const EXPRESSION_CHARS: &str = "0-9 .,+*/%^()-";
+pub(super) const EXPRESSION_CHARS: &str = "0-9 .,+*/%^()-";
 /// A keyword's characters, as a character class: the same in GBNF and in a regular
 /// expression.
 const WORD_CLASS: &str = r#"[^ "\\\r\n\t{}\[\]<>]"#;

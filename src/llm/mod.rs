@@ -11,12 +11,13 @@ mod hint;
 mod inpage;
 mod retry;
 mod sse;
+mod uses;
 
 use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::tools::{ToolFit, ToolSpec};
+use crate::tools::{Builtin, ToolFit, ToolSpec};
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{check_mixed_content, classify_http, LlmError, Oversized};
@@ -26,6 +27,7 @@ pub use retry::{
     after_http_error, retry_delay_ms, AfterHttpError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
 pub use sse::{SseDecoder, StreamEvent};
+pub use uses::MAX_USES;
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
 /// OpenAI's upper bound; llama.cpp accepts more, but beyond 2 the text is noise.
@@ -144,6 +146,10 @@ pub struct ModelRequest {
 pub struct Steer {
     pub tool: String,
     pub why: SteerWhy,
+    /// Numbers of the question that no call has used and the built-in calculator's expression
+    /// must hold (after a fact was found, the computation that uses it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<String>,
 }
 
 /// Why a reply is steered to a tool; the sentence a reader sees is `crate::sentences::steer`.
@@ -398,13 +404,22 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     let answer = req.answer_prefix.as_deref();
     // What the reply is to be under the constraint (a plan, a summary or a step): its schema,
     // named on the wire, or its grammar.
+    // The numbers the steered calculation must use, when the steer is to the calculator.
+    let uses = req.steer.as_ref().filter(|steer| {
+        let spec = tools.iter().find(|t| t.name == steer.tool);
+        !steer.uses.is_empty() && spec.and_then(Builtin::of) == Some(Builtin::Calculator)
+    });
     let schema = || {
         if req.asks_plan {
             ("react_plan", constrain::plan_schema())
         } else if req.summarizes {
             ("react_summary", constrain::summary_schema())
         } else {
-            ("react_step", react_schema(&actions, thought, answer))
+            let mut schema = react_schema(&actions, thought, answer);
+            if let Some(steer) = uses {
+                uses::into_schema(&mut schema, &steer.tool, &steer.uses);
+            }
+            ("react_step", schema)
         }
     };
     let grammar = || {
@@ -413,7 +428,11 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         } else if req.summarizes {
             constrain::summary_grammar()
         } else {
-            react_grammar(&actions, thought, answer)
+            let grammar = react_grammar(&actions, thought, answer);
+            match uses {
+                Some(steer) => uses::into_grammar(&grammar, &steer.uses),
+                None => grammar,
+            }
         }
     };
     match req.constrained {

@@ -92,6 +92,10 @@ tagged! {
         /// no Observation and not the answer: a step of the question was left out ("10 days from
         /// today" answered with today's date). Reported by the agent, once a run.
         NumberUnused { number: String } = "number_unused",
+        /// A final answer right after a calculation, whose numbers are none of the results the
+        /// tools gave, not even rounded: the 0.5B model read 25 and answered 5, read 10 and
+        /// answered 2 (the base it had sent). Reported by the agent, once a run.
+        ResultMissed { result: String } = "result_missed",
     }
 }
 

@@ -244,6 +244,10 @@ pub fn format_error(error: &FormatError) -> Text {
             format!("the answer leaves out the question's {number}"),
             format!("答案没有用到问题里的 {number}"),
         ),
+        FormatError::ResultMissed { result } => (
+            format!("the answer does not give the calculator's result, {result}"),
+            format!("答案没有给出计算器的结果 {result}"),
+        ),
     };
     Text { en, zh }
 }
@@ -295,7 +299,14 @@ pub fn steer(steer: &Steer) -> Text {
             format!("在已运行的工具之后，问题还需要 {tool}，所以约束在本次回复中只允许 {tool}。"),
         ),
     };
-    Text { en, zh }
+    if steer.uses.is_empty() {
+        return Text { en, zh };
+    }
+    let uses = steer.uses.join(", ");
+    Text {
+        en: format!("{en} Its expression must use {uses} from the question, with an operator."),
+        zh: format!("{zh}它的算式必须用上问题里的 {uses}，并带有运算符。"),
+    }
 }
 
 /// A tool's fit to the question: its score and what in the question gave it.

@@ -145,5 +145,13 @@ pub fn format_error(error: &FormatError, lang: Lang) -> String {
             "问题里的 {number} 还没有用到：这个答案少了一步。请先用工具完成用到 {number} 的那一步，\
              再回答。"
         ),
+        FormatError::ResultMissed { result } => say!(
+            lang,
+            "The calculator gave {result}, and this answer does not say it: the answer to a \
+             calculation is its result. Answer with {result}, or first take the step the \
+             question still needs.",
+            "计算器给出的是 {result}，而这个答案里没有它：计算的答案就是它的结果。请用 {result} \
+             回答；如果问题还需要一步，先完成那一步。"
+        ),
     }
 }

@@ -125,8 +125,8 @@ export interface ModelRequest {
   asks_plan?: boolean;
   /** The reply is to summarise the run so far (`compress: 'summary'`). */
   summarizes?: boolean;
-  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'). */
-  steer?: { tool: string; why: 'fits' | 'next' };
+  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'); `uses`: numbers of the question the steered calculation must hold. */
+  steer?: { tool: string; why: 'fits' | 'next'; uses?: string[] };
   /** How well each tool fits the question, best first; on the first request only. */
   fits?: ToolFit[];
 }

@@ -3,12 +3,16 @@
 //! just sent back empty; `{"expression": "2+2"}` as a final answer is the call the model meant,
 //! or the result of that call when it already ran. Pure: the agent passes what it knows.
 
+mod numbers;
+
 use crate::lang::Lang;
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
 use crate::prompt::{self, FewShot, Opening};
 use crate::tools::{calculator, Builtin, HostContext, Registry};
+pub use numbers::{mentions_number, numbers, operands};
+use numbers::{result_missed, unused_number};
 
 /// A call made earlier in the run and what came back.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +92,8 @@ pub struct RunSoFar<'a> {
     pub last_step: bool,
     /// A final answer was already sent back for leaving out a number of the question.
     pub number_noted: bool,
+    /// A final answer was already sent back for leaving out the calculator's result.
+    pub result_noted: bool,
     /// A person edited this reply or an earlier step: the run's course is theirs, so the
     /// checks of a model's own course (a number of the question left unused) stay silent.
     pub steered: bool,
@@ -107,6 +113,10 @@ pub fn in_context(parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResu
         if let Some(number) = unused_number(answer, run) {
             parsed.parsed = Parsed::Error {
                 error: FormatError::NumberUnused { number },
+            };
+        } else if let Some(result) = result_missed(answer, run) {
+            parsed.parsed = Parsed::Error {
+                error: FormatError::ResultMissed { result },
             };
         }
     }
@@ -349,139 +359,6 @@ fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
     // Not asked for the answer, the model's own expression as the answer stands for the call
     // it means (below).
     most_of_question || (run.answer_asked && own_argument)
-}
-
-/// A number the question gives that no call, no Observation and not the answer holds, when a
-/// tool has run and a step is left: the model answered after the first step of several (the
-/// date for "10 days from today", the year for "years since 1969"). Once a run, so an answer
-/// that really needs no such number still stands the second time.
-fn unused_number(answer: &str, run: &RunSoFar) -> Option<String> {
-    if run.last_step || run.answer_asked || run.number_noted || run.steered {
-        return None;
-    }
-    if !run.calls.iter().any(|c| c.succeeded) {
-        return None;
-    }
-    let mut used: Vec<String> = numbers(answer);
-    for call in run.calls {
-        used.extend(numbers(&call.args.to_string()));
-    }
-    for observation in run.observations {
-        used.extend(numbers(observation));
-    }
-    numbers(run.question)
-        .into_iter()
-        .find(|n| !used.contains(n))
-}
-
-/// The numbers written in digits in `text` (ASCII or full-width), as their digits with no
-/// group commas and no trailing zeros after a decimal point ("1,000.50" is "1000.5"). A digit
-/// run touching a Latin letter is part of a name ("Qwen2", "3D", "2nd") and is left out.
-pub fn numbers(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text
-        .chars()
-        .map(|c| match c {
-            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
-            c => c,
-        })
-        .collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut digits = String::new();
-        while i < chars.len() {
-            let c = chars[i];
-            let next_digit = chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
-            let group = || {
-                let run = chars[i + 1..].iter().take_while(|d| d.is_ascii_digit());
-                run.count() == 3
-            };
-            if c.is_ascii_digit() || (c == '.' && next_digit && !digits.contains('.')) {
-                digits.push(c);
-            } else if !(c == ',' && next_digit && group()) {
-                // Anything but a group separator ("1,000") ends the number.
-                break;
-            }
-            i += 1;
-        }
-        let letter = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphabetic());
-        if letter(start.checked_sub(1).and_then(|s| chars.get(s))) || letter(chars.get(i)) {
-            continue;
-        }
-        if digits.contains('.') {
-            digits = digits
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .to_string();
-        }
-        let digits = digits.trim_start_matches('0');
-        out.push(if digits.is_empty() || digits.starts_with('.') {
-            format!("0{digits}")
-        } else {
-            digits.to_string()
-        });
-    }
-    out
-}
-
-/// Whether `text` holds a number, in digits or in words ("seven", "half", "三", "一半"): a
-/// question without one needs no calculation.
-pub fn mentions_number(text: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "thousand",
-        "million",
-        "billion",
-        "half",
-        "twice",
-        "double",
-        "triple",
-        "dozen",
-        "percent",
-        "pi",
-    ];
-    // The Chinese number characters are recognition data, read in the question, never told.
-    !numbers(text).is_empty()
-        || text
-            .chars()
-            .any(|c| "零一二两三四五六七八九十百千万亿半倍".contains(c))
-        || text
-            .to_lowercase()
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .any(|word| WORDS.contains(&word))
 }
 
 /// The answer without a protocol label it opens with, after the answer's opening: the 0.5B

@@ -1,0 +1,216 @@
+//! The numbers of a run: the question's, the tools' results and the answer's. An answer that
+//! leaves out a number of the question, or misreads the calculator's result, is not one yet.
+
+use super::RunSoFar;
+use crate::tools::Builtin;
+
+/// A number the question gives that no call, no Observation and not the answer holds, when a
+/// tool has run and a step is left: the model answered after the first step of several (the
+/// date for "10 days from today", the year for "years since 1969"). Once a run, so an answer
+/// that really needs no such number still stands the second time.
+pub(super) fn unused_number(answer: &str, run: &RunSoFar) -> Option<String> {
+    if run.last_step || run.answer_asked || run.number_noted || run.steered {
+        return None;
+    }
+    if !run.calls.iter().any(|c| c.succeeded) {
+        return None;
+    }
+    let mut used: Vec<String> = numbers(answer);
+    for call in run.calls {
+        used.extend(numbers(&call.args.to_string()));
+    }
+    for observation in run.observations {
+        used.extend(numbers(observation));
+    }
+    operands(run.question)
+        .into_iter()
+        .find(|n| !used.contains(n))
+}
+
+/// The numbers of `text` a computation would use: all but those that say how precise the
+/// answer is.
+pub fn operands(text: &str) -> Vec<String> {
+    let precision = precision_numbers(text);
+    numbers(text)
+        .into_iter()
+        .filter(|n| !precision.contains(n))
+        .collect()
+}
+
+/// The numbers of `text` that say how precise the answer is ("to 3 decimal places", "4
+/// significant figures", "保留 2 位小数"): not operands, so no step needs them.
+fn precision_numbers(text: &str) -> Vec<String> {
+    const UNITS: &[&str] = &["decimal", "significant", "dp", "d.p.", "位小数", "位有效"];
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    for unit in UNITS {
+        for (at, _) in lower.match_indices(unit) {
+            let before = lower[..at].trim_end();
+            let digits: String = before
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let word_start = lower[at..].len() == unit.len()
+                || !unit.is_ascii()
+                || !lower[at + unit.len()..].starts_with(|c: char| c.is_ascii_alphabetic());
+            if !digits.is_empty() && word_start {
+                out.extend(numbers(&digits.chars().rev().collect::<String>()));
+            }
+        }
+    }
+    out
+}
+
+/// The last calculation's result, when the answer right after it gives numbers and none is a
+/// result a tool gave, rounded to the answer's places, scaled (a percentage, "1.8 million") or
+/// not: the answer misread the Observation. Once a run, so an answer the model stands by
+/// stands.
+pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
+    if run.last_step || run.answer_asked || run.result_noted || run.steered {
+        return None;
+    }
+    let last = run.calls.last().filter(|c| c.succeeded)?;
+    let builtin = run
+        .registry
+        .specs()
+        .into_iter()
+        .find(|spec| spec.name == last.tool)
+        .and_then(Builtin::of);
+    if builtin != Some(Builtin::Calculator) {
+        return None;
+    }
+    let result = last.observation.lines().next()?.trim();
+    numbers(result).first()?;
+    let given = numbers(answer);
+    let held: Vec<f64> = run
+        .observations
+        .iter()
+        .flat_map(|o| numbers(o))
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let near = |given: &str| {
+        let Ok(value) = given.parse::<f64>() else {
+            return true;
+        };
+        let places = given.split_once('.').map_or(0, |(_, d)| d.len());
+        let unit = 10f64.powi(-(places as i32));
+        let scales = [1.0, 100.0, 0.01, 1e3, 1e4, 1e6, 1e8, 1e9];
+        held.iter().any(|h| {
+            scales
+                .iter()
+                .any(|s| (value * s - h).abs() < unit * s * (1.0 + 1e-9))
+        })
+    };
+    (!given.is_empty() && !given.iter().any(|g| near(g))).then(|| result.to_string())
+}
+
+/// The numbers written in digits in `text` (ASCII or full-width), as their digits with no
+/// group commas and no trailing zeros after a decimal point ("1,000.50" is "1000.5"). A digit
+/// run touching a Latin letter is part of a name ("Qwen2", "3D", "2nd") and is left out.
+pub fn numbers(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            c => c,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut digits = String::new();
+        while i < chars.len() {
+            let c = chars[i];
+            let next_digit = chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+            let group = || {
+                let run = chars[i + 1..].iter().take_while(|d| d.is_ascii_digit());
+                run.count() == 3
+            };
+            if c.is_ascii_digit() || (c == '.' && next_digit && !digits.contains('.')) {
+                digits.push(c);
+            } else if !(c == ',' && next_digit && group()) {
+                // Anything but a group separator ("1,000") ends the number.
+                break;
+            }
+            i += 1;
+        }
+        let letter = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphabetic());
+        if letter(start.checked_sub(1).and_then(|s| chars.get(s))) || letter(chars.get(i)) {
+            continue;
+        }
+        if digits.contains('.') {
+            digits = digits
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string();
+        }
+        let digits = digits.trim_start_matches('0');
+        out.push(if digits.is_empty() || digits.starts_with('.') {
+            format!("0{digits}")
+        } else {
+            digits.to_string()
+        });
+    }
+    out
+}
+
+/// Whether `text` holds a number, in digits or in words ("seven", "half", "三", "一半"): a
+/// question without one needs no calculation.
+pub fn mentions_number(text: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "half",
+        "twice",
+        "double",
+        "triple",
+        "dozen",
+        "percent",
+        "pi",
+    ];
+    // The Chinese number characters are recognition data, read in the question, never told.
+    !numbers(text).is_empty()
+        || text
+            .chars()
+            .any(|c| "零一二两三四五六七八九十百千万亿半倍".contains(c))
+        || text
+            .to_lowercase()
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|word| WORDS.contains(&word))
+}
