@@ -8,6 +8,7 @@ import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang, errorText } from './i18n.js';
 import { comparisonJson, COMPARISON, ComparisonPlayer } from './comparison.js';
 import { TITLES } from './titles.js';
+import { gradeText } from './grade.js';
 
 const MAX_COLUMNS = 4;
 const CHOICES = {
@@ -211,13 +212,6 @@ function onTabKey(event, index) {
   columns[next].tab.focus();
 }
 
-/** Right when the answer holds the expected text, case and spacing aside; null when none is given. */
-function isRight(answer, expected) {
-  if (!expected || answer == null) return expected ? false : null;
-  const norm = (s) => s.toLowerCase().replace(/[\s,，]+/g, '');
-  return norm(answer).includes(norm(expected));
-}
-
 class Column {
   constructor(index, config, list) {
     this.index = index;
@@ -288,7 +282,7 @@ class Column {
       if (this.stopped) break;
       this.current = i;
       const result = await this.runOne(item.question);
-      this.results[i] = { ...result, right: isRight(result.answer, item.expected) };
+      this.results[i] = { ...result, right: gradeText(result.answer, item.expected) };
       this.showSummary();
       renderGrid();
     }
