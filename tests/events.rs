@@ -271,3 +271,41 @@ fn a_fork_starts_from_a_steps_history_and_leaves_the_run_alone() {
     assert!(run.fork(2, Part::Observation).is_none());
     assert!(run.fork(9, Part::Reply).is_none());
 }
+
+/// A fork is the run replayed to its step: what was fed before it (a model error and the
+/// retry that followed, an edited tool result) is there, exactly as the run had it.
+#[test]
+fn a_fork_replays_what_was_fed_before_its_step() {
+    let mut run = run();
+    run.feed_model_error(LlmError::Network {
+        url: "http://localhost:8080/v1/chat/completions".into(),
+        detail: "connection refused".into(),
+    })
+    .unwrap();
+    // The retry opens step 2; its call runs with an edited result.
+    run.retry().unwrap();
+    run.feed_model(reply(CALC)).unwrap();
+    run.feed_tool(ToolResult {
+        output: Ok("41".into()),
+        elapsed_ms: Some(3.0),
+        edited: true,
+    })
+    .unwrap();
+    let before_answer = run.agent().clone();
+    run.feed_model(reply(FINAL)).unwrap();
+
+    let fork = run.fork(3, Part::Reply).expect("step 3 waited for a reply");
+    assert!(fork.agent().trace() == before_answer.trace());
+    assert_eq!(fork.agent().next(), before_answer.next());
+    // A fork of the fork, at the tool's result, is the run's own fork there.
+    let again = fork
+        .fork(2, Part::Observation)
+        .expect("the fork ran step 2's tool");
+    let direct = run.fork(2, Part::Observation).expect("the run did");
+    assert!(again.agent().trace() == direct.agent().trace());
+    assert!(matches!(again.pending(), Pending::RunTool { step: 2, .. }));
+    // Step 1 never got a reply: it has no fork of its reply past the error.
+    let first = run.fork(2, Part::Reply).expect("step 2 waited for a reply");
+    assert_eq!(first.agent().trace().steps.len(), 2);
+    assert!(first.agent().trace().steps[1].reply.is_none());
+}
