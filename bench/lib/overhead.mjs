@@ -9,6 +9,8 @@ import { median, percentile, table, fmt } from './table.mjs';
 
 const STEPS = 200;
 const RUNS = 5;
+const LONG_STEPS = 400;
+const LONG_WINDOW = 50;
 
 /** The reply for request number n: a calculator call that differs every step. */
 export const instantReply = (n) =>
@@ -105,8 +107,8 @@ async function httpRun(Agent, server) {
   return { trace, total, steps, handlerTotal: handler.reduce((a, b) => a + b, 0) };
 }
 
-async function directRun(Agent) {
-  const agent = new Agent({ ...SETTINGS, demo: true });
+async function directRun(Agent, maxSteps = STEPS) {
+  const agent = new Agent({ ...SETTINGS, maxSteps, demo: true });
   const onEvent = () => {};
   const steps = [];
   const t0 = performance.now();
@@ -120,6 +122,25 @@ async function directRun(Agent) {
     steps.push(performance.now() - s0);
   }
   return { trace: agent.trace(), total: performance.now() - t0, steps, handlerTotal: 0 };
+}
+
+/**
+ * One long run fed directly: whether a step costs the same late in a run as early (a run once
+ * kept a copy of the whole agent before every step, for Fork), and the memory it ends with.
+ */
+async function longRun(Agent) {
+  const rssBefore = process.memoryUsage().rss;
+  const run = await directRun(Agent, LONG_STEPS);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const result = {
+    steps: run.trace.steps.length,
+    firstMs: mean(run.steps.slice(0, LONG_WINDOW)),
+    lastMs: mean(run.steps.slice(-LONG_WINDOW)),
+    rssMB: process.memoryUsage().rss / 1e6,
+    rssGrowthMB: (process.memoryUsage().rss - rssBefore) / 1e6,
+  };
+  if (result.steps !== LONG_STEPS) throw new Error(`the long run ended after ${result.steps} steps`);
+  return result;
 }
 
 function summarise(runs) {
@@ -146,8 +167,8 @@ export async function measureOverheadNode() {
     await directRun(Agent);
     const direct = [];
     for (let i = 0; i < RUNS; i++) direct.push(await directRun(Agent));
-    const result = { http: summarise(http), direct: summarise(direct) };
-    for (const r of Object.values(result)) {
+    const result = { http: summarise(http), direct: summarise(direct), long: await longRun(Agent) };
+    for (const r of [result.http, result.direct]) {
       if (r.outcome !== 'step_limit' || r.stepsPerRun !== STEPS) {
         throw new Error(`overhead run ended early: ${r.outcome} after ${r.stepsPerRun} steps`);
       }
@@ -174,6 +195,15 @@ export function renderOverhead(r) {
       fmt.dec(r.node.direct.wallPerStepMs, 2),
     ]);
   }
+  if (r.node?.long) {
+    const l = r.node.long;
+    rows.push([
+      `Node, wasm Agent, replies fed, one ${l.steps}-step run: steps 1–${LONG_WINDOW} / the last ${LONG_WINDOW}`,
+      `${fmt.dec(l.firstMs, 2)} / ${fmt.dec(l.lastMs, 2)}`,
+      '',
+      '',
+    ]);
+  }
   for (const [key, what] of [['plain', 'no streaming'], ['stream', 'streaming (the page\'s default)']]) {
     const p = r.page?.[key];
     if (!p) continue;
@@ -189,6 +219,11 @@ export function renderOverhead(r) {
     'A step = one model request + one calculator call, with an `onEvent` listener attached (events are serialised to JS as on the page).',
     `HTTP rows: step time = time between consecutive \`request\` events minus the mock handler's own time (${fmt.dec(r.node?.http.handlerPerStepMs ?? NaN, 2)} ms per request); the fetch over loopback and the JSON encoding and parsing stay in. "wall" = a whole run's time / 200.`,
   ];
+  if (r.node?.long) {
+    notes.push(
+      `The ${r.node.long.steps}-step run: mean ms per step of its first and last ${LONG_WINDOW} steps (the same column), and the Node process's resident memory after it: ${fmt.dec(r.node.long.rssMB, 0)} MB (${fmt.dec(r.node.long.rssGrowthMB, 0)} MB more than before it).`,
+    );
+  }
   if (r.page) {
     notes.push(
       'Page rows: the real page (www/index.html) opened with `?endpoint=…&model=instant&question=…`, the connection the link asks for confirmed, Max steps set to 200 and History rounds to 6 in the Limits panel, Run clicked; a step = the time between two step cards appearing in the DOM (a card opens when its request goes out), the last one up to the outcome plus one animation frame; 3 runs after a warm-up run, each on a fresh trace view.',
