@@ -14,11 +14,13 @@ export const MODES = [
   { id: 'qwen-fewshot', model: 'qwen', constrained: 'off', fewShot: true, label: 'few-shot (2 examples)' },
   { id: 'qwen-json_object', model: 'qwen', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
-  // What Ollama, LM Studio, vLLM and OpenAI get under "auto": the JSON schema.
+  // What llama.cpp's server, Ollama, LM Studio, vLLM and OpenAI get under "auto" (before
+  // 2026-12-04 llama.cpp's server got the grammar): the JSON schema.
   { id: 'qwen-json_schema', model: 'qwen', constrained: 'json_schema', fewShot: false, label: 'constrained: json_schema' },
   { id: 'smollm-defaults', model: 'smollm', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'qwen15-defaults', model: 'qwen15', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'qwen15-json_schema', model: 'qwen15', constrained: 'json_schema', fewShot: false, label: 'constrained: json_schema' },
+  { id: 'qwen15-grammar', model: 'qwen15', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   { id: 'smollm-json_object', model: 'smollm', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'smollm-grammar', model: 'smollm', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
   // Diagnostic, only when named in --modes: the plain prompt with the stop sequence moved to

@@ -179,13 +179,16 @@ fn constrained(constrained: Constrained) -> (Both, Both) {
         Constrained::JsonSchema => (
             ("JSON schema", "JSON schema"),
             (
-                "JSON schema (Ollama, vLLM, OpenAI)",
-                "JSON schema 约束（Ollama、vLLM、OpenAI）",
+                "JSON schema (llama.cpp, Ollama, vLLM, OpenAI)",
+                "JSON schema 约束（llama.cpp、Ollama、vLLM、OpenAI）",
             ),
         ),
         Constrained::Grammar => (
             ("Grammar", "语法（GBNF）"),
-            ("GBNF grammar (llama.cpp)", "GBNF 语法（llama.cpp）"),
+            (
+                "GBNF grammar (llama.cpp, the in-page engine)",
+                "GBNF 语法（llama.cpp、页面内引擎）",
+            ),
         ),
     }
 }
