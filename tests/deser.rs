@@ -107,6 +107,30 @@ fn tool_errors() -> Vec<ToolError> {
         ToolError::External {
             message: "weather service down".into(),
         },
+        ToolError::ScriptThrew {
+            tool: "js_tool".into(),
+            message: "boom".into(),
+        },
+        ToolError::ScriptRejected {
+            tool: "js_tool".into(),
+            message: "boom".into(),
+        },
+        ToolError::ScriptTimedOut {
+            tool: "js_tool".into(),
+            message: "its worker was stopped after 300 ms without an answer".into(),
+        },
+        ToolError::NoAnswerWithin {
+            tool: "js_tool".into(),
+            ms: 300,
+        },
+        ToolError::NotText {
+            tool: "js_tool".into(),
+            message: "cyclic object value".into(),
+        },
+        ToolError::ArgumentsNotPassed {
+            tool: "js_tool".into(),
+            message: "not JSON".into(),
+        },
     ]);
     out
 }
@@ -636,7 +660,13 @@ fn covered_tool_error(e: &ToolError) {
         | ToolError::InvalidClock { .. }
         | ToolError::InvalidInput { .. }
         | ToolError::NotBuiltin { .. }
-        | ToolError::External { .. } => {}
+        | ToolError::External { .. }
+        | ToolError::ScriptThrew { .. }
+        | ToolError::ScriptRejected { .. }
+        | ToolError::ScriptTimedOut { .. }
+        | ToolError::NoAnswerWithin { .. }
+        | ToolError::NotText { .. }
+        | ToolError::ArgumentsNotPassed { .. } => {}
     }
 }
 

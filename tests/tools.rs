@@ -1550,6 +1550,26 @@ fn tool_error_observations() {
     for (err, observation) in cases {
         assert_eq!(told::tool_error(&err, Lang::En), observation);
     }
+    // A page's JavaScript tool: how it failed, in the run's language.
+    let timed_out = ToolError::NoAnswerWithin {
+        tool: "js_tool".into(),
+        ms: 300,
+    };
+    assert_eq!(
+        told::tool_error(&timed_out, Lang::En),
+        "Error: js_tool did not answer within 300 ms. Hint: the tool took too long; call it with \
+         a smaller request, or answer from what you have"
+    );
+    assert_eq!(
+        told::tool_error(&timed_out, Lang::Zh),
+        "错误：js_tool 在 300 毫秒内没有回答。提示：工具用时太长；请用更小的请求调用它，或者根据已有的信息回答"
+    );
+    let rejected = ToolError::ScriptRejected {
+        tool: "js_tool".into(),
+        message: "boom".into(),
+    };
+    assert!(told::tool_error(&rejected, Lang::Zh)
+        .starts_with("错误：js_tool 失败了（它返回的 promise 被拒绝）：boom。"));
     // An out-of-range top_k is clamped, not an error.
     assert_eq!(
         run("search_docs", json!({"query": "RAG", "top_k": -1}))

@@ -36,11 +36,13 @@ export const MODES = [
   { id: 'qwen-plain-examples-chat', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'chat' }, extra: true, label: 'plain prompt, chat messages, worked examples' },
   { id: 'qwen-plain-examples-transcript', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'plain prompt, worked examples, replies and Observations in one assistant message' },
   { id: 'qwen-defaults-transcript', model: 'qwen', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'defaults, replies and Observations in one assistant message' },
-  // The strategies of issue 24 (only when named in --modes): the Agent defaults otherwise.
+  // The strategies of issue 24 (only when named in --modes), under the grammar: what `auto`
+  // gave on llama.cpp's server when they were first measured.
   ...['act', 'cot', 'plan', 'reflect'].flatMap((strategy) => ['qwen', 'qwen15'].map((model) => ({
-    id: `${model}-${strategy}`, model, fewShot: false, settings: { strategy }, extra: true, label: `defaults, strategy ${strategy}`,
+    id: `${model}-${strategy}`, model, constrained: 'grammar', fewShot: false, settings: { strategy }, extra: true, label: `grammar, strategy ${strategy}`,
   }))),
-  // The same strategies on the path Ollama, LM Studio, vLLM and OpenAI get: their own JSON schemas.
+  // The same strategies on the path `auto` gives llama.cpp's server, Ollama, LM Studio, vLLM
+  // and OpenAI: their own JSON schemas.
   ...['act', 'cot', 'plan', 'reflect'].map((strategy) => ({
     id: `qwen-${strategy}-json_schema`, model: 'qwen', constrained: 'json_schema', fewShot: false, settings: { strategy }, extra: true, label: `constrained: json_schema, strategy ${strategy}`,
   })),

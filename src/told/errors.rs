@@ -84,6 +84,36 @@ pub fn tool_message(error: &ToolError, lang: Lang) -> String {
             format!("'{tool}' is not a built-in tool; the host must run it")
         }
         ToolError::External { message } => message.clone(),
+        ToolError::ScriptThrew { tool, message } => say!(
+            lang,
+            "{tool} threw an error: {message}",
+            "{tool} 抛出了错误：{message}"
+        ),
+        ToolError::ScriptRejected { tool, message } => say!(
+            lang,
+            "{tool} failed (its promise was rejected): {message}",
+            "{tool} 失败了（它返回的 promise 被拒绝）：{message}"
+        ),
+        ToolError::ScriptTimedOut { tool, message } => say!(
+            lang,
+            "{tool} timed out: {message}",
+            "{tool} 超时了：{message}"
+        ),
+        ToolError::NoAnswerWithin { tool, ms } => say!(
+            lang,
+            "{tool} did not answer within {ms} ms",
+            "{tool} 在 {ms} 毫秒内没有回答"
+        ),
+        ToolError::NotText { tool, message } => say!(
+            lang,
+            "{tool} returned a value that cannot be written as text ({message}); return a string",
+            "{tool} 返回的值无法写成文本（{message}）；请返回字符串"
+        ),
+        ToolError::ArgumentsNotPassed { tool, message } => say!(
+            lang,
+            "{tool}: its arguments could not be passed: {message}",
+            "{tool}：无法把参数传给它：{message}"
+        ),
     }
 }
 

@@ -110,10 +110,24 @@ fn tool_hint(error: &ToolError, lang: Lang) -> String {
             "the time is not available; tell the user you cannot know it",
             "无法得知时间；请告诉用户你无法知道"
         ),
-        ToolError::InvalidInput { .. } | ToolError::External { .. } => say!(
+        ToolError::InvalidInput { .. }
+        | ToolError::External { .. }
+        | ToolError::ScriptThrew { .. }
+        | ToolError::ScriptRejected { .. }
+        | ToolError::ArgumentsNotPassed { .. } => say!(
             lang,
             "check the Action Input against the tool's parameters and try again",
             "对照工具的参数检查 Action Input，然后重试"
+        ),
+        ToolError::ScriptTimedOut { .. } | ToolError::NoAnswerWithin { .. } => say!(
+            lang,
+            "the tool took too long; call it with a smaller request, or answer from what you have",
+            "工具用时太长；请用更小的请求调用它，或者根据已有的信息回答"
+        ),
+        ToolError::NotText { .. } => say!(
+            lang,
+            "this is a fault of the tool, not of your step; answer from what you have",
+            "这是工具的问题，不是你这一步的问题；请根据已有的信息回答"
         ),
         ToolError::NotBuiltin { .. } => say!(
             lang,

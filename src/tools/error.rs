@@ -62,10 +62,42 @@ tagged! {
         NotBuiltin {
             tool: String,
         } = "not_builtin",
-        /// An external tool failed; the driver reports it with this variant.
+        /// An external tool failed; the driver reports it with this variant when none of the
+        /// page's own below says how.
         External {
             message: String,
         } = "external",
+        /// A page's JavaScript tool threw when called.
+        ScriptThrew {
+            tool: String,
+            message: String,
+        } = "script_threw",
+        /// Its promise was rejected.
+        ScriptRejected {
+            tool: String,
+            message: String,
+        } = "script_rejected",
+        /// It stopped itself for taking too long (a `TimeoutError`, e.g. the tool worker's).
+        ScriptTimedOut {
+            tool: String,
+            message: String,
+        } = "script_timed_out",
+        /// It gave no answer within the page's limit for it.
+        NoAnswerWithin {
+            tool: String,
+            ms: u32,
+        } = "no_answer_within",
+        /// It returned a value that cannot be written as text (e.g. an object that refers to
+        /// itself).
+        NotText {
+            tool: String,
+            message: String,
+        } = "not_text",
+        /// Its arguments could not be handed to it.
+        ArgumentsNotPassed {
+            tool: String,
+            message: String,
+        } = "arguments_not_passed",
     }
 }
 

@@ -47,39 +47,50 @@ pub async fn call(
     args: &serde_json::Value,
     abort: &Promise,
 ) -> Result<String, ToolError> {
-    let name = &tool.spec.name;
-    let failed = |message: String| ToolError::External { message };
-    let args = to_js(args)
-        .map_err(|e| failed(format!("{name}: its arguments could not be passed: {e}")))?;
-    let done = StopWhenDone(
-        AbortController::new().map_err(|e| failed(format!("{name}: {}", js_message(&e))))?,
-    );
+    let tool_name = || tool.spec.name.clone();
+    let args = to_js(args).map_err(|e| ToolError::ArgumentsNotPassed {
+        tool: tool_name(),
+        message: e.to_string(),
+    })?;
+    let done = StopWhenDone(AbortController::new().map_err(|e| ToolError::External {
+        message: format!("{}: {}", tool.spec.name, js_message(&e)),
+    })?);
     let options = Object::new();
     let _ = Reflect::set(&options, &"signal".into(), &done.0.signal());
     let returned = tool
         .run
         .call2(&JsValue::NULL, &args, &options)
-        .map_err(|e| failed(format!("{name} threw an error: {}", js_message(&e))))?;
+        .map_err(|e| ToolError::ScriptThrew {
+            tool: tool_name(),
+            message: js_message(&e),
+        })?;
     let timed_out = Object::new();
     let timer = timer::resolve_after(tool.timeout_ms, timed_out.clone().into());
     let race = Promise::race(&Array::of3(&Promise::resolve(&returned), &timer, abort));
     let value = JsFuture::from(race).await.map_err(|e| {
-        if is_timeout(&e) {
+        let message = js_message(&e);
+        match is_timeout(&e) {
             // The tool's own limit, e.g. worker-tool.js, which has stopped it.
-            return failed(format!("{name} timed out: {}", js_message(&e)));
+            true => ToolError::ScriptTimedOut {
+                tool: tool_name(),
+                message,
+            },
+            false => ToolError::ScriptRejected {
+                tool: tool_name(),
+                message,
+            },
         }
-        failed(format!(
-            "{name} failed (its promise was rejected): {}",
-            js_message(&e)
-        ))
     })?;
     if value == JsValue::from(timed_out) {
-        return Err(failed(format!(
-            "{name} did not answer within {} ms",
-            tool.timeout_ms
-        )));
+        return Err(ToolError::NoAnswerWithin {
+            tool: tool_name(),
+            ms: tool.timeout_ms,
+        });
     }
-    let text = as_text(&value).map_err(|why| failed(format!("{name} {why}")))?;
+    let text = as_text(&value).map_err(|message| ToolError::NotText {
+        tool: tool_name(),
+        message,
+    })?;
     Ok(cap(text))
 }
 
@@ -98,7 +109,7 @@ fn is_timeout(error: &JsValue) -> bool {
         .is_some_and(|e| e.name() == "TimeoutError")
 }
 
-/// Strings pass as they are; other values are described or written as JSON.
+/// Strings pass as they are; other values are described or written as JSON (or why not).
 fn as_text(value: &JsValue) -> Result<String, String> {
     if let Some(s) = value.as_string() {
         return Ok(s);
@@ -111,10 +122,7 @@ fn as_text(value: &JsValue) -> Result<String, String> {
     }
     match JSON::stringify(value) {
         Ok(s) => Ok(s.as_string().unwrap_or_default()),
-        Err(e) => Err(format!(
-            "returned a value that cannot be written as text ({}); return a string",
-            js_message(&e)
-        )),
+        Err(e) => Err(js_message(&e)),
     }
 }
 
