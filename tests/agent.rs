@@ -1083,8 +1083,7 @@ fn unconstrained_runs_get_worked_examples_in_the_system_prompt() {
     };
     assert!(!prompt(with_shots, registry()).contains("(7 + 5)"));
     assert_eq!(prompt(grammar(), registry()), plain);
-    // `auto` decides with the server: llama.cpp takes the JSON schema, a constraint, so no
-    // examples.
+    // `auto` decides with the server: llama.cpp takes the grammar, so no examples.
     let mut agent = Agent::new("What is 6*7?", registry(), AgentConfig::default());
     assert_eq!(agent.trace().system_prompt, en);
     agent.feed_server(ServerKind::LlamaCpp).unwrap();

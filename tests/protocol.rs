@@ -135,7 +135,7 @@ fn auto_asks_the_server_then_a_refused_constraint_is_asked_again_without_it() {
     let refused = LlmError::Http {
         status: 400,
         url: "http://localhost:8080/v1/chat/completions".into(),
-        body_excerpt: "json_schema not supported".into(),
+        body_excerpt: "grammar not supported".into(),
         server_message: None,
         models: None,
     };
@@ -162,7 +162,7 @@ fn auto_asks_the_server_then_a_refused_constraint_is_asked_again_without_it() {
     let trace = run.agent().trace();
     assert_eq!(
         trace.server.map(|s| s.constrained),
-        Some(Constrained::JsonSchema)
+        Some(Constrained::Grammar)
     );
     assert_eq!(trace.steps[0].request.constrained, Constrained::Off);
     assert!(outcome(&run).is_some_and(|o| o.finished()));

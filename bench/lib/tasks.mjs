@@ -14,8 +14,7 @@ export const MODES = [
   { id: 'qwen-fewshot', model: 'qwen', constrained: 'off', fewShot: true, label: 'few-shot (2 examples)' },
   { id: 'qwen-json_object', model: 'qwen', constrained: 'json_object', fewShot: false, label: 'constrained: json_object' },
   { id: 'qwen-grammar', model: 'qwen', constrained: 'grammar', fewShot: false, label: 'constrained: grammar (GBNF)' },
-  // What llama.cpp's server, Ollama, LM Studio, vLLM and OpenAI get under "auto" (before
-  // 2026-12-04 llama.cpp's server got the grammar): the JSON schema.
+  // What Ollama, LM Studio, vLLM and OpenAI get under "auto": the JSON schema.
   { id: 'qwen-json_schema', model: 'qwen', constrained: 'json_schema', fewShot: false, label: 'constrained: json_schema' },
   { id: 'smollm-defaults', model: 'smollm', fewShot: false, label: 'Agent defaults (auto)' },
   { id: 'qwen15-defaults', model: 'qwen15', fewShot: false, label: 'Agent defaults (auto)' },
@@ -37,12 +36,12 @@ export const MODES = [
   { id: 'qwen-plain-examples-transcript', model: 'qwen', constrained: 'off', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'plain prompt, worked examples, replies and Observations in one assistant message' },
   { id: 'qwen-defaults-transcript', model: 'qwen', fewShot: false, settings: { style: 'transcript' }, extra: true, label: 'defaults, replies and Observations in one assistant message' },
   // The strategies of issue 24 (only when named in --modes), under the grammar: what `auto`
-  // gave on llama.cpp's server when they were first measured.
+  // gives llama.cpp's server.
   ...['act', 'cot', 'plan', 'reflect'].flatMap((strategy) => ['qwen', 'qwen15'].map((model) => ({
     id: `${model}-${strategy}`, model, constrained: 'grammar', fewShot: false, settings: { strategy }, extra: true, label: `grammar, strategy ${strategy}`,
   }))),
-  // The same strategies on the path `auto` gives llama.cpp's server, Ollama, LM Studio, vLLM
-  // and OpenAI: their own JSON schemas.
+  // The same strategies on the path Ollama, LM Studio, vLLM and OpenAI get: their own JSON
+  // schemas.
   ...['act', 'cot', 'plan', 'reflect'].map((strategy) => ({
     id: `qwen-${strategy}-json_schema`, model: 'qwen', constrained: 'json_schema', fewShot: false, settings: { strategy }, extra: true, label: `constrained: json_schema, strategy ${strategy}`,
   })),

@@ -107,19 +107,15 @@ impl ServerKind {
         }
     }
 
-    /// The constraint `auto` picks for this server: the JSON schema where the server honours
-    /// it (llama.cpp's own server too: on the bench, Qwen2.5-Coder 0.5B and 1.5B answered as
-    /// many or more tasks with it than with the grammar, on the tune and the held-out set);
-    /// the grammar where a schema is refused (llama-cpp-python answers it with HTTP 500) or
-    /// cannot be given (the in-page engine).
+    /// The strongest constraint this server is known to honour.
     pub fn constrained(self) -> Constrained {
         match self {
-            ServerKind::LlamaCppPython | ServerKind::InPage => Constrained::Grammar,
-            ServerKind::LlamaCpp
-            | ServerKind::Ollama
-            | ServerKind::LmStudio
-            | ServerKind::Vllm
-            | ServerKind::OpenAi => Constrained::JsonSchema,
+            ServerKind::LlamaCpp | ServerKind::LlamaCppPython | ServerKind::InPage => {
+                Constrained::Grammar
+            }
+            ServerKind::Ollama | ServerKind::LmStudio | ServerKind::Vllm | ServerKind::OpenAi => {
+                Constrained::JsonSchema
+            }
             ServerKind::Unknown => Constrained::Off,
         }
     }
@@ -665,7 +661,6 @@ mod tests {
             Constrained::Grammar
         );
         assert_eq!(ServerKind::Ollama.constrained(), Constrained::JsonSchema);
-        assert_eq!(ServerKind::LlamaCpp.constrained(), Constrained::JsonSchema);
         assert_eq!(ServerKind::Unknown.constrained(), Constrained::Off);
     }
 

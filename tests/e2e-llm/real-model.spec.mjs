@@ -1,10 +1,10 @@
 // The playground with a real model: Qwen2.5-Coder-0.5B-Instruct (Q4_K_M) served by
-// llama.cpp's own server (the xllamacpp wheel, scripts/local-llm) on this machine. Two questions the benchmark shows it solving
-// (README, Benchmarks): one needs the calculator, one search_docs. Settings: temperature 0
+// llama.cpp's own server (the xllamacpp wheel, scripts/local-llm) on this machine. Two questions the benchmark shows it solving in grammar
+// mode (README, Benchmarks): one needs the calculator, one search_docs. Settings: temperature 0
 // (the page's default), constrained output "auto" (the page's default: it must recognise
-// llama.cpp and use the JSON schema, as it does for Ollama, LM Studio, vLLM and OpenAI),
-// streaming on (the page's default). The same two questions then go out with constrained
-// output "grammar" (GBNF), what llama-cpp-python and the in-page engine get under "auto".
+// llama.cpp and use the grammar), streaming on (the page's default). The same two questions
+// then go out with constrained output "json_schema", what Ollama, LM Studio, vLLM and OpenAI
+// get under "auto": the same server answers response_format with its JSON-schema decoder.
 //
 // The test opens the page with endpoint/model/question/lang in the URL, agrees to the
 // connection the link asks for, and clicks Run.
@@ -60,7 +60,7 @@ async function runOnPage(page, question, constrained = 'auto') {
   await expect(page.locator('body[data-ready="1"]')).toBeAttached();
   await expect(page.locator('#base-url')).toHaveValue(process.env.LLM_URL);
   await page.getByTestId('confirm-endpoint').click();
-  // The page's default is "auto": it must find out that this is llama.cpp.
+  // The page's default, "auto", must find out that this is llama.cpp and use the grammar.
   await expect(page.locator('#constrained')).toHaveValue('auto');
   await expect(page.locator('#temperature')).toHaveValue('0');
   await page.locator('#constrained').selectOption(constrained);
@@ -84,6 +84,31 @@ async function expectRawReply(page, replies, { tool }) {
   await expect(first.locator('.meta')).toContainText(/\d/); // token counts from the server
 }
 
+test('a calculator question reaches a final answer with the real model', async ({ page }) => {
+  const replies = await collectReplies(page);
+  await runOnPage(page, 'What is 1234 * 5678?');
+  await expect(page.getByTestId('final-answer')).toContainText('7006652', { timeout: 1000 });
+  await expectRawReply(page, replies, { tool: 'calculator' });
+  await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('7006652');
+  await page.screenshot({ path: 'test-results/screenshots/real-model-calculator.png', fullPage: true });
+});
+
+// The same question is the benchmark's docs-en-faiss task. The first request's anatomy shows
+// what "auto" chose and what the grammar asked of the first reply.
+test('a search_docs question reaches a final answer with the real model', async ({ page }) => {
+  const replies = await collectReplies(page);
+  await runOnPage(page, 'Look it up in the documents: what is FAISS used for?');
+  await expect(page.getByTestId('final-answer')).toContainText(/similarity search/i, { timeout: 1000 });
+  await expectRawReply(page, replies, { tool: 'search_docs' });
+  await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('FAISS');
+  const first = page.getByTestId('step-card').first();
+  await first.locator('details.anatomy > summary').click();
+  const anatomy = first.locator('.anatomy-body');
+  await expect(anatomy).toContainText('Constrained output: grammar');
+  await expect(anatomy).toContainText('The first reply must call a tool');
+  await page.screenshot({ path: 'test-results/screenshots/real-model-search-docs.png', fullPage: true });
+});
+
 /**
  * The JSON-schema path: every request carries the schema, none was refused (no constraint
  * dropped), the first reply is one JSON object naming the tool, and the answer is text.
@@ -105,44 +130,18 @@ async function expectSchemaRun(page, replies, { tool, answer }) {
   await expect(page.getByTestId('step-card').first().locator('.row.action code.tool')).toHaveText(tool);
 }
 
-test('auto picks the JSON schema on llama.cpp: a calculator question reaches a final answer', async ({ page }) => {
+test('json_schema: a calculator question reaches a final answer with the real model', async ({ page }) => {
   const replies = await collectReplies(page);
-  await runOnPage(page, 'What is 1234 * 5678?');
+  await runOnPage(page, 'What is 1234 * 5678?', 'json_schema');
   await expectSchemaRun(page, replies, { tool: 'calculator', answer: '7006652' });
   await page.screenshot({ path: 'test-results/screenshots/real-model-schema-calculator.png', fullPage: true });
 });
 
-test('auto picks the JSON schema on llama.cpp: a search_docs question reaches a final answer', async ({ page }) => {
+test('json_schema: a search_docs question reaches a final answer with the real model', async ({ page }) => {
   const replies = await collectReplies(page);
-  await runOnPage(page, 'Look it up in the documents: what is FAISS used for?');
+  await runOnPage(page, 'Look it up in the documents: what is FAISS used for?', 'json_schema');
   await expectSchemaRun(page, replies, { tool: 'search_docs', answer: /similarity search/i });
   const first = page.getByTestId('step-card').first();
   await first.locator('details.anatomy > summary').click();
   await expect(first.locator('.anatomy-body')).toContainText('Constrained output: json_schema');
-});
-
-test('grammar: a calculator question reaches a final answer with the real model', async ({ page }) => {
-  const replies = await collectReplies(page);
-  await runOnPage(page, 'What is 1234 * 5678?', 'grammar');
-  await expect(page.getByTestId('final-answer')).toContainText('7006652', { timeout: 1000 });
-  await expectRawReply(page, replies, { tool: 'calculator' });
-  for (const body of replies.bodies) expect(body.grammar).toMatch(/^root ::= /);
-  await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('7006652');
-  await page.screenshot({ path: 'test-results/screenshots/real-model-calculator.png', fullPage: true });
-});
-
-// The same question is the benchmark's docs-en-faiss task. The first request's anatomy shows
-// the constraint and what it asked of the first reply.
-test('grammar: a search_docs question reaches a final answer with the real model', async ({ page }) => {
-  const replies = await collectReplies(page);
-  await runOnPage(page, 'Look it up in the documents: what is FAISS used for?', 'grammar');
-  await expect(page.getByTestId('final-answer')).toContainText(/similarity search/i, { timeout: 1000 });
-  await expectRawReply(page, replies, { tool: 'search_docs' });
-  await expect(page.getByTestId('step-card').first().locator('.row.observation')).toContainText('FAISS');
-  const first = page.getByTestId('step-card').first();
-  await first.locator('details.anatomy > summary').click();
-  const anatomy = first.locator('.anatomy-body');
-  await expect(anatomy).toContainText('Constrained output: grammar');
-  await expect(anatomy).toContainText('The first reply must call a tool');
-  await page.screenshot({ path: 'test-results/screenshots/real-model-search-docs.png', fullPage: true });
 });
