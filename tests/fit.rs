@@ -11,7 +11,6 @@ use reactloop::llm::{
     chat_body, ClientConfig, Constrained, LlmError, ModelRequest, MustAnswer, Steer, SteerWhy,
     Usage,
 };
-use reactloop::parse::{FormatError, Parsed};
 use reactloop::tools::{
     default_documents, fit, Document, Evidence, HostContext, Registry, ToolSpec,
 };
@@ -538,32 +537,4 @@ fn a_steered_calculation_uses_the_question_numbers() {
     }
     // Without numbers to use, the calculator's own pattern stands: a number alone is written.
     assert!(pattern(&[]).is_match("2024"));
-}
-
-/// An answer that misread the calculator's result is sent back, and under a constraint the
-/// next Thought opens on the result itself.
-#[test]
-fn a_misread_result_is_sent_back_and_the_next_thought_opens_on_it() {
-    let root = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"sqrt(625)\"}";
-    let misread = "Thought: t\nAction: final_answer\nAction Input: The answer is 5";
-    let right = "Thought: t\nAction: final_answer\nAction Input: The answer is 25";
-    let trace = run(
-        "What is the square root of 625?",
-        Constrained::Grammar,
-        &[root, misread, right],
-    );
-    let error = trace.steps[1].parse.as_ref().map(|p| p.parsed.clone());
-    assert_eq!(
-        error,
-        Some(Parsed::Error {
-            error: FormatError::ResultMissed {
-                result: "25".into()
-            }
-        })
-    );
-    assert_eq!(
-        trace.steps[2].request.thought_prefix.as_deref(),
-        Some("The Observation shows 25")
-    );
-    assert!(trace.outcome.as_ref().is_some_and(|o| o.finished()));
 }

@@ -148,14 +148,7 @@ impl Agent {
             (false, None) => None,
             (true, None) => {
                 let opening = prompt::opening(Opening::ReadObservation, lang);
-                // Sent back for misreading the calculator's result, the Thought opens on that
-                // result: opened on the words alone, the 0.5B model wrote the same misreading
-                // again (five times of five on the bench).
-                let result = match &last.format_error {
-                    Some(FormatError::ResultMissed { result }) => Some(result),
-                    _ => last.short_result.as_ref(),
-                };
-                Some(match result {
+                Some(match &last.short_result {
                     Some(result) => format!("{opening} {result}"),
                     None => opening.to_string(),
                 })
