@@ -133,14 +133,11 @@ impl Run {
         let mut run = Run::new(self.start.clone(), self.page_origin.clone());
         for fed in &self.fed {
             let waits = match fed {
-                Fed::Model(_) => Part::Reply,
-                Fed::Tool(_) => Part::Observation,
-                _ => {
-                    run.replay(fed);
-                    continue;
-                }
+                Fed::Model(_) => Some(Part::Reply),
+                Fed::Tool(_) => Some(Part::Observation),
+                _ => None,
             };
-            if run.step_index() == step && waits == part {
+            if waits == Some(part) && run.step_index() == step {
                 return Some(run);
             }
             run.replay(fed);

@@ -210,6 +210,20 @@ fn scripted(replies: &[&str]) -> impl FnMut(&ModelRequest) -> Result<ModelReply,
     }
 }
 
+/// A client whose request bodies the tests read (nothing is sent).
+fn client() -> ClientConfig {
+    ClientConfig {
+        base_url: "http://localhost:8080/v1".into(),
+        api_key: None,
+        model: "m".into(),
+        temperature: None,
+        max_tokens: None,
+        stream: false,
+        seed: None,
+        timeout_ms: 1000,
+    }
+}
+
 fn run(question: &str, constrained: Constrained, replies: &[&str]) -> Trace {
     let config = AgentConfig {
         constrained,
@@ -259,16 +273,7 @@ fn a_constrained_run_searches_then_computes() {
         "{found}"
     );
     // The grammar of the steered request names no other action.
-    let cfg = ClientConfig {
-        base_url: "http://localhost:8080/v1".into(),
-        api_key: None,
-        model: "m".into(),
-        temperature: None,
-        max_tokens: None,
-        stream: false,
-        seed: None,
-        timeout_ms: 1000,
-    };
+    let cfg = client();
     let body = chat_body(&cfg, &trace.steps[1].request, &trace.tools);
     let grammar = body["grammar"].as_str().unwrap();
     assert!(grammar.contains("calculator"));
@@ -488,16 +493,7 @@ fn a_steered_calculation_uses_the_question_numbers() {
         }),
         ..ModelRequest::default()
     };
-    let cfg = ClientConfig {
-        base_url: "http://localhost:8080/v1".into(),
-        api_key: None,
-        model: "m".into(),
-        temperature: None,
-        max_tokens: None,
-        stream: false,
-        seed: None,
-        timeout_ms: 1000,
-    };
+    let cfg = client();
     let tools = registry().specs().into_iter().cloned().collect::<Vec<_>>();
     let pattern = |uses: &[&str]| {
         let body = chat_body(&cfg, &request(uses), &tools);

@@ -353,6 +353,16 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "and in the plural",
+            fin("The answer is 1.41"),
+            Before {
+                question: "What is the square root of 2, to 2 decimals?",
+                ..calc_ran("sqrt(2)", "1.41421356237")
+            },
+            answer("The answer is 1.41"),
+            None,
+        ),
+        (
             "the same in Chinese",
             fin("答案是 31.42"),
             Before {

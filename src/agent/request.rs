@@ -164,17 +164,21 @@ impl Agent {
         let misused = |tool: &&str| avoid.as_ref().is_some_and(|a| a.tool == *tool);
         let steer = next
             .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
-            .map(|tool| match self.calls.is_empty() {
-                true => Steer {
+            .map(|tool| {
+                let first = self.calls.is_empty();
+                Steer {
                     tool: tool.to_string(),
-                    why: SteerWhy::Fits,
-                    uses: Vec::new(),
-                },
-                false => Steer {
-                    tool: tool.to_string(),
-                    why: SteerWhy::Next,
-                    uses: self.numbers_to_use(tool),
-                },
+                    why: if first {
+                        SteerWhy::Fits
+                    } else {
+                        SteerWhy::Next
+                    },
+                    uses: if first {
+                        Vec::new()
+                    } else {
+                        self.numbers_to_use(tool)
+                    },
+                }
             });
         // What the first request chose from, for a reader of its anatomy.
         let fits = match self.rounds.is_empty() && self.calls.is_empty() {

@@ -51,10 +51,10 @@ fn precision_numbers(text: &str) -> Vec<String> {
                 .rev()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            let word_start = lower[at..].len() == unit.len()
-                || !unit.is_ascii()
-                || !lower[at + unit.len()..].starts_with(|c: char| c.is_ascii_alphabetic());
-            if !digits.is_empty() && word_start {
+            // A whole word, or its plural ("3 decimals"), not the start of another ("2 dpi").
+            let rest = lower[at + unit.len()..].trim_start_matches('s');
+            let whole = !unit.is_ascii() || !rest.starts_with(|c: char| c.is_ascii_alphabetic());
+            if !digits.is_empty() && whole {
                 out.extend(numbers(&digits.chars().rev().collect::<String>()));
             }
         }
@@ -81,7 +81,9 @@ pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
         return None;
     }
     let result = last.observation.lines().next()?.trim();
-    numbers(result).first()?;
+    if numbers(result).is_empty() {
+        return None;
+    }
     let given = numbers(answer);
     let held: Vec<f64> = run
         .observations
