@@ -36,8 +36,8 @@ pub fn drive(
             },
             Next::RunTool { call } => {
                 let output = agent.run_builtin(host).unwrap_or_else(|| {
-                    Err(ToolError::External {
-                        message: format!("{} is not available in this driver", call.tool),
+                    Err(ToolError::NoImplementation {
+                        tool: call.tool.clone(),
                     })
                 });
                 agent.feed_tool(ToolResult {

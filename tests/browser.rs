@@ -811,21 +811,42 @@ async fn stop_abandons_a_model_function_at_once_and_keeps_its_text() {
 
 #[wasm_bindgen_test]
 async fn a_failing_model_function_is_a_model_error_and_no_function_says_so() {
-    let agent = in_page_agent("return Promise.reject(new Error('the engine ran out of memory'));");
-    let (trace, _) = run(&agent, "q").await;
-    assert_eq!(outcome(&trace)["type"], "model_error");
-    assert_eq!(first_error(&trace)["type"], "server");
-    assert!(first_error(&trace)["message"]
-        .as_str()
-        .unwrap()
-        .contains("ran out of memory"));
+    // A function's own error keeps its words; the in-page engine's code reaches the trace,
+    // and the core words it (a code it does not know is `other`).
+    let cases = [
+        (
+            "return Promise.reject(new Error('the engine ran out of memory'));",
+            "other",
+            "the engine ran out of memory",
+        ),
+        (
+            "throw Object.assign(new Error('context'), {code: 'context', detail: 'kv cache full'});",
+            "context",
+            "kv cache full",
+        ),
+        (
+            "return Promise.reject(Object.assign(new Error('x'), {code: 'not_loaded'}));",
+            "not_loaded",
+            "",
+        ),
+        (
+            "return Promise.reject(Object.assign(new Error('gone'), {code: 'who_knows'}));",
+            "other",
+            "gone",
+        ),
+    ];
+    for (body, code, detail) in cases {
+        let (trace, _) = run(&in_page_agent(body), "q").await;
+        assert_eq!(outcome(&trace)["type"], "model_error", "{body}");
+        let error = first_error(&trace);
+        assert_eq!(error["type"], "page_model", "{body}: {error}");
+        assert_eq!(error["code"], code, "{body}: {error}");
+        assert_eq!(error["detail"], detail, "{body}: {error}");
+    }
     // inPage without useModel: a sentence, not a request to an empty URL.
     let agent = JsAgent::new(js(&json!({"inPage": true}))).unwrap();
     let (trace, _) = run(&agent, "q").await;
-    assert!(first_error(&trace)["message"]
-        .as_str()
-        .unwrap()
-        .contains("no model is loaded in the page"));
+    assert_eq!(first_error(&trace)["code"], "not_loaded");
 }
 
 #[wasm_bindgen_test]

@@ -15,8 +15,8 @@ use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized, Role,
-    ServerKind, Steer, SteerWhy, Usage,
+    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized,
+    PageModelCode, Role, ServerKind, Steer, SteerWhy, Usage,
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, PromptConfig};
@@ -102,6 +102,9 @@ fn tool_errors() -> Vec<ToolError> {
             message: "expression must be a string".into(),
         },
         ToolError::NotBuiltin {
+            tool: "weather".into(),
+        },
+        ToolError::NoImplementation {
             tool: "weather".into(),
         },
         ToolError::External {
@@ -231,11 +234,28 @@ fn llm_errors() -> Vec<LlmError> {
         },
         LlmError::EmptyReply,
     ];
+    out.extend(
+        page_model_codes()
+            .into_iter()
+            .map(|code| LlmError::PageModel {
+                code,
+                detail: "kv cache full".into(),
+            }),
+    );
     out.extend(oversized().into_iter().map(|part| LlmError::TooLarge {
         part,
         limit_bytes: 123_456,
     }));
     out
+}
+
+fn page_model_codes() -> Vec<PageModelCode> {
+    vec![
+        PageModelCode::NotLoaded,
+        PageModelCode::Context,
+        PageModelCode::Engine,
+        PageModelCode::Other,
+    ]
 }
 
 fn oversized() -> Vec<Oversized> {
@@ -660,6 +680,7 @@ fn covered_tool_error(e: &ToolError) {
         | ToolError::InvalidClock { .. }
         | ToolError::InvalidInput { .. }
         | ToolError::NotBuiltin { .. }
+        | ToolError::NoImplementation { .. }
         | ToolError::External { .. }
         | ToolError::ScriptThrew { .. }
         | ToolError::ScriptRejected { .. }
@@ -701,6 +722,7 @@ fn covered_format_error(e: &FormatError) {
 fn covered_llm_error(e: &LlmError) {
     match e {
         LlmError::TooLarge { part, .. } => covered_oversized(part),
+        LlmError::PageModel { code, .. } => covered_page_model_code(code),
         LlmError::Network { .. }
         | LlmError::MixedContent { .. }
         | LlmError::Http { .. }
@@ -711,6 +733,15 @@ fn covered_llm_error(e: &LlmError) {
         | LlmError::Aborted
         | LlmError::Stream { .. }
         | LlmError::EmptyReply => {}
+    }
+}
+
+fn covered_page_model_code(c: &PageModelCode) {
+    match c {
+        PageModelCode::NotLoaded
+        | PageModelCode::Context
+        | PageModelCode::Engine
+        | PageModelCode::Other => {}
     }
 }
 
@@ -1366,4 +1397,32 @@ fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A page's model function names its failure with a code of its own choosing: the ones the
+/// core words are read as such, any other as `other`, never a refusal of the trace.
+#[test]
+fn a_page_model_code_the_core_does_not_know_reads_as_other() {
+    let read = |code: &str| {
+        let error: LlmError =
+            serde_json::from_value(json!({"type": "page_model", "code": code, "detail": "d"}))
+                .expect(code);
+        error
+    };
+    for (code, expected) in [
+        ("not_loaded", PageModelCode::NotLoaded),
+        ("context", PageModelCode::Context),
+        ("engine", PageModelCode::Engine),
+        ("worker", PageModelCode::Other),
+        ("", PageModelCode::Other),
+    ] {
+        assert_eq!(
+            read(code),
+            LlmError::PageModel {
+                code: expected,
+                detail: "d".into()
+            },
+            "{code}"
+        );
+    }
 }

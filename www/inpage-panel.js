@@ -57,6 +57,19 @@ addStrings({
     'inpage.catalog': 'Small models people use (downloaded from Hugging Face once you agree):',
     'inpage.pick': 'Download',
     'inpage.confirmPick': 'Download {name} ({about}) from {host} into this page?',
+
+    'inpage.error.unsupported': 'This browser lacks {missing}, which the in-page engine needs: Chrome or Edge 137 or newer. Choose a server, or the demo model.',
+    'inpage.error.no_cache': 'This browser gives the page no private file system (OPFS) to keep the model in.',
+    'inpage.error.not_cached': 'That model is no longer in the cache; pick the file again.',
+    'inpage.error.not_gguf': '{name} is not a GGUF model file: a GGUF file begins with the bytes "GGUF", this one with "{start}". Pick a .gguf file (llama.cpp\'s format).',
+    'inpage.error.quota': 'There is not enough storage for the model ({mb} MB written before the browser refused more). Free some disk space or forget other cached models.',
+    'inpage.error.network': 'Could not download {url}: the server could not be reached, or it is on another origin and does not allow this page (CORS: it must send Access-Control-Allow-Origin).',
+    'inpage.error.http': 'Could not download {url}: the server answered HTTP {status}.',
+    'inpage.error.memory': 'The model did not fit in this tab\'s memory ({mb} MB file): pick a smaller model or quantisation.',
+    'inpage.error.load': 'llama.cpp could not load {name}.',
+    'inpage.error.engine': 'The in-page engine failed.',
+    'inpage.error.notUrl': '{src} is not a URL.',
+    'inpage.detail': 'It said: {detail}',
   },
   zh: {
     'inpage.note': 'llama.cpp 在这个标签页里运行（WebAssembly，在 Worker 中）：选择一个 GGUF 模型文件，循环即可离线运行。任何内容都不会离开这台电脑。',
@@ -89,6 +102,19 @@ addStrings({
     'inpage.catalog': '常用的小模型（你同意后从 Hugging Face 下载）：',
     'inpage.pick': '下载',
     'inpage.confirmPick': '要从 {host} 把 {name}（{about}）下载到本页吗？',
+
+    'inpage.error.unsupported': '这个浏览器缺少页内引擎需要的 {missing}：需要 Chrome 或 Edge 137 及以上版本。请改用服务器或演示模型。',
+    'inpage.error.no_cache': '这个浏览器没有给本页提供用来保存模型的私有文件系统（OPFS）。',
+    'inpage.error.not_cached': '这个模型已经不在缓存里了；请重新选择文件。',
+    'inpage.error.not_gguf': '{name} 不是 GGUF 模型文件：GGUF 文件以字节 "GGUF" 开头，这个文件以 "{start}" 开头。请选择 .gguf 文件（llama.cpp 的格式）。',
+    'inpage.error.quota': '存储空间不够放下这个模型（浏览器拒绝前已写入 {mb} MB）。请清理磁盘空间，或删除其他缓存的模型。',
+    'inpage.error.network': '无法下载 {url}：连不上服务器，或者它在另一个源上且不允许本页访问（CORS：它必须发送 Access-Control-Allow-Origin）。',
+    'inpage.error.http': '无法下载 {url}：服务器返回了 HTTP {status}。',
+    'inpage.error.memory': '这个模型放不进本标签页的内存（文件 {mb} MB）：请选择更小的模型或量化版本。',
+    'inpage.error.load': 'llama.cpp 无法加载 {name}。',
+    'inpage.error.engine': '页内引擎出错了。',
+    'inpage.error.notUrl': '{src} 不是一个网址。',
+    'inpage.detail': '它的原话：{detail}',
   },
 });
 
@@ -160,7 +186,7 @@ export function showInPage({ auto = true } = {}) {
     engine().features().then((f) => {
       if (!f.jspi || !f.memory64) {
         const missing = [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean).join(', ');
-        problem(t('inpage.unsupported'), `${missing}: Chrome or Edge 137 or newer is needed. Choose a server, or the demo model.`);
+        problem(t('inpage.unsupported'), t('inpage.error.unsupported', { missing }));
       }
     }, () => {});
   }
@@ -197,7 +223,7 @@ export async function loadFromLink(src) {
   try {
     host = new URL(src).host;
   } catch {
-    problem(t('inpage.failed'), `${src} is not a URL.`);
+    problem(t('inpage.failed'), t('inpage.error.notUrl', { src }));
     return false;
   }
   // Not even a HEAD for the size before the person agrees: a link must not make the page
@@ -274,7 +300,7 @@ export async function load(source) {
     return true;
   } catch (error) {
     if (error.code === 'cancelled') el.status.textContent = t('inpage.cancelled');
-    else problem(error.code === 'unsupported' ? t('inpage.unsupported') : t('inpage.failed'), error.message);
+    else problem(error.code === 'unsupported' ? t('inpage.unsupported') : t('inpage.failed'), failureText(error));
     renderStatus();
     return false;
   } finally {
@@ -283,6 +309,14 @@ export async function load(source) {
       el.progress.hidden = true;
     }
   }
+}
+
+/** A failed load in the page's language: the engine sends a code and its values, not a sentence. */
+function failureText(error) {
+  const key = `inpage.error.${error.code}`;
+  const said = t(key, error.params ?? {});
+  const sentence = said === key ? t('inpage.error.engine') : said;
+  return error.detail ? `${sentence} ${t('inpage.detail', { detail: error.detail })}` : sentence;
 }
 
 function problem(title, message) {

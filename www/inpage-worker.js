@@ -8,7 +8,7 @@
 //               {type: 'load', id, source: {file} | {url} | {key}, threads, nCtx} · {type: 'cancel', id}
 //               {type: 'complete', id, body} · {type: 'abort', id}
 // Messages out: {type: 'reply', id, value} · {type: 'progress', id, phase, loaded, total}
-//               {type: 'delta', id, text} · {type: 'error', id, code, message, detail}
+//               {type: 'delta', id, text} · {type: 'error', id, code, params, detail}
 //
 // wllama runs llama.cpp's own server context in a second Worker (a blob: module worker, and
 // more for threads); this one creates it, so the page's CSP keeps `worker-src 'self'`.
@@ -25,10 +25,13 @@ let loading = null; // {id, controller}
 const generations = new Map(); // id -> AbortController
 let queue = Promise.resolve(); // one generation at a time, also after an abort
 
+// A failure is a code and the values its sentence needs; the page words it (the panel's
+// strings, or the core's for a model call), so nothing here is English for the reader.
 class Failure extends Error {
-  constructor(code, message, detail) {
-    super(message);
+  constructor(code, params = {}, detail = null) {
+    super(code);
     this.code = code;
+    this.params = params;
     this.detail = detail;
   }
 }
@@ -57,7 +60,7 @@ function checkFeatures() {
   const f = features();
   const missing = [!f.jspi && 'JSPI (WebAssembly JavaScript Promise Integration)', !f.memory64 && 'Memory64'].filter(Boolean);
   if (missing.length) {
-    throw new Failure('unsupported', `This browser lacks ${missing.join(' and ')}, which the in-page engine needs (Chrome or Edge 137 or newer). Choose a server instead.`);
+    throw new Failure('unsupported', { missing: missing.join(', ') });
   }
   return f;
 }
@@ -65,7 +68,7 @@ function checkFeatures() {
 // ---------------------------------------------------------------- the cache (OPFS)
 
 async function cacheDir() {
-  if (!navigator.storage?.getDirectory) throw new Failure('no_cache', 'This browser gives the page no private file system (OPFS) to keep the model in.');
+  if (!navigator.storage?.getDirectory) throw new Failure('no_cache');
   const root = await navigator.storage.getDirectory();
   return root.getDirectoryHandle(DIR, { create: true });
 }
@@ -93,7 +96,7 @@ async function list() {
 }
 
 async function forget(key) {
-  if (!/^[0-9a-f]{24}$/.test(String(key))) throw new Failure('bad_key', 'No such cached model.');
+  if (!/^[0-9a-f]{24}$/.test(String(key))) throw new Failure('not_cached');
   if (current?.key === key) await unload();
   const dir = await cacheDir();
   for (const name of [`${key}.json`, `${key}.gguf`]) {
@@ -117,7 +120,7 @@ const isGguf = (bytes) => GGUF_MAGIC.every((b, i) => bytes[i] === b);
 
 function notGguf(name, bytes) {
   const start = [...bytes.slice(0, 16)].map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
-  return new Failure('not_gguf', `${name} is not a GGUF model file: a GGUF file begins with the bytes "GGUF", this one with "${start}". Pick a .gguf file (llama.cpp's format).`);
+  return new Failure('not_gguf', { name, start });
 }
 
 /**
@@ -135,7 +138,7 @@ async function save(reader, { key, name, total, source, signal, progress }) {
   try {
     access.truncate(0);
     for (;;) {
-      if (signal.aborted) throw new Failure('cancelled', 'Loading was cancelled.');
+      if (signal.aborted) throw new Failure('cancelled');
       const { done, value } = await reader.read();
       if (done) break;
       if (head.length < 4) {
@@ -157,7 +160,7 @@ async function save(reader, { key, name, total, source, signal, progress }) {
     access.close();
     await dir.removeEntry(`${key}.gguf`).catch(() => {});
     if (error?.name === 'QuotaExceededError') {
-      throw new Failure('quota', `There is not enough storage for the model (${(loaded / 1e6).toFixed(0)} MB written before the browser refused more). Free some disk space or forget other cached models.`);
+      throw new Failure('quota', { mb: (loaded / 1e6).toFixed(0) });
     }
     throw error;
   }
@@ -178,7 +181,7 @@ async function save(reader, { key, name, total, source, signal, progress }) {
 async function fetchIntoCache(source, signal, progress) {
   if (source.key) {
     const hit = await findCached(source.key);
-    if (!hit) throw new Failure('not_cached', 'That model is no longer in the cache; pick the file again.');
+    if (!hit) throw new Failure('not_cached');
     return { ...hit, fromCache: true };
   }
   if (source.file) {
@@ -201,10 +204,10 @@ async function fetchIntoCache(source, signal, progress) {
   try {
     response = await fetch(url, { signal, credentials: 'same-origin' });
   } catch (error) {
-    if (signal.aborted) throw new Failure('cancelled', 'Loading was cancelled.');
-    throw new Failure('network', `Could not download ${url}: the server could not be reached, or it is on another origin and does not allow this page (CORS: it must send Access-Control-Allow-Origin).`, String(error?.message ?? error));
+    if (signal.aborted) throw new Failure('cancelled');
+    throw new Failure('network', { url }, String(error?.message ?? error));
   }
-  if (!response.ok) throw new Failure('http', `Could not download ${url}: the server answered HTTP ${response.status} ${response.statusText}.`);
+  if (!response.ok) throw new Failure('http', { url, status: `${response.status} ${response.statusText}`.trim() });
   const total = Number(response.headers.get('content-length')) || 0;
   progress(0, total, 'download');
   const meta = await save(response.body.getReader(), { key, name, total, source: url, signal, progress: (l, t) => progress(l, t, 'download') });
@@ -230,7 +233,7 @@ async function load(id, { source, threads, nCtx }, post) {
     const progress = (loaded, total, phase) => post({ type: 'progress', id, phase, loaded, total });
     const { meta, file, fromCache } = await fetchIntoCache(source, controller.signal, progress);
     const cachedMs = performance.now() - started;
-    if (controller.signal.aborted) throw new Failure('cancelled', 'Loading was cancelled.');
+    if (controller.signal.aborted) throw new Failure('cancelled');
     await unload();
     await queue; // a generation still winding down after Stop
     progress(0, meta.size, 'load');
@@ -248,12 +251,12 @@ async function load(id, { source, threads, nCtx }, post) {
     } catch (error) {
       await wllama.exit().catch(() => {});
       const text = String(error?.message ?? error);
-      if (/memory|OOM|allocat/i.test(text)) throw new Failure('memory', `The model did not fit in this tab's memory (${(meta.size / 1e6).toFixed(0)} MB file): pick a smaller model or quantisation.`, text);
-      throw new Failure('load', `llama.cpp could not load ${meta.name}: ${text}`, text);
+      if (/memory|OOM|allocat/i.test(text)) throw new Failure('memory', { mb: (meta.size / 1e6).toFixed(0) }, text);
+      throw new Failure('load', { name: meta.name }, text);
     }
     if (controller.signal.aborted) {
       await wllama.exit().catch(() => {});
-      throw new Failure('cancelled', 'Loading was cancelled.');
+      throw new Failure('cancelled');
     }
     engine = wllama;
     current = { key: meta.key, name: meta.name, size: meta.size };
@@ -286,8 +289,8 @@ function complete(id, body, post) {
   const controller = new AbortController();
   generations.set(id, controller);
   const run = queue.then(async () => {
-    if (!engine) throw new Failure('not_loaded', 'No model is loaded in the page: pick a GGUF file first.');
-    if (controller.signal.aborted) throw new Failure('aborted', 'Stopped.');
+    if (!engine) throw new Failure('not_loaded');
+    if (controller.signal.aborted) throw new Failure('aborted');
     let text = '';
     let usage = null;
     let timings = null;
@@ -308,12 +311,12 @@ function complete(id, body, post) {
         },
       });
     } catch (error) {
-      if (controller.signal.aborted || error?.name === 'AbortError') throw new Failure('aborted', 'Stopped.');
+      if (controller.signal.aborted || error?.name === 'AbortError') throw new Failure('aborted');
       const message = String(error?.message ?? error);
       if (error?.type === 'kv_cache_full' || /context|kv cache/i.test(message)) {
-        throw new Failure('context', `The conversation no longer fits the model's context (${message}); lower History rounds or Max tokens.`, message);
+        throw new Failure('context', {}, message);
       }
-      throw new Failure('engine', message, message);
+      throw new Failure('engine', {}, message);
     }
     return { text, usage, timings, elapsedMs: performance.now() - started };
   });
@@ -331,8 +334,8 @@ self.onmessage = async ({ data }) => {
     .then((value) => post({ type: 'reply', id, value }), (error) => post({
       type: 'error', id,
       code: error?.code ?? 'engine',
-      message: String(error?.message ?? error),
-      detail: error?.detail ?? null,
+      params: error?.params ?? {},
+      detail: error?.detail ?? (error?.code ? null : String(error?.message ?? error)),
     }));
   switch (type) {
     case 'features': return answer(() => features());
@@ -343,6 +346,6 @@ self.onmessage = async ({ data }) => {
     case 'complete': return answer(() => complete(id, data.body, post));
     case 'abort': generations.get(data.target)?.abort(); return undefined;
     case 'unload': return answer(() => unload());
-    default: return answer(() => { throw new Failure('bad_message', `Unknown message ${type}`); });
+    default: return answer(() => { throw new Failure('engine', {}, `unknown message ${type}`); });
   }
 };

@@ -32,7 +32,7 @@ export class InPageEngine {
     this.worker.onerror = (event) => {
       // The worker failed to start (e.g. a module that did not load): every call fails with it.
       event.preventDefault?.();
-      const error = failure('worker', `The in-page engine could not start: ${event.message || 'its worker failed to load'}.`);
+      const error = failure('engine', {}, event.message || null);
       for (const call of this.calls.values()) call.reject(error);
       this.calls.clear();
       this.worker = null;
@@ -47,7 +47,7 @@ export class InPageEngine {
     if (data.type === 'delta') return call.onDelta?.(data.text);
     this.calls.delete(data.id);
     if (data.type === 'reply') call.resolve(data.value);
-    else call.reject(failure(data.code, data.message, data.detail));
+    else call.reject(failure(data.code, data.params, data.detail));
   }
 
   call(type, payload = {}, handlers = {}) {
@@ -99,7 +99,7 @@ export class InPageEngine {
    * token and the next request waits for it.
    */
   model = (body, { signal, onDelta } = {}) => {
-    if (!this.loaded) return Promise.reject(failure('not_loaded', 'No model is loaded in the page: pick a GGUF file first.'));
+    if (!this.loaded) return Promise.reject(failure('not_loaded'));
     const emit = (text) => {
       if (signal?.aborted) return;
       try {
@@ -112,7 +112,7 @@ export class InPageEngine {
     const stopped = new Promise((_, reject) => {
       const abort = () => {
         this.worker?.postMessage({ type: 'abort', target: id });
-        reject(failure('aborted', 'Stopped.'));
+        reject(failure('aborted'));
       };
       if (signal?.aborted) abort();
       signal?.addEventListener('abort', abort, { once: true });
@@ -138,14 +138,20 @@ export class InPageEngine {
     this.worker?.terminate();
     this.worker = null;
     this.loaded = null;
-    for (const call of this.calls.values()) call.reject(failure('aborted', 'The engine was stopped.'));
+    for (const call of this.calls.values()) call.reject(failure('aborted'));
     this.calls.clear();
   }
 }
 
-function failure(code, message, detail) {
-  const error = new Error(message);
+/**
+ * An engine failure: its `code` and the `params` its sentence needs; the panel's strings word a
+ * failed load, the core a failed model call (`LlmError::PageModel`). `detail` is the engine's
+ * own words.
+ */
+function failure(code, params = {}, detail = null) {
+  const error = new Error(detail ?? code);
   error.code = code;
+  error.params = params ?? {};
   if (detail) error.detail = detail;
   return error;
 }

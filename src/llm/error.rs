@@ -44,6 +44,12 @@ tagged! {
         Server {
             message: String,
         } = "server",
+        /// The page's model function (`useModel`) failed: `code` says how when the function
+        /// says (the in-page engine does), `detail` is its own words, untranslated.
+        PageModel {
+            code: PageModelCode,
+            detail: String,
+        } = "page_model",
         /// The reply is neither JSON nor an event stream (an HTML page, plain text, nothing).
         NotJson {
             excerpt: String,
@@ -85,6 +91,21 @@ pub enum Oversized {
     StreamEvent,
     /// The text of a streamed reply, all its pieces together.
     StreamedText,
+}
+
+/// How a page's model function failed, from the `code` of what it threw (`www/inpage.js` and
+/// its worker set one); any other code, or none, is `Other`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageModelCode {
+    /// No model is loaded in the page.
+    NotLoaded,
+    /// The conversation no longer fits the model's context.
+    Context,
+    /// The engine itself failed.
+    Engine,
+    #[serde(other)]
+    Other,
 }
 
 impl LlmError {

@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 use crate::tools::{Builtin, ToolFit, ToolSpec};
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
-pub use error::{check_mixed_content, classify_http, LlmError, Oversized};
+pub use error::{check_mixed_content, classify_http, LlmError, Oversized, PageModelCode};
 pub use hint::{page_place, PagePlace};
 pub use inpage::in_page_body;
 pub use retry::{

@@ -6,7 +6,9 @@ use std::fmt;
 
 use crate::lang::Text;
 use crate::limits::megabytes;
-use crate::llm::{models_url, page_place, LlmError, Oversized, PagePlace, MAX_ATTEMPTS};
+use crate::llm::{
+    models_url, page_place, LlmError, Oversized, PageModelCode, PagePlace, MAX_ATTEMPTS,
+};
 
 fn text(en: String, zh: String) -> Text {
     Text { en, zh }
@@ -91,6 +93,7 @@ pub fn llm_error(error: &LlmError) -> Text {
             format!("The model server reported an error: {message}"),
             format!("模型服务器报告了错误：{message}"),
         ),
+        LlmError::PageModel { code, detail } => page_model(*code, detail),
         LlmError::NotJson { excerpt } if excerpt.is_empty() => text(
             "The server sent an empty reply instead of JSON.".to_string(),
             "服务器返回了空回复，而不是 JSON。".to_string(),
@@ -299,6 +302,7 @@ pub fn hint(error: &LlmError, page_origin: &str) -> Option<Text> {
             ..
         } => return http_hint(*status, server_message.as_deref(), models.as_deref(), &origin),
         LlmError::Server { message } => return context_hint(message),
+        LlmError::PageModel { code, .. } => return page_model_hint(*code),
         LlmError::NotJson { .. } | LlmError::UnexpectedReply { .. } => text(
             format!(
                 "Check that the base URL points at the OpenAI-compatible API, which usually \
@@ -440,6 +444,47 @@ fn http_hint(
             })
         }
         _ => return None,
+    })
+}
+
+/// A page's model function that failed; the in-page engine says how with its code.
+fn page_model(code: PageModelCode, detail: &str) -> Text {
+    let (en_detail, zh_detail) = match detail.is_empty() {
+        true => (String::new(), String::new()),
+        false => (format!(": {detail}"), format!("：{detail}")),
+    };
+    match code {
+        PageModelCode::NotLoaded => text(
+            "No model is loaded in the page.".to_string(),
+            "页面里还没有加载模型。".to_string(),
+        ),
+        PageModelCode::Context => text(
+            format!("The conversation no longer fits the in-page model's context{en_detail}"),
+            format!("对话已经超出了页面内模型的上下文{zh_detail}"),
+        ),
+        PageModelCode::Engine => text(
+            format!("The in-page engine failed{en_detail}"),
+            format!("页面内引擎出错了{zh_detail}"),
+        ),
+        PageModelCode::Other => text(
+            format!("The page's model function failed{en_detail}"),
+            format!("页面提供的模型函数出错了{zh_detail}"),
+        ),
+    }
+}
+
+fn page_model_hint(code: PageModelCode) -> Option<Text> {
+    Some(match code {
+        PageModelCode::NotLoaded => text(
+            "Pick a GGUF file under Connect, \"In this page\", and wait until it is loaded."
+                .to_string(),
+            "在“连接”中选择“在本页运行”，选一个 GGUF 文件，等它加载完成。".to_string(),
+        ),
+        PageModelCode::Context => text(
+            "Lower \"History rounds kept\" or \"Max tokens\", or start a new run.".to_string(),
+            "调低“保留的历史轮数”或“最大 token 数”，或开始新的运行。".to_string(),
+        ),
+        PageModelCode::Engine | PageModelCode::Other => return None,
     })
 }
 

@@ -80,9 +80,16 @@ pub fn tool_message(error: &ToolError, lang: Lang) -> String {
              utc_offset_minutes = {utc_offset_minutes})"
         ),
         ToolError::InvalidInput { tool, message } => format!("{tool}: {message}"),
-        ToolError::NotBuiltin { tool } => {
-            format!("'{tool}' is not a built-in tool; the host must run it")
-        }
+        ToolError::NotBuiltin { tool } => say!(
+            lang,
+            "'{tool}' is not a built-in tool; the host must run it",
+            "'{tool}' 不是内置工具；应由宿主运行它"
+        ),
+        ToolError::NoImplementation { tool } => say!(
+            lang,
+            "{tool} has no implementation here: the page or program running this loop did not provide one",
+            "{tool} 在这里没有实现：运行这个循环的页面或程序没有提供它"
+        ),
         ToolError::External { message } => message.clone(),
         ToolError::ScriptThrew { tool, message } => say!(
             lang,

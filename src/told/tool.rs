@@ -124,7 +124,7 @@ fn tool_hint(error: &ToolError, lang: Lang) -> String {
             "the tool took too long; call it with a smaller request, or answer from what you have",
             "工具用时太长；请用更小的请求调用它，或者根据已有的信息回答"
         ),
-        ToolError::NotText { .. } => say!(
+        ToolError::NotText { .. } | ToolError::NoImplementation { .. } => say!(
             lang,
             "this is a fault of the tool, not of your step; answer from what you have",
             "这是工具的问题，不是你这一步的问题；请根据已有的信息回答"

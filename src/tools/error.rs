@@ -62,6 +62,10 @@ tagged! {
         NotBuiltin {
             tool: String,
         } = "not_builtin",
+        /// The registry names the tool, but the driver that runs the loop has no code for it.
+        NoImplementation {
+            tool: String,
+        } = "no_implementation",
         /// An external tool failed; the driver reports it with this variant when none of the
         /// page's own below says how.
         External {

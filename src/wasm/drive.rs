@@ -5,8 +5,15 @@ use super::*;
 
 /// What a transition does: ask the model, or run a tool; or nothing, the run being over.
 pub(super) enum Job {
-    Model { step: usize, request: ModelRequest },
-    Tool { call: ToolCall },
+    /// `tools` are the run's own, which its agent dispatches to (none for chain of thought).
+    Model {
+        step: usize,
+        request: ModelRequest,
+        tools: Vec<ToolSpec>,
+    },
+    Tool {
+        call: ToolCall,
+    },
     Done,
 }
 
@@ -29,6 +36,13 @@ pub(super) async fn prepare(
         Next::CallModel { request } => Job::Model {
             step: run.step_index(),
             request: request.clone(),
+            tools: run
+                .agent()
+                .registry()
+                .specs()
+                .into_iter()
+                .cloned()
+                .collect(),
         },
         Next::RunTool { call } => Job::Tool { call: call.clone() },
         Next::DetectServer | Next::Done { .. } => Job::Done,
@@ -47,7 +61,11 @@ pub(super) async fn step_once(
     let _busy = Busy(&inner.busy);
     let events = match prepare(inner, on_event).await? {
         Job::Done => Vec::new(),
-        Job::Model { step, request } => {
+        Job::Model {
+            step,
+            request,
+            tools,
+        } => {
             let result = match edit.reply {
                 Some(text) => Ok(ModelReply {
                     text,
@@ -55,7 +73,7 @@ pub(super) async fn step_once(
                     elapsed_ms: edit.elapsed_ms,
                     edited: edit.edited.unwrap_or(true),
                 }),
-                None => ask_model(inner, &request, on_event, step).await,
+                None => ask_model(inner, &request, &tools, on_event, step).await,
             };
             // After abort() the run is over; abort() reported it.
             with_run(inner, |run| match result {
@@ -112,11 +130,12 @@ pub(super) async fn detect_server(inner: &Rc<Inner>) -> Result<ServerKind, JsVal
 pub(super) async fn ask_model(
     inner: &Rc<Inner>,
     request: &ModelRequest,
+    tools: &[ToolSpec],
     on_event: &Option<Function>,
     step: usize,
 ) -> Result<ModelReply, LlmError> {
     inner.partial.borrow_mut().clear();
-    let reply = call_model(inner, request, on_event, step).await;
+    let reply = call_model(inner, request, tools, on_event, step).await;
     inner.partial.borrow_mut().clear();
     reply
 }
@@ -124,6 +143,7 @@ pub(super) async fn ask_model(
 pub(super) async fn call_model(
     inner: &Rc<Inner>,
     request: &ModelRequest,
+    tools: &[ToolSpec],
     on_event: &Option<Function>,
     step: usize,
 ) -> Result<ModelReply, LlmError> {
@@ -163,27 +183,20 @@ pub(super) async fn call_model(
             });
         }
         (Model::InPage(_), false) => {
-            return Err(LlmError::Server {
-                message: "no model is loaded in the page yet: pick a GGUF file first".into(),
+            return Err(LlmError::PageModel {
+                code: crate::llm::PageModelCode::NotLoaded,
+                detail: String::new(),
             })
         }
         (Model::Server(cfg) | Model::InPage(cfg), _) => cfg,
     };
-    // The run's own tools, which its agent dispatches to (none for chain of thought).
-    let tools: Vec<ToolSpec> = with_run(inner, |run| {
-        let specs = run.agent().registry().specs();
-        specs.into_iter().cloned().collect()
-    })
-    .map_err(|_| LlmError::Server {
-        message: "no run is in progress".into(),
-    })?;
     let completion = match js_model {
         Some(model) => {
-            let body = crate::llm::in_page_body(cfg, request, &tools);
+            let body = crate::llm::in_page_body(cfg, request, tools);
             let stopped = inner.aborted.borrow().0.clone();
             js_model::complete(&model, &body, &abort, &stopped, &on_delta).await?
         }
-        None => client::complete(cfg, request, &tools, &abort, &on_delta).await?,
+        None => client::complete(cfg, request, tools, &abort, &on_delta).await?,
     };
     if completion.unfinished {
         emit(on_event, &Event::unfinished_stream(step));
@@ -222,8 +235,8 @@ pub(super) async fn run_tool(
     let abort = inner.aborted.borrow().0.clone();
     match tool {
         Some(tool) => js_tools::call(&tool, &call.args, &abort).await,
-        None => Err(crate::tools::ToolError::External {
-            message: format!("{} has no implementation on this page", call.tool),
+        None => Err(crate::tools::ToolError::NoImplementation {
+            tool: call.tool.clone(),
         }),
     }
 }

@@ -20,7 +20,7 @@ use web_sys::AbortController;
 use super::client::{js_message, Completion};
 use super::to_js;
 use crate::limits::MAX_REPLY_BYTES;
-use crate::llm::{LlmError, Oversized, Usage};
+use crate::llm::{LlmError, Oversized, PageModelCode, Usage};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -45,7 +45,10 @@ pub async fn complete(
     stopped: &Promise,
     on_delta: &dyn Fn(&str),
 ) -> Result<Completion, LlmError> {
-    let failed = |message: String| LlmError::Server { message };
+    let failed = |detail: String| LlmError::PageModel {
+        code: PageModelCode::Other,
+        detail,
+    };
     let woken: JsValue = Object::new().into();
     let pipe = Rc::new(RefCell::new(Pipe {
         pieces: Vec::new(),
@@ -68,7 +71,7 @@ pub async fn complete(
     let body = to_js(body).map_err(|e| failed(e.to_string()))?;
     let returned = model
         .call2(&JsValue::NULL, &body, &options)
-        .map_err(|e| failed(js_message(&e)))?;
+        .map_err(|e| thrown(&e))?;
     let result = Promise::resolve(&returned);
     let mut text = String::new();
     // Hands the pieces that came in (also before the first wait) to `on_delta`.
@@ -102,7 +105,7 @@ pub async fn complete(
                 break value;
             }
             Err(_) if abort.signal().aborted() => continue,
-            Err(error) => return Err(failed(js_message(&error))),
+            Err(error) => return Err(thrown(&error)),
         }
     };
     // The pieces are what the person saw; a function that streamed nothing gives its text.
@@ -124,4 +127,27 @@ pub async fn complete(
         usage: reply.usage,
         unfinished: false,
     })
+}
+
+/// What the page's function threw or rejected with: its `code` (the in-page engine sets one,
+/// and the core words it), and its `detail`, or its message when it gave no known code.
+fn thrown(error: &JsValue) -> LlmError {
+    let field = |name: &str| {
+        Reflect::get(error, &name.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    let code = field("code");
+    if code.as_deref() == Some("aborted") {
+        return LlmError::Aborted;
+    }
+    let code = code
+        .and_then(|c| serde_json::from_value(c.into()).ok())
+        .unwrap_or(PageModelCode::Other);
+    let detail = match (field("detail"), code) {
+        (Some(detail), _) => detail,
+        (None, PageModelCode::Other) => js_message(error),
+        (None, _) => String::new(),
+    };
+    LlmError::PageModel { code, detail }
 }

@@ -300,10 +300,15 @@ impl JsAgent {
                 return Err(misused(Misuse::Busy));
             }
             let _busy = Busy(&inner.busy);
-            let Job::Model { step, request } = prepare(&inner, &on_event).await? else {
+            let Job::Model {
+                step,
+                request,
+                tools,
+            } = prepare(&inner, &on_event).await?
+            else {
                 return Err(misused(Misuse::NotAskingModel));
             };
-            let reply = ask_model(&inner, &request, &on_event, step).await;
+            let reply = ask_model(&inner, &request, &tools, &on_event, step).await;
             // After abort() the run is over, with the text streamed so far as its reply.
             emit_all(&on_event, inner.unsent.take());
             let reply = reply.map_err(|e| llm_error(&e))?;
