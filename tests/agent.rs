@@ -749,6 +749,30 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
 }
 
 #[test]
+fn a_tool_that_returns_nothing_is_said_to_in_the_runs_language() {
+    for (config, said) in [
+        (unconstrained(), "(The tool returned nothing.)"),
+        (in_chinese(unconstrained()), "（工具没有返回任何内容。）"),
+    ] {
+        for output in ["", " \n "] {
+            let mut agent = Agent::new("What time is it?", registry(), config.clone());
+            agent
+                .feed_model(reply("Action: current_time\nAction Input: {}").unwrap())
+                .unwrap();
+            agent
+                .feed_tool(ToolResult {
+                    output: Ok(output.into()),
+                    elapsed_ms: None,
+                    edited: false,
+                })
+                .unwrap();
+            let obs = agent.trace().steps[0].observation.clone().expect("obs");
+            assert!(obs.text.starts_with(said), "{output:?}: {}", obs.text);
+        }
+    }
+}
+
+#[test]
 fn long_observations_are_cut_by_characters_with_a_marker() {
     let mut agent = Agent::new(Q, registry(), unconstrained());
     agent

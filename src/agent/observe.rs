@@ -29,6 +29,10 @@ impl Agent {
                 self.last.unrelated = true;
                 (text, ObservationSource::Tool)
             }
+            Ok(text) if text.trim().is_empty() => {
+                let lang = self.trace.config.prompt.lang;
+                (told::empty_result(lang), ObservationSource::Tool)
+            }
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
                 if error.wrong_tool() {

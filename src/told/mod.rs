@@ -173,6 +173,16 @@ pub fn bare_number(lang: Lang) -> String {
     )
 }
 
+/// The Observation of a tool that returned nothing (a page's function that returned
+/// `undefined`, or an empty string): said, so the model does not read an empty line.
+pub fn empty_result(lang: Lang) -> String {
+    say!(
+        lang,
+        "(The tool returned nothing.)",
+        "（工具没有返回任何内容。）"
+    )
+}
+
 /// After the question, once a trim has dropped the first `omitted` steps.
 pub fn steps_omitted(omitted: usize, lang: Lang) -> String {
     say!(

@@ -115,7 +115,8 @@ fn as_text(value: &JsValue) -> Result<String, String> {
         return Ok(s);
     }
     if value.is_undefined() || value.is_null() {
-        return Ok("(the tool returned nothing)".to_string());
+        // The core says so in the run's language.
+        return Ok(String::new());
     }
     if let Some(n) = value.as_f64() {
         return Ok(crate::tools::format_number(n));

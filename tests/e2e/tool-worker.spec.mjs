@@ -106,7 +106,7 @@ test('results come back as before: JSON for objects, errors as observations, cap
   const cases = [
     ['js-object', 'return {a: 1, list: [2, 3]};', 'The tool returned: {"a":1,"list":[2,3]}'],
     ['js-object', 'return 41 + args.x;', 'The tool returned: 42'],
-    ['js-undefined', 'return undefined;', 'The tool returned: (the tool returned nothing)'],
+    ['js-undefined', 'return undefined;', 'The tool returned: (The tool returned nothing.)'],
     ['js-throw', 'throw new Error("boom");', 'failed (its promise was rejected): boom'],
     ['js-circular', 'const o = {}; o.self = o; return o;', 'cannot be written as text'],
   ];
