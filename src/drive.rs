@@ -1,10 +1,18 @@
 //! A synchronous driver for native callers (tests, the CLI, benchmarks): it answers the
-//! agent's requests with a model function and runs built-in tools until the run is over.
-//! The browser's driver (`wasm`) matches the same [`Next`] variants, asynchronously.
+//! agent's requests with a model function and runs built-in tools until the run is over,
+//! through the same [`step::transition`] as the browser's driver.
 
-use crate::agent::{Agent, Next, ToolResult};
+use std::cell::RefCell;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use crate::agent::{Agent, ToolResult};
+use crate::events::{Event, Run};
 use crate::llm::{LlmError, ModelRequest, ServerKind};
-use crate::tools::{HostContext, ToolError};
+use crate::step::{self, Driver};
+use crate::tools::{HostContext, ToolCall, ToolError, ToolSpec};
 use crate::trace::{ModelReply, Outcome};
 
 /// Runs the agent to the end against a server of an unknown kind (so `auto` sends no
@@ -23,30 +31,70 @@ pub fn drive(
     agent: &mut Agent,
     host: &HostContext,
     server: ServerKind,
-    mut model: impl FnMut(&ModelRequest) -> Result<ModelReply, LlmError>,
+    model: impl FnMut(&ModelRequest) -> Result<ModelReply, LlmError>,
 ) -> Outcome {
-    loop {
-        // Each arm feeds exactly what `next` asked for, so feeding cannot fail.
-        let fed = match agent.next() {
-            Next::Done { outcome } => return outcome.clone(),
-            Next::DetectServer => agent.feed_server(server),
-            Next::CallModel { request } => match model(request) {
-                Ok(reply) => agent.feed_model(reply),
-                Err(error) => agent.feed_model_error(error),
-            },
-            Next::RunTool { call } => {
-                let output = agent.run_builtin(host).unwrap_or_else(|| {
-                    Err(ToolError::NoImplementation {
-                        tool: call.tool.clone(),
-                    })
-                });
-                agent.feed_tool(ToolResult {
-                    output,
-                    elapsed_ms: None,
-                    edited: false,
+    let native = Native {
+        run: RefCell::new(Run::new(agent.clone(), "")),
+        host,
+        server,
+        model: RefCell::new(model),
+    };
+    while !native.run.borrow().is_done() {
+        let Ok(()) = ready(step::transition(&native));
+    }
+    *agent = native.run.into_inner().into_agent();
+    agent.trace().outcome.clone().unwrap_or(Outcome::Aborted)
+}
+
+struct Native<'a, M> {
+    run: RefCell<Run>,
+    host: &'a HostContext,
+    server: ServerKind,
+    model: RefCell<M>,
+}
+
+impl<M: FnMut(&ModelRequest) -> Result<ModelReply, LlmError>> Driver for Native<'_, M> {
+    type Error = Infallible;
+
+    fn with_run<T>(&self, f: impl FnOnce(&mut Run) -> T) -> Result<T, Infallible> {
+        Ok(f(&mut self.run.borrow_mut()))
+    }
+
+    async fn detect_server(&self) -> Result<ServerKind, Infallible> {
+        Ok(self.server)
+    }
+
+    async fn call_model(
+        &self,
+        _step: usize,
+        request: &ModelRequest,
+        _tools: &[ToolSpec],
+    ) -> Result<ModelReply, LlmError> {
+        (self.model.borrow_mut())(request)
+    }
+
+    async fn run_tool(&self, call: &ToolCall) -> ToolResult {
+        let output = self.run.borrow().agent().run_builtin(self.host);
+        ToolResult {
+            output: output.unwrap_or_else(|| {
+                Err(ToolError::NoImplementation {
+                    tool: call.tool.clone(),
                 })
-            }
-        };
-        debug_assert!(fed.is_ok(), "{fed:?}");
+            }),
+            elapsed_ms: None,
+            edited: false,
+        }
+    }
+
+    /// Native callers read the trace, not the events.
+    fn emit(&self, _events: Vec<Event>) {}
+}
+
+/// The output of a synchronous driver's future, which is ready at once: nothing it awaits
+/// waits.
+fn ready<F: Future>(future: F) -> F::Output {
+    match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => output,
+        Poll::Pending => unreachable!("a synchronous driver waited"),
     }
 }

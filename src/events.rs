@@ -163,6 +163,10 @@ impl Run {
         &self.agent
     }
 
+    pub fn into_agent(self) -> Agent {
+        self.agent
+    }
+
     /// The step the run is on (1-based; 0 before the first).
     pub fn step_index(&self) -> usize {
         self.agent.trace().steps.len()

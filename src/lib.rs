@@ -35,6 +35,7 @@ pub mod prompt;
 pub mod reading;
 pub mod sentences;
 pub mod settings;
+pub mod step;
 pub mod strategy;
 pub mod told;
 pub mod tools;

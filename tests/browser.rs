@@ -526,9 +526,10 @@ async fn a_huge_js_result_is_truncated() {
 async fn step_through_with_an_edited_reply() {
     let (scenario, id) = fresh("calc");
     let agent = agent(&scenario, json!({}));
-    // `auto`: the first step asks the server what it is, then the model (here, the edit).
+    // `auto`: the first step asks the server what it is, then the model (here, the edit);
+    // `start` says so as the `next` event would.
     let next = rust(agent.start("What is 2 + 3?").unwrap());
-    assert_eq!(next["type"], "detect_server");
+    assert_eq!(next, json!({"type": "call_model", "step": 1}));
     let edit = js(
         &json!({"reply": "Thought: edited\nAction: calculator\nAction Input: {\"expression\": \"2 + 3\"}"}),
     );
@@ -549,7 +550,9 @@ async fn step_through_with_an_edited_reply() {
     let next = await_js(agent.step(None, JsValue::UNDEFINED))
         .await
         .unwrap();
-    assert_eq!(next["outcome"]["answer"], "The result is 5.");
+    assert_eq!(next, json!({"type": "done"}));
+    let trace = rust(agent.trace().unwrap());
+    assert_eq!(trace["outcome"]["answer"], "The result is 5.");
     assert_eq!(mock_requests(&id).await.len(), 1);
 }
 

@@ -20,10 +20,12 @@ const LAYERS: &[&[&str]] = &[
     &["reading", "demo", "config"],
     &["trace"],
     &["agent"],
-    &["drive", "settings"],
+    &["settings"],
     &["sentences"],
     &["view"],
     &["events"],
+    &["step"],
+    &["drive"],
 ];
 
 /// Drivers: above every layer, never used by the core.

@@ -1,13 +1,22 @@
 //! Every transition the browser's driver (`src/wasm`) can take, driven natively through the
-//! same calls in the same order: find out the server when the agent asks, announce what comes
-//! next, do it, feed the result unless Stop ended the run meanwhile, forward the events. Each
-//! case is a script of what the world answers and the events a page then receives.
+//! same code, [`reactloop::step::transition`], with a [`Driver`] whose world is a script: what
+//! the server says it is, what the model replies or how it fails, the built-in tool, and Stop
+//! pressed while a request is out. Each case is the script and the events a page then
+//! receives, transition by transition.
 
-use reactloop::agent::{Agent, Next, ToolResult};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use reactloop::agent::{Agent, ToolResult};
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Run};
-use reactloop::llm::{Constrained, LlmError, ServerKind};
-use reactloop::tools::{default_documents, HostContext, Registry};
+use reactloop::llm::{Constrained, LlmError, ModelRequest, ServerKind};
+use reactloop::step::{self, Driver};
+use reactloop::tools::{default_documents, HostContext, Registry, ToolCall, ToolSpec};
 use reactloop::trace::{ModelReply, Outcome};
 use serde_json::Value;
 
@@ -19,6 +28,7 @@ const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expre
 const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
 
 /// What the world does with one thing the run asked for.
+#[derive(Clone)]
 enum World<'a> {
     /// `GET /models` says what the server is.
     Server(ServerKind),
@@ -29,54 +39,91 @@ enum World<'a> {
     /// The person presses Stop while it is in flight, after the model streamed this much;
     /// the request then comes back aborted (a tool's result comes back all the same).
     Stop(&'a str),
-    /// The person presses Retry after a model error.
+    /// The person presses Retry after a model error (between transitions).
     Retry,
 }
 
-/// One transition as `step_once` in `src/wasm` takes it; the events in the order it
-/// forwards them.
-fn transition(run: &mut Run, world: &World) -> Vec<Event> {
-    let mut events = Vec::new();
-    if let World::Retry = world {
-        return run.retry().expect("a model error to retry");
+/// The scripted world, the run, and the events as a page gets them.
+struct Script<'a> {
+    run: RefCell<Run>,
+    world: RefCell<VecDeque<World<'a>>>,
+    /// What Stop reported while a request was out; the page gets it with what comes next.
+    unsent: RefCell<Vec<Event>>,
+    shown: RefCell<Vec<Event>>,
+}
+
+impl Script<'_> {
+    fn answer(&self) -> World<'_> {
+        self.world
+            .borrow_mut()
+            .pop_front()
+            .expect("the script answers what the run asks")
     }
-    if run.agent().next() == Next::DetectServer {
-        let kind = match world {
-            World::Server(kind) => *kind,
-            World::Stop(_) => {
-                events.extend(run.abort(None));
+
+    fn stop(&self, partial: &str) {
+        let events = self.run.borrow_mut().abort(Some(partial.to_string()));
+        self.unsent.borrow_mut().extend(events);
+    }
+}
+
+impl Driver for Script<'_> {
+    type Error = Infallible;
+
+    fn with_run<T>(&self, f: impl FnOnce(&mut Run) -> T) -> Result<T, Infallible> {
+        Ok(f(&mut self.run.borrow_mut()))
+    }
+
+    async fn detect_server(&self) -> Result<ServerKind, Infallible> {
+        Ok(match self.answer() {
+            World::Server(kind) => kind,
+            World::Stop(partial) => {
+                self.stop(partial);
                 ServerKind::Unknown
             }
             _ => panic!("the run asks what the server is"),
-        };
-        // After Stop the run is over and no longer asks: refused, and ignored.
-        let _ = run.feed_server(kind);
-        return events;
+        })
     }
-    events.extend(run.announce());
-    let fed = match (run.agent().next(), world) {
-        (Next::CallModel { .. }, World::Reply(text)) => run.feed_model(reply(text)),
-        (Next::CallModel { .. }, World::Fails(error)) => run.feed_model_error(error.clone()),
-        (Next::CallModel { .. }, World::Stop(partial)) => {
-            events.extend(run.abort(Some(partial.to_string())));
-            assert!(run.is_done());
-            // The aborted request comes back; the run is over, so it is not fed.
-            Ok(Vec::new())
+
+    async fn call_model(
+        &self,
+        _step: usize,
+        _request: &ModelRequest,
+        _tools: &[ToolSpec],
+    ) -> Result<ModelReply, LlmError> {
+        match self.answer() {
+            World::Reply(text) => Ok(reply(text)),
+            World::Fails(error) => Err(error),
+            World::Stop(partial) => {
+                self.stop(partial);
+                Err(LlmError::Aborted)
+            }
+            _ => panic!("the run asks the model"),
         }
-        (Next::RunTool { .. }, World::Tool) => run.feed_tool(tool_result(run)),
-        (Next::RunTool { .. }, World::Stop(_)) => {
-            let late = tool_result(run);
-            events.extend(run.abort(Some("ignored".into())));
-            assert!(
-                run.feed_tool(late).is_err(),
-                "a stopped run takes no result"
-            );
-            Ok(Vec::new())
+    }
+
+    async fn run_tool(&self, _call: &ToolCall) -> ToolResult {
+        let result = tool_result(&self.run.borrow());
+        match self.answer() {
+            World::Tool => {}
+            World::Stop(partial) => self.stop(partial),
+            _ => panic!("the run runs a tool"),
         }
-        (next, _) => panic!("the script does not answer {next:?}"),
-    };
-    events.extend(fed.expect("the run takes what it asked for"));
-    events
+        result
+    }
+
+    fn emit(&self, events: Vec<Event>) {
+        let mut shown = self.shown.borrow_mut();
+        shown.extend(self.unsent.take());
+        shown.extend(events);
+    }
+}
+
+/// The output of a future that never waits (the script answers at once).
+fn ready<F: Future>(future: F) -> F::Output {
+    match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => output,
+        Poll::Pending => unreachable!("the script waited"),
+    }
 }
 
 fn reply(text: &str) -> ModelReply {
@@ -105,12 +152,33 @@ fn play(constrained: Constrained, script: &[World]) -> (Vec<Vec<String>>, Run) {
         Registry::with_builtins(default_documents()),
         config,
     );
-    let mut run = Run::new(agent, "http://127.0.0.1:8000");
-    let shown = script
-        .iter()
-        .map(|world| transition(&mut run, world).iter().map(kind).collect())
-        .collect();
-    (shown, run)
+    let world = Script {
+        run: RefCell::new(Run::new(agent, "http://127.0.0.1:8000")),
+        world: RefCell::new(script.iter().cloned().collect()),
+        unsent: RefCell::default(),
+        shown: RefCell::default(),
+    };
+    let mut shown = Vec::new();
+    loop {
+        let next = world.world.borrow().front().cloned();
+        match next {
+            None => break,
+            Some(World::Retry) => {
+                world.world.borrow_mut().pop_front();
+                let events = world
+                    .run
+                    .borrow_mut()
+                    .retry()
+                    .expect("a model error to retry");
+                world.emit(events);
+            }
+            Some(_) => {
+                let Ok(()) = ready(step::transition(&world));
+            }
+        }
+        shown.push(world.shown.take().iter().map(kind).collect());
+    }
+    (shown, world.run.into_inner())
 }
 
 fn kind(event: &Event) -> String {
@@ -152,7 +220,7 @@ fn auto_asks_the_server_then_a_refused_constraint_is_asked_again_without_it() {
     assert_eq!(
         shown,
         [
-            vec![],
+            // Finding out the server belongs to the first request's transition.
             vec!["request:1", "guard:1", "step:1", "next:call_model"],
             vec!["request:1", "step:1", "next:run_tool"],
             vec!["tool_start:1", "step:1", "step:2", "next:call_model"],

@@ -486,9 +486,9 @@ impl<'d> Walk<'d> {
                 let shallow = errors.iter().filter(|e| e.starts_with(&here)).count();
                 (tagged, Reverse(shallow), Reverse(errors.len()))
             };
-            let better = best.as_ref().map_or(true, |(was_tagged, was, _)| {
-                rank(tagged, &errors) > rank(*was_tagged, was)
-            });
+            let better = best
+                .as_ref()
+                .is_none_or(|(was_tagged, was, _)| rank(tagged, &errors) > rank(*was_tagged, was));
             if relevant && better {
                 best = Some((tagged, errors, coverage));
             }
@@ -704,7 +704,8 @@ const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expre
 const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
 
 /// What a page receives from a run driven to its end with these replies (a `None` is a model
-/// error): its events, each `Next` the agent gave (as JSON), and the trace.
+/// error): its events, what it waited for before each transition and at the end (`start`,
+/// `step` and `pending` give it to a page as JSON), and the trace.
 fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec<Value>, Trace) {
     let config = AgentConfig {
         constrained,
@@ -721,7 +722,7 @@ fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec
     let mut nexts = Vec::new();
     let mut replies = replies.iter();
     while !run.is_done() {
-        nexts.push(to_value(run.agent().next()));
+        nexts.push(to_value(run.pending()));
         events.extend(run.announce());
         let fed = match run.agent().next() {
             Next::DetectServer => run.feed_server(ServerKind::LlamaCpp).map(|()| Vec::new()),
@@ -742,7 +743,7 @@ fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec
         };
         events.extend(fed.expect("the run takes what it asked for"));
     }
-    nexts.push(to_value(run.agent().next()));
+    nexts.push(to_value(run.pending()));
     (events, nexts, run.agent().trace().clone())
 }
 
@@ -921,20 +922,6 @@ fn outcomes() -> Vec<Outcome> {
             },
             Outcome::ModelError { .. } => Outcome::Aborted,
             Outcome::Aborted => return all,
-        };
-        all.push(next);
-    }
-}
-
-fn nexts() -> Vec<Value> {
-    let (request, call, outcome) = (request(), call(), Outcome::Aborted);
-    let mut all = vec![Next::DetectServer];
-    loop {
-        let next = match all.last().unwrap() {
-            Next::DetectServer => Next::CallModel { request: &request },
-            Next::CallModel { .. } => Next::RunTool { call: &call },
-            Next::RunTool { .. } => Next::Done { outcome: &outcome },
-            Next::Done { .. } => return all.iter().map(to_value).collect(),
         };
         all.push(next);
     }
@@ -1160,7 +1147,7 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
             );
         }
         for (j, next) in nexts.iter().enumerate() {
-            walk.check(&format!("run{i}.next[{j}]"), next, "Next");
+            walk.check(&format!("run{i}.next[{j}]"), next, "Pending");
         }
         walk.check(
             &format!("run{i}.trace()"),
@@ -1175,9 +1162,6 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
     walk.check("exportTrace", &to_value(trace()), "Trace");
     for (i, outcome) in outcomes().iter().enumerate() {
         walk.check(&format!("outcome[{i}]"), &to_value(outcome), "Outcome");
-    }
-    for (i, next) in nexts().iter().enumerate() {
-        walk.check(&format!("next[{i}]"), next, "Next");
     }
     for (i, pending) in pendings().iter().enumerate() {
         walk.check(&format!("pending[{i}]"), &to_value(pending), "Pending");

@@ -339,7 +339,7 @@ class Column {
   async adopt(agent, { partAt, edit = null }) {
     this.started = performance.now();
     // The original stays as it is: its agent is the playground's, which this column never moves.
-    this.live.show(agent, { type: edit ? 'call_model' : 'done' });
+    this.live.show(agent, edit ? agent.pending() : { type: 'done' });
     this.view.foldBefore(partAt);
     if (!edit) {
       this.view.showEnd(agent.trace());

@@ -17,8 +17,7 @@ export class LiveRun {
 
   /** Starts `question` on `agent` (built by the caller) and draws its head; throws what agent.start throws. */
   start(agent, question) {
-    agent.start(question);
-    this.show(agent, { type: 'call_model', step: 1 }); // a run starts by asking the model
+    this.show(agent, agent.start(question));
   }
 
   /** Takes over `agent`'s run as it stands, waiting for `pending`, and draws its steps so far. */

@@ -323,7 +323,7 @@ pub fn computes(fits: &[ToolFit]) -> bool {
 
 /// Whether no tool has evidence worth the name: the best scores under [`SOME`].
 pub fn none_fits(fits: &[ToolFit]) -> bool {
-    fits.first().map_or(true, |f| f.score < SOME)
+    fits.first().is_none_or(|f| f.score < SOME)
 }
 
 /// The tool the run should call next, given the tools called so far: first the tools that

@@ -1,55 +1,70 @@
-//! The driver's transitions: it matches the agent's `Next` as `crate::drive` does and only
-//! does the I/O (fetch, the page's model function, JS tools, timers).
+//! The browser's I/O: a [`Driver`] for [`crate::step`], which owns the transition (find out
+//! the server, announce, ask the model or run a tool, feed, report); this file only fetches,
+//! calls the page's model function and JS tools, and keeps time.
 
 use super::*;
+use crate::step::{self, Driver};
 
-/// What a transition does: ask the model, or run a tool; or nothing, the run being over.
-pub(super) enum Job {
-    /// `tools` are the run's own, which its agent dispatches to (none for chain of thought).
-    Model {
+/// One page's run, its listener, and what a person typed in place of the model's reply or
+/// the tool's result (`step(onEvent, {reply} | {observation})`).
+pub(super) struct Page<'a> {
+    pub inner: &'a Rc<Inner>,
+    pub on_event: &'a Option<Function>,
+    pub edit: RefCell<Edit>,
+}
+
+impl Driver for Page<'_> {
+    type Error = JsValue;
+
+    fn with_run<T>(&self, f: impl FnOnce(&mut Run) -> T) -> Result<T, JsValue> {
+        with_run(self.inner, f)
+    }
+
+    async fn detect_server(&self) -> Result<ServerKind, JsValue> {
+        detect_server(self.inner).await
+    }
+
+    async fn call_model(
+        &self,
         step: usize,
-        request: ModelRequest,
-        tools: Vec<ToolSpec>,
-    },
-    Tool {
-        call: ToolCall,
-    },
-    Done,
+        request: &ModelRequest,
+        tools: &[ToolSpec],
+    ) -> Result<ModelReply, LlmError> {
+        let edit = std::mem::take(&mut *self.edit.borrow_mut());
+        match edit.reply {
+            Some(text) => Ok(ModelReply {
+                text,
+                usage: edit.usage.unwrap_or_default(),
+                elapsed_ms: edit.elapsed_ms,
+                edited: edit.edited.unwrap_or(true),
+            }),
+            None => ask_model(self.inner, request, tools, self.on_event, step).await,
+        }
+    }
+
+    async fn run_tool(&self, call: &ToolCall) -> ToolResult {
+        let started = timer::now_ms();
+        let typed = self.edit.borrow_mut().observation.take();
+        let edited = typed.is_some();
+        let output = match typed {
+            Some(text) => Ok(text),
+            None => run_tool(self.inner, call).await,
+        };
+        ToolResult {
+            output,
+            elapsed_ms: Some(timer::now_ms() - started),
+            edited,
+        }
+    }
+
+    /// What Stop reported while a request was out goes first.
+    fn emit(&self, events: Vec<Event>) {
+        emit_all(self.on_event, self.inner.unsent.take());
+        emit_all(self.on_event, events);
+    }
 }
 
-/// Gets the run ready for its transition: finds out what the server is when the agent asks
-/// (`Next::DetectServer`), announces what comes next, and hands out a copy of it: no
-/// `RefCell` borrow is held across an await, so `abort()` and `trace()` work meanwhile.
-pub(super) async fn prepare(
-    inner: &Rc<Inner>,
-    on_event: &Option<Function>,
-) -> Result<Job, JsValue> {
-    if with_run(inner, |run| run.agent().next() == Next::DetectServer)? {
-        let kind = detect_server(inner).await?;
-        // After Stop the run is over and no longer asks.
-        with_run(inner, |run| run.feed_server(kind).ok())?;
-    }
-    if let Some(event) = with_run(inner, |run| run.announce())? {
-        emit(on_event, &event);
-    }
-    with_run(inner, |run| match run.agent().next() {
-        Next::CallModel { request } => Job::Model {
-            step: run.step_index(),
-            request: request.clone(),
-            tools: run
-                .agent()
-                .registry()
-                .specs()
-                .into_iter()
-                .cloned()
-                .collect(),
-        },
-        Next::RunTool { call } => Job::Tool { call: call.clone() },
-        Next::DetectServer | Next::Done { .. } => Job::Done,
-    })
-}
-
-/// One transition: does what the run waits for and forwards the events the core reports.
+/// One transition, refused while another is in flight.
 pub(super) async fn step_once(
     inner: &Rc<Inner>,
     on_event: &Option<Function>,
@@ -59,52 +74,12 @@ pub(super) async fn step_once(
         return Err(misused(Misuse::Busy));
     }
     let _busy = Busy(&inner.busy);
-    let events = match prepare(inner, on_event).await? {
-        Job::Done => Vec::new(),
-        Job::Model {
-            step,
-            request,
-            tools,
-        } => {
-            let result = match edit.reply {
-                Some(text) => Ok(ModelReply {
-                    text,
-                    usage: edit.usage.unwrap_or_default(),
-                    elapsed_ms: edit.elapsed_ms,
-                    edited: edit.edited.unwrap_or(true),
-                }),
-                None => ask_model(inner, &request, &tools, on_event, step).await,
-            };
-            // After abort() the run is over; abort() reported it.
-            with_run(inner, |run| match result {
-                _ if run.is_done() => Ok(Vec::new()),
-                Ok(reply) => run.feed_model(reply),
-                Err(error) => run.feed_model_error(error),
-            })?
-            .unwrap_or_default()
-        }
-        Job::Tool { call } => {
-            let started = timer::now_ms();
-            let edited = edit.observation.is_some();
-            let output = match edit.observation {
-                Some(text) => Ok(text),
-                None => run_tool(inner, &call).await,
-            };
-            let result = ToolResult {
-                output,
-                elapsed_ms: Some(timer::now_ms() - started),
-                edited,
-            };
-            with_run(inner, |run| match run.is_done() {
-                true => Ok(Vec::new()),
-                false => run.feed_tool(result),
-            })?
-            .unwrap_or_default()
-        }
+    let page = Page {
+        inner,
+        on_event,
+        edit: RefCell::new(edit),
     };
-    emit_all(on_event, inner.unsent.take());
-    emit_all(on_event, events);
-    Ok(())
+    step::transition(&page).await
 }
 
 /// `Next::DetectServer`: the in-page engine and the demo are known; a server is asked.

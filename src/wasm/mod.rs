@@ -21,12 +21,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
-use crate::agent::{self, Next, ToolResult};
+use crate::agent::{self, ToolResult};
 use crate::config::AgentConfig;
 use crate::events::{Event, Part, Run};
 use crate::llm::{LlmError, ModelRequest, ServerKind, Usage};
 use crate::sentences::Misuse;
 use crate::settings::{self, Configured, Model, Purpose, SettingsError};
+use crate::step::{self, Driver, Effect};
 use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
 use crate::trace::{ModelReply, Trace};
 use crate::view;
@@ -36,7 +37,7 @@ pub use api::{
 };
 use api::{js_tool, trace_view};
 use convert::{configure, from_js, js_error, llm_error, misused, refused, to_js};
-use drive::{ask_model, prepare, step_once, Job};
+use drive::{ask_model, step_once, Page};
 use js_tools::JsTool;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -234,8 +235,9 @@ impl JsAgent {
         crate::agent::system_prompt(config, &self.inner.registry.borrow(), config.constrained)
     }
 
-    /// Starts a new run (dropping any previous one) and returns what it needs first.
-    #[wasm_bindgen(unchecked_return_type = "Next")]
+    /// Starts a new run (dropping any previous one) and returns what it needs first, as the
+    /// `next` event says it.
+    #[wasm_bindgen(unchecked_return_type = "Pending")]
     pub fn start(&self, question: &str) -> Result<JsValue, JsValue> {
         if self.inner.busy.get() {
             return Err(misused(Misuse::StillRunning));
@@ -246,25 +248,26 @@ impl JsAgent {
         let registry = self.inner.registry.borrow().clone();
         let mut run = agent::Agent::new(question, registry, self.inner.config.clone());
         run.label_model(self.inner.model.label());
-        let next = to_js(&run.next()).map_err(|e| js_error(e, None, None));
-        *self.inner.run.borrow_mut() = Some(Run::new(run, timer::page_origin()));
+        let run = Run::new(run, timer::page_origin());
+        let next = to_js(&run.pending()).map_err(|e| js_error(e, None, None));
+        *self.inner.run.borrow_mut() = Some(run);
         *self.inner.aborted.borrow_mut() = abort_promise();
         self.inner.paused.set(false);
         next
     }
 
     /// What the run needs next, or null before `start`.
-    #[wasm_bindgen(unchecked_return_type = "Next | null")]
+    #[wasm_bindgen(unchecked_return_type = "Pending | null")]
     pub fn pending(&self) -> Result<JsValue, JsValue> {
         match self.inner.run.borrow().as_ref() {
-            Some(run) => to_js(&run.agent().next()).map_err(|e| js_error(e, None, None)),
+            Some(run) => to_js(&run.pending()).map_err(|e| js_error(e, None, None)),
             None => Ok(JsValue::NULL),
         }
     }
 
     /// Performs one transition. `edit` may replace the model's reply (`{reply}`) or the
     /// tool's observation (`{observation}`). Resolves to what the run needs next.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Next>")]
+    #[wasm_bindgen(unchecked_return_type = "Promise<Pending>")]
     pub fn step(
         &self,
         #[wasm_bindgen(unchecked_param_type = "OnEvent | null | undefined")] on_event: Option<
@@ -280,7 +283,7 @@ impl JsAgent {
                 from_js(edit, "edit")?
             };
             step_once(&inner, &on_event, edit).await?;
-            with_run(&inner, |run| to_js(&run.agent().next()))?.map_err(|e| js_error(e, None, None))
+            with_run(&inner, |run| to_js(&run.pending()))?.map_err(|e| js_error(e, None, None))
         })
     }
 
@@ -300,17 +303,22 @@ impl JsAgent {
                 return Err(misused(Misuse::Busy));
             }
             let _busy = Busy(&inner.busy);
-            let Job::Model {
+            let page = Page {
+                inner: &inner,
+                on_event: &on_event,
+                edit: RefCell::default(),
+            };
+            let Effect::CallModel {
                 step,
                 request,
                 tools,
-            } = prepare(&inner, &on_event).await?
+            } = step::prepare(&page).await?
             else {
                 return Err(misused(Misuse::NotAskingModel));
             };
             let reply = ask_model(&inner, &request, &tools, &on_event, step).await;
             // After abort() the run is over, with the text streamed so far as its reply.
-            emit_all(&on_event, inner.unsent.take());
+            page.emit(Vec::new());
             let reply = reply.map_err(|e| llm_error(&e))?;
             to_js(&reply).map_err(|e| js_error(e, None, None))
         })

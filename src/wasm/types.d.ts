@@ -151,13 +151,6 @@ export interface ToolCall {
   notes: string[];
 }
 
-export type Next =
-  /** `constrained: 'auto'` before the first request: `step()` asks the server what it is, then the model. */
-  | { type: 'detect_server' }
-  | { type: 'call_model'; request: ModelRequest }
-  | { type: 'run_tool'; call: ToolCall }
-  | { type: 'done'; outcome: Outcome };
-
 export type Outcome =
   | { type: 'answer'; answer: string }
   | { type: 'step_limit'; steps: number; last_observation: string | null }
@@ -235,7 +228,11 @@ export interface StepView {
   can_retry?: boolean;
 }
 
-/** What a run waits for, in short (the 'next' event; the request itself is in 'request'). */
+/**
+ * What a run waits for: `start`, `step` and `pending` return it, and the 'next' event carries
+ * it (the request itself is in the 'request' event). Under `constrained: 'auto'` the first
+ * `step()` asks the server what it is, then the model.
+ */
 export type Pending =
   | { type: 'call_model'; step: number }
   | { type: 'run_tool'; step: number; call: ToolCall }
