@@ -55,16 +55,6 @@ impl Strategy {
     pub fn acts(self) -> bool {
         self != Strategy::Cot
     }
-
-    /// Whether the run starts with a plan.
-    pub fn plans(self) -> bool {
-        self == Strategy::Plan
-    }
-
-    /// Whether a final answer is checked once before it is taken.
-    pub fn checks(self) -> bool {
-        self == Strategy::Reflect
-    }
 }
 
 /// What happens to rounds that leave the history window (`historyRounds`).

@@ -7,12 +7,16 @@
 
 use serde::{Deserialize, Serialize};
 
+mod compression;
+mod course;
 mod log;
 mod observe;
 mod reply;
 mod request;
 mod server;
 
+use compression::Compression;
+use course::{Answered, Course};
 use reply::{json_thought_cut, parse_grammar_reply, reply_text_at};
 use request::prompt_and_examples;
 pub use request::system_prompt;
@@ -26,7 +30,7 @@ use crate::llm::{
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
-use crate::strategy::{Compress, Strategy};
+use crate::strategy::Strategy;
 use crate::told;
 use crate::tools::{fit, Builtin, HostContext, Registry, ToolCall, ToolError, ToolFit, ToolSpec};
 use crate::trace::{
@@ -142,20 +146,10 @@ pub struct Agent {
     number_noted: bool,
     /// A final answer was sent back for leaving out the calculator's result (once a run).
     result_noted: bool,
-    /// The answer the pending request asks the model to check (`reflect`).
-    checking: Option<String>,
-    /// The run's one self-check was asked for.
-    checked: bool,
-    /// The plan of a `plan` run, kept in the prompt.
-    plan: Option<Vec<String>>,
-    /// The next request asks for a plan: the first, or one new plan after a failed tool.
-    plan_pending: bool,
-    /// The one new plan was asked for.
-    replanned: bool,
-    /// The window start the pending summary request makes room for (`compress: summary`).
-    summarizing: Option<usize>,
-    /// The latest summary of the rounds that left the window.
-    summary: Option<String>,
+    /// The strategy's own state: a plan to carry out, an answer to check.
+    course: Course,
+    /// What happens to rounds that leave the window.
+    compression: Compression,
     /// What the transitions since the last [`Agent::take_changes`] did.
     changes: Vec<Change>,
     /// How well each tool fits the question, best first.
@@ -207,13 +201,8 @@ impl Agent {
             last: LastStep::default(),
             number_noted: false,
             result_noted: false,
-            checking: None,
-            checked: false,
-            plan: None,
-            plan_pending: config.strategy.plans(),
-            replanned: false,
-            summarizing: None,
-            summary: None,
+            course: Course::new(config.strategy),
+            compression: Compression::new(config.compress),
             constrained,
             registry,
             trace: Trace {
@@ -280,17 +269,15 @@ impl Agent {
         if self.state != State::NeedModel || self.wants_server() {
             return Err(AgentError::NotWaitingForModel);
         }
-        if let Some(start) = self.summarizing.take() {
+        if let Some(start) = self.compression.take_pending() {
             self.take_summary(reply, start);
             return Ok(());
         }
         if self.current().request.asks_plan {
-            self.plan_pending = false;
-            if let Some(steps) = prompt::read_plan(&reply.text) {
+            if let Some(steps) = self.course.read_plan(&reply.text) {
                 self.take_plan(reply, steps);
                 return Ok(());
             }
-            // No plan in the reply: the run goes on without one, as ReAct.
         }
         let request = &self.current().request;
         let prefix = request.thought_prefix.clone().unwrap_or_default();
@@ -311,8 +298,8 @@ impl Agent {
                 && !self.current().request.constrained.is_on(),
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
             // "OK" to a self-check leaves the question's numbers where they were.
-            number_noted: self.number_noted || self.checking.is_some(),
-            result_noted: self.result_noted || self.checking.is_some(),
+            number_noted: self.number_noted || self.course.checking().is_some(),
+            result_noted: self.result_noted || self.course.checking().is_some(),
             steered: reply.edited || self.steered(),
             examples: &self.examples,
         };
@@ -371,7 +358,7 @@ impl Agent {
             }
             Parsed::Action { tool, input } => {
                 self.format_errors = 0;
-                if self.checking.take().is_some() {
+                if self.course.leaves_check() {
                     // The self-check went back to the tools: its revision is what follows.
                     self.guard(Guard::SelfCheck { kept: false });
                 }
@@ -446,12 +433,8 @@ impl Agent {
         let trim = history::trim_start(self.window_start, self.rounds.len(), config.history_rounds);
         // With `summary`, the rounds about to leave are first summarised, from the full history.
         // A summary takes a step of its own: not when the limit leaves no step after it.
-        let summarize = config.compress == Compress::Summary
-            && self.summarizing.is_none()
-            && self.trace.steps.len() + 2 <= config.max_steps;
-        if let Some(start) = trim.filter(|_| summarize) {
-            self.summarizing = Some(start);
-        } else if let Some(start) = trim {
+        let room = self.trace.steps.len() + 2 <= config.max_steps;
+        if let Some(start) = trim.filter(|&start| !self.compression.summarize_first(start, room)) {
             let dropped = start - self.window_start;
             self.window_start = start;
             let kept_rounds = self.rounds.len() - start;

@@ -45,10 +45,8 @@ impl Agent {
                     self.other_tools(&tool)
                 );
                 self.guard(Guard::ToolFailed { error });
-                if self.plan.is_some() && !self.replanned {
+                if self.course.replans() {
                     // One new plan, now that a step of the old one failed.
-                    self.replanned = true;
-                    self.plan_pending = true;
                     text = format!("{text}\n{}", prompt::plan_feedback(lang, true));
                 }
                 (text, ObservationSource::ToolError)

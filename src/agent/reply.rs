@@ -11,7 +11,7 @@ impl Agent {
         let summary = prompt::read_summary(&reply.text);
         let dropped = start - self.window_start;
         self.window_start = start;
-        self.summary = Some(summary.clone());
+        self.compression.keep(summary.clone());
         let kept_rounds = self.rounds.len() - start;
         let step = self.current_mut();
         step.reply = Some(reply);
@@ -28,7 +28,6 @@ impl Agent {
     pub(super) fn take_plan(&mut self, reply: ModelReply, steps: Vec<String>) {
         let kept = reply.text.trim().to_string();
         let lang = self.trace.config.prompt.lang;
-        self.plan = Some(steps.clone());
         let step = self.current_mut();
         step.reply = Some(reply);
         step.plan = Some(steps);
@@ -40,22 +39,17 @@ impl Agent {
     /// which keeps the answer it was shown ("OK") or replaces it.
     pub(super) fn final_answer(&mut self, reply: String, answer: String) {
         let config = &self.trace.config;
-        if let Some(checked) = self.checking.take() {
-            let kept = prompt::keeps_answer(&answer);
-            self.guard(Guard::SelfCheck { kept });
-            let answer = if kept { checked } else { answer };
-            self.finish(Outcome::Answer { answer });
-        } else if config.strategy.checks()
-            && !self.checked
-            && self.trace.steps.len() < config.max_steps
-        {
-            self.checked = true;
-            let lang = config.prompt.lang;
-            let text = prompt::check_answer(&self.trace.question, &answer, lang);
-            self.checking = Some(answer);
-            self.observe(reply, text, ObservationSource::Feedback, None, false);
-        } else {
-            self.finish(Outcome::Answer { answer });
+        let room = self.trace.steps.len() < config.max_steps;
+        let lang = config.prompt.lang;
+        match (self.course).answer(answer, room, &self.trace.question, lang) {
+            Answered::Take(answer) => self.finish(Outcome::Answer { answer }),
+            Answered::Checked { kept, answer } => {
+                self.guard(Guard::SelfCheck { kept });
+                self.finish(Outcome::Answer { answer });
+            }
+            Answered::Check(text) => {
+                self.observe(reply, text, ObservationSource::Feedback, None, false);
+            }
         }
     }
 

@@ -13,8 +13,8 @@ impl Agent {
         let layout = Layout {
             pinned: {
                 let lang = config.prompt.lang;
-                let plan = (self.plan.as_deref()).map(|steps| prompt::plan_text(steps, lang));
-                let summary = (self.summary.as_deref()).map(|s| prompt::summary_text(s, lang));
+                let plan = (self.course.plan()).map(|steps| prompt::plan_text(steps, lang));
+                let summary = (self.compression.latest()).map(|s| prompt::summary_text(s, lang));
                 let pinned: Vec<String> = plan.into_iter().chain(summary).collect();
                 (!pinned.is_empty()).then(|| pinned.join("\n"))
             },
@@ -29,7 +29,7 @@ impl Agent {
             self.window_start,
             &layout,
         );
-        if self.summarizing.is_some() {
+        if self.compression.summarizing() {
             // The history as it stands, asked to be summarised: an extension of the last
             // request, so the server's prompt cache holds.
             history::close_with(&mut messages, prompt::ask_for_summary(config.prompt.lang));
@@ -111,21 +111,20 @@ impl Agent {
             _ => None,
         };
         let thought_prefix = match (observed, ran_on) {
-            _ if !config.strategy.thinks() || self.plan_pending => None,
+            _ if !config.strategy.thinks() || self.course.asks_plan() => None,
             (_, Some(thought)) => Some(thought),
-            _ if self.checking.is_some() => Some(prompt::opening(Opening::Check, lang).to_string()),
+            _ if self.course.checking().is_some() => {
+                Some(prompt::opening(Opening::Check, lang).to_string())
+            }
             _ if last.unrelated => Some(match next {
                 Some(tool) => format!("{} {tool}", prompt::opening(Opening::ChooseTool, lang)),
                 None => prompt::opening(Opening::FromKnowledge, lang).to_string(),
             }),
             (_, None) if unused.is_some() => unused,
-            // Carrying out a plan, the Thought opens on the step it is at (the tools that
-            // answered so far): the 0.5B model, opening "The Observation shows", made up a
-            // result and then ran its steps on past the last.
-            (_, None) if self.plan.is_some() => {
+            // Carrying out a plan, the Thought opens on the step it is at.
+            (_, None) if self.course.plan().is_some() => {
                 let done = self.calls.iter().filter(|c| c.succeeded).count();
-                let plan = self.plan.as_deref().unwrap_or_default();
-                Some(prompt::plan_step(plan, done, lang))
+                self.course.plan_opening(done, lang)
             }
             // No tool has evidence in the question: the first Thought opens on answering it.
             (false, None) if config.act_first && config.strategy.acts() && self.no_tool_fits() => {
@@ -155,8 +154,8 @@ impl Agent {
             }
         }
         .filter(|_| on);
-        let checks_answer = self.checking.clone();
-        let asks_plan = self.plan_pending && must_answer.is_none();
+        let checks_answer = self.course.checking().map(str::to_string);
+        let asks_plan = self.course.asks_plan() && must_answer.is_none();
         // The check's reply may be "OK": no opening forces a sentence; a plan has no answer.
         let answer_prefix = (on && checks_answer.is_none() && !asks_plan)
             .then(|| prompt::opening(Opening::Answer, lang).to_string());
@@ -209,11 +208,7 @@ impl Agent {
     /// acting first, with no plan or self-check of its own to follow.
     pub(super) fn next_tool(&self) -> Option<&str> {
         let config = &self.trace.config;
-        let follows = config.act_first
-            && config.strategy.acts()
-            && self.plan.is_none()
-            && !self.plan_pending
-            && self.checking.is_none();
+        let follows = config.act_first && config.strategy.acts() && !self.course.own_course();
         if !follows {
             return None;
         }
