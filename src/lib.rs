@@ -18,7 +18,9 @@
 //! - [`drive`] (a synchronous driver), [`settings`] (the page's settings → config, model, tools).
 //! - [`sentences`] (everything a reader is shown, in English and Chinese).
 //! - [`view`] (a step or a trace ready to draw), then [`events`] (a run's transitions as events).
-//! - `wasm` (wasm32 only): the browser driver and the JS API.
+//!
+//! The browser driver and the JS API are a crate of their own (`wasm/`, `reactloop-wasm`), so
+//! Cargo keeps the direction: the glue uses the core, never the reverse.
 
 pub mod agent;
 pub mod config;
@@ -41,5 +43,3 @@ pub mod told;
 pub mod tools;
 pub mod trace;
 pub mod view;
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;

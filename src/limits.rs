@@ -23,7 +23,7 @@ pub const MAX_TRACE_BYTES: usize = 20_000_000;
 pub const MAX_TRACE_STEPS: usize = 2_000;
 
 /// The limits as `limits()` gives them to a page (`interface Limits` of
-/// `src/wasm/types.d.ts`).
+/// `wasm/src/types.d.ts`).
 pub fn for_page() -> serde_json::Value {
     serde_json::json!({
         "replyBytes": MAX_REPLY_BYTES,

@@ -16,7 +16,7 @@ use crate::tools::{default_documents, Document, Registry};
 
 /// Every key of the settings object, as a page writes it. The reader reads under these names
 /// only (a debug build panics on another), the tests below check it reads each, and
-/// `tests/types.rs` checks that `interface Settings` of `src/wasm/types.d.ts` declares each
+/// `tests/types.rs` checks that `interface Settings` of `wasm/src/types.d.ts` declares each
 /// and nothing else.
 pub const SETTINGS_KEYS: &[&str] = &[
     "demo",

@@ -1,6 +1,6 @@
 //! One transition, the same for every driver: find out what the server is when the run asks,
 //! announce what comes next, do it, feed the result unless the run ended meanwhile (Stop), and
-//! hand out the events in order. The browser's driver (`src/wasm`), the native one
+//! hand out the events in order. The browser's driver (`wasm/`), the native one
 //! ([`crate::drive`]) and the protocol tests run this code; each supplies only a [`Driver`]:
 //! the cell that holds the run, the server, the model, the tools and where events go.
 

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-/// Bottom first. `wasm` (the browser driver) and `bin` sit above all of them.
+/// Bottom first. `bin` sits above all of them; the browser driver is a crate of its own
+/// (`wasm/`), which Cargo keeps from being used by the core.
 const LAYERS: &[&[&str]] = &[
     &["lang", "fields", "limits", "strategy"],
     &["tools", "parse"],
@@ -29,7 +30,7 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 /// Drivers: above every layer, never used by the core.
-const DRIVERS: &[&str] = &["wasm", "bin"];
+const DRIVERS: &[&str] = &["bin"];
 
 /// Each source file's code with its tests and comments left out.
 fn code(path: &Path) -> String {
@@ -203,15 +204,20 @@ fn rust_files(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn no_source_file_is_over_600_lines() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let counts: Vec<(String, usize)> = rust_files(&src)
-        .into_iter()
-        .map(|(rel, text)| (rel, lines_before_tests(&text)))
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The core's and the browser driver's.
+    let counts: Vec<(String, usize)> = ["src", "wasm/src"]
+        .iter()
+        .flat_map(|dir| {
+            rust_files(&root.join(dir))
+                .into_iter()
+                .map(move |(rel, text)| (format!("{dir}/{rel}"), lines_before_tests(&text)))
+        })
         .collect();
     let over: Vec<String> = counts
         .iter()
         .filter(|(_, lines)| *lines > MAX_LINES)
-        .map(|(rel, lines)| format!("src/{rel}: {lines} lines"))
+        .map(|(rel, lines)| format!("{rel}: {lines} lines"))
         .collect();
     assert!(
         over.is_empty(),

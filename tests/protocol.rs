@@ -1,4 +1,4 @@
-//! Every transition the browser's driver (`src/wasm`) can take, driven natively through the
+//! Every transition the browser's driver (`wasm/`) can take, driven natively through the
 //! same code, [`reactloop::step::transition`], with a [`Driver`] whose world is a script: what
 //! the server says it is, what the model replies or how it fails, the built-in tool, and Stop
 //! pressed while a request is out. Each case is the script and the events a page then

@@ -1,4 +1,4 @@
-//! The hand-written TypeScript declarations (`src/wasm/types.d.ts`, which the wasm build puts
+//! The hand-written TypeScript declarations (`wasm/src/types.d.ts`, which the wasm build puts
 //! into `www/pkg/reactloop.d.ts`) checked against the Rust types they describe, so that they
 //! cannot drift:
 //!
@@ -46,7 +46,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-const DECLARATIONS: &str = include_str!("../src/wasm/types.d.ts");
+const DECLARATIONS: &str = include_str!("../wasm/src/types.d.ts");
 const ORIGIN: &str = "http://localhost:8000";
 const HOST: HostContext = HostContext {
     now_unix_ms: 1_796_021_887_000.0,
@@ -55,8 +55,8 @@ const HOST: HostContext = HostContext {
 
 /// Declarations no Rust value is walked against, and why.
 const NOT_WALKED: &[&str] = &[
-    // Read by the wasm driver only (`Edit` in src/wasm/mod.rs, `Definition` in
-    // src/wasm/js_tools.rs), not by the core.
+    // Read by the wasm driver only (`Edit` in wasm/src/mod.rs, `Definition` in
+    // wasm/src/js_tools.rs), not by the core.
     "Edit",
     "ToolDefinition",
     // Functions the page supplies.
@@ -1045,7 +1045,7 @@ fn fail_on(errors: &[String]) {
         .collect();
     assert!(
         lines.is_empty(),
-        "src/wasm/types.d.ts does not match the Rust types:\n  {}",
+        "wasm/src/types.d.ts does not match the Rust types:\n  {}",
         lines.join("\n  ")
     );
 }
@@ -1186,7 +1186,7 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
     }
     walk.check("ask()", &to_value(step().reply), "ModelReply");
     let registry = Registry::with_builtins(Vec::new());
-    // As src/wasm/api.rs gives them: each spec with its description in every language.
+    // As wasm/src/api.rs gives them: each spec with its description in every language.
     let builtins: Vec<Value> = registry
         .specs()
         .iter()

@@ -18,7 +18,10 @@ export async function loadWasm() {
   }
   // Results are tagged with a commit: a build older than the sources measures another one.
   const built = (await stat(new URL('reactloop_bg.wasm', PKG))).mtimeMs;
-  const newer = await newestSource(fileURLToPath(new URL('../../src/', import.meta.url)));
+  // The core's sources and the browser driver's.
+  const sources = await Promise.all(['../../src/', '../../wasm/src/']
+    .map((dir) => newestSource(fileURLToPath(new URL(dir, import.meta.url)))));
+  const newer = sources.filter(Boolean).sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
   if (newer && newer.mtimeMs > built) {
     throw new Error(`www/pkg is older than ${newer.path}: run scripts/build first`);
   }

@@ -139,7 +139,7 @@ pub fn registry_error(error: &RegistryError) -> Text {
     }
 }
 
-/// A call the browser module's API refuses at this moment (`src/wasm`).
+/// A call the browser module's API refuses at this moment (`wasm/`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Misuse {
     /// `start` while a step is in flight.

@@ -1,6 +1,6 @@
 //! The model client over `fetch`: the request, the streamed or whole reply, and the
 //! mapping of every failure to an [`LlmError`]. Everything that can be decided without I/O
-//! lives in `crate::llm`; this file only moves bytes.
+//! lives in `reactloop::llm`; this file only moves bytes.
 
 use gloo_net::http::{Request, Response};
 use js_sys::{Reflect, Uint8Array};
@@ -9,12 +9,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader};
 
 use super::timer::{self, Timeout};
-use crate::limits::MAX_REPLY_BYTES;
-use crate::llm::{
+use reactloop::limits::MAX_REPLY_BYTES;
+use reactloop::llm::{
     self, AfterHttpError, ClientConfig, LlmError, ModelRequest, ServerKind, SseDecoder,
     StreamEvent, Usage,
 };
-use crate::tools::ToolSpec;
+use reactloop::tools::ToolSpec;
 
 const DETECT_TIMEOUT_MS: u32 = 5_000;
 

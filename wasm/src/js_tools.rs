@@ -13,7 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::{client::js_message, timer, to_js};
-use crate::tools::{ToolError, ToolSpec};
+use reactloop::tools::{ToolError, ToolSpec};
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 /// Results longer than this are cut before they reach the core, which truncates again to
@@ -119,7 +119,7 @@ fn as_text(value: &JsValue) -> Result<String, String> {
         return Ok(String::new());
     }
     if let Some(n) = value.as_f64() {
-        return Ok(crate::tools::format_number(n));
+        return Ok(reactloop::tools::format_number(n));
     }
     match JSON::stringify(value) {
         Ok(s) => Ok(s.as_string().unwrap_or_default()),
@@ -130,7 +130,7 @@ fn as_text(value: &JsValue) -> Result<String, String> {
 fn cap(text: String) -> String {
     let total = text.chars().count();
     if total > MAX_RESULT_CHARS {
-        crate::agent::truncate_chars(&text, MAX_RESULT_CHARS, total)
+        reactloop::agent::truncate_chars(&text, MAX_RESULT_CHARS, total)
     } else {
         text
     }

@@ -31,7 +31,7 @@ pub fn check_tool(
     let tool = js_tool(definition)?;
     Registry::with_builtins(Vec::new())
         .register_external(tool.spec)
-        .map_err(|e| refused(crate::sentences::registry_error(&e), None))
+        .map_err(|e| refused(reactloop::sentences::registry_error(&e), None))
 }
 
 /// The built-in tools' specs, as the model sees them, each with its description in every
@@ -45,7 +45,7 @@ pub fn builtin_tools() -> Result<JsValue, JsValue> {
         .map(|spec| {
             let mut value = serde_json::to_value(spec)?;
             value["view"] =
-                serde_json::json!({ "description": crate::sentences::tool_description(spec) });
+                serde_json::json!({ "description": reactloop::sentences::tool_description(spec) });
             Ok(value)
         })
         .collect::<Result<Vec<_>, serde_json::Error>>();
@@ -57,36 +57,36 @@ pub fn builtin_tools() -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = loadTrace, unchecked_return_type = "Trace")]
 pub fn load_trace(json: &str) -> Result<JsValue, JsValue> {
     let trace = Trace::from_json(json)
-        .map_err(|e| refused(crate::sentences::trace_error(&e), to_js(&e).ok()))?;
+        .map_err(|e| refused(reactloop::sentences::trace_error(&e), to_js(&e).ok()))?;
     trace_view(&trace)
 }
 
-/// A trace as the page draws it, with its sentences (`crate::view`).
+/// A trace as the page draws it, with its sentences (`reactloop::view`).
 pub(super) fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
     view::trace(trace, &timer::page_origin())
         .and_then(|v| to_js(&v))
         .map_err(|e| js_error(e, None, None))
 }
 
-/// Every kind's title in each language and the settings' choices (`crate::sentences::titles`),
+/// Every kind's title in each language and the settings' choices (`reactloop::sentences::titles`),
 /// which scripts/build writes into www/titles.js.
 #[wasm_bindgen(unchecked_return_type = "Titles")]
 pub fn titles() -> Result<JsValue, JsValue> {
-    to_js(&crate::sentences::titles()).map_err(|e| js_error(e, None, None))
+    to_js(&reactloop::sentences::titles()).map_err(|e| js_error(e, None, None))
 }
 
-/// The size limits on model replies and trace files (`crate::limits`), so a page can check a
+/// The size limits on model replies and trace files (`reactloop::limits`), so a page can check a
 /// file's size before it reads it.
 #[wasm_bindgen(unchecked_return_type = "Limits")]
 pub fn limits() -> Result<JsValue, JsValue> {
-    to_js(&crate::limits::for_page()).map_err(|e| js_error(e, None, None))
+    to_js(&reactloop::limits::for_page()).map_err(|e| js_error(e, None, None))
 }
 
 /// What the playground says on load when it is not on the reader's computer, or `undefined`
 /// on this computer (it then looks for local servers at once).
 #[wasm_bindgen(js_name = hostedPage, unchecked_return_type = "Text | undefined")]
 pub fn hosted_page() -> JsValue {
-    crate::sentences::hosted_page(&timer::page_origin())
+    reactloop::sentences::hosted_page(&timer::page_origin())
         .and_then(|note| to_js(&note).ok())
         .unwrap_or(JsValue::UNDEFINED)
 }
@@ -117,14 +117,14 @@ pub fn list_models(
 /// Parses one reply as the agent would (the parser X-ray).
 #[wasm_bindgen(js_name = parseReply, unchecked_return_type = "Parse")]
 pub fn parse_reply(text: &str) -> Result<JsValue, JsValue> {
-    to_js(&crate::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
+    to_js(&reactloop::parse::parse_reply(text)).map_err(|e| js_error(e, None, None))
 }
 
-/// The keys of the settings object the core reads (`crate::settings::SETTINGS_KEYS`): the
+/// The keys of the settings object the core reads (`reactloop::settings::SETTINGS_KEYS`): the
 /// playground's permalink goes through this one list.
 #[wasm_bindgen(js_name = settingsKeys)]
 pub fn settings_keys() -> Vec<String> {
-    crate::settings::SETTINGS_KEYS
+    reactloop::settings::SETTINGS_KEYS
         .iter()
         .map(|k| k.to_string())
         .collect()
@@ -134,7 +134,7 @@ pub fn settings_keys() -> Vec<String> {
 #[wasm_bindgen(js_name = demoQuestions)]
 pub fn demo_questions(lang: &str) -> Vec<String> {
     let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
-    crate::demo::QUESTIONS
+    reactloop::demo::QUESTIONS
         .iter()
         .filter(|(of, _)| *of == lang)
         .map(|(_, q)| q.to_string())
@@ -143,7 +143,7 @@ pub fn demo_questions(lang: &str) -> Vec<String> {
 
 #[wasm_bindgen(js_name = defaultDocuments, unchecked_return_type = "Document[]")]
 pub fn default_documents() -> Result<JsValue, JsValue> {
-    to_js(&crate::tools::default_documents()).map_err(|e| js_error(e, None, None))
+    to_js(&reactloop::tools::default_documents()).map_err(|e| js_error(e, None, None))
 }
 
 /// The built-in template for "en" or "zh" and a strategy (`react` when left out or unknown),
@@ -154,11 +154,11 @@ pub fn default_template(lang: &str, strategy: Option<String>) -> String {
     let strategy = strategy
         .and_then(|s| serde_json::from_value(serde_json::Value::String(s)).ok())
         .unwrap_or_default();
-    crate::prompt::template(strategy, lang)
+    reactloop::prompt::template(strategy, lang)
 }
 
 /// A rough token count (see `prompt::estimate_tokens` for the method).
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(text: &str) -> usize {
-    crate::lang::estimate_tokens(text)
+    reactloop::lang::estimate_tokens(text)
 }

@@ -2,8 +2,8 @@
 //! become JS values ([`js_error`]).
 
 use super::*;
-use crate::lang::Text;
-use crate::sentences;
+use reactloop::lang::Text;
+use reactloop::sentences;
 
 /// Rust → JS through JSON text and `JSON.parse`. Going through serde_json's `Value` builds
 /// each type's `Serialize` once, for the `Value` serializer, which the request bodies and the

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
-use reactloop::wasm::{builtin_tools, check_tool, list_models, load_trace, JsAgent};
+use reactloop_wasm::{builtin_tools, check_tool, list_models, load_trace, JsAgent};
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -634,7 +634,7 @@ fn a_trace_over_the_step_limit_is_refused_with_the_limit() {
         message.contains("2001 steps") && message.contains("at most 2000"),
         "{message}"
     );
-    let limits = rust(reactloop::wasm::limits().unwrap());
+    let limits = rust(reactloop_wasm::limits().unwrap());
     assert_eq!(limits["traceSteps"], 2000);
     assert_eq!(limits["traceBytes"], 20_000_000);
 }

@@ -1,9 +1,9 @@
-//! The browser's I/O: a [`Driver`] for [`crate::step`], which owns the transition (find out
+//! The browser's I/O: a [`Driver`] for [`reactloop::step`], which owns the transition (find out
 //! the server, announce, ask the model or run a tool, feed, report); this file only fetches,
 //! calls the page's model function and JS tools, and keeps time.
 
 use super::*;
-use crate::step::{self, Driver};
+use reactloop::step::{self, Driver};
 
 /// One page's run, its listener, and what a person typed in place of the model's reply or
 /// the tool's result (`step(onEvent, {reply} | {observation})`).
@@ -141,8 +141,8 @@ pub(super) async fn call_model(
     let js_model = inner.js_model.borrow().clone();
     let cfg = match (&inner.model, js_model.is_some()) {
         (Model::Demo { delay_ms }, _) => {
-            let text = crate::demo::reply(request);
-            for piece in crate::demo::pieces(&text) {
+            let text = reactloop::demo::reply(request);
+            for piece in reactloop::demo::pieces(&text) {
                 if abort.signal().aborted() {
                     return Err(LlmError::Aborted);
                 }
@@ -159,7 +159,7 @@ pub(super) async fn call_model(
         }
         (Model::InPage(_), false) => {
             return Err(LlmError::PageModel {
-                code: crate::llm::PageModelCode::NotLoaded,
+                code: reactloop::llm::PageModelCode::NotLoaded,
                 detail: String::new(),
             })
         }
@@ -167,7 +167,7 @@ pub(super) async fn call_model(
     };
     let completion = match js_model {
         Some(model) => {
-            let body = crate::llm::in_page_body(cfg, request, tools);
+            let body = reactloop::llm::in_page_body(cfg, request, tools);
             let stopped = inner.aborted.borrow().0.clone();
             js_model::complete(&model, &body, &abort, &stopped, &on_delta).await?
         }
@@ -187,7 +187,7 @@ pub(super) async fn call_model(
 pub(super) async fn run_tool(
     inner: &Rc<Inner>,
     call: &ToolCall,
-) -> Result<String, crate::tools::ToolError> {
+) -> Result<String, reactloop::tools::ToolError> {
     if call.builtin.is_some() {
         let host = HostContext {
             now_unix_ms: timer::now_ms(),
@@ -196,7 +196,7 @@ pub(super) async fn run_tool(
         // The run's own registry and language, as the native driver uses.
         let ran = with_run(inner, |run| run.agent().run_builtin(&host));
         return ran.ok().flatten().unwrap_or_else(|| {
-            Err(crate::tools::ToolError::NotBuiltin {
+            Err(reactloop::tools::ToolError::NotBuiltin {
                 tool: call.tool.clone(),
             })
         });
@@ -210,7 +210,7 @@ pub(super) async fn run_tool(
     let abort = inner.aborted.borrow().0.clone();
     match tool {
         Some(tool) => js_tools::call(&tool, &call.args, &abort).await,
-        None => Err(crate::tools::ToolError::NoImplementation {
+        None => Err(reactloop::tools::ToolError::NoImplementation {
             tool: call.tool.clone(),
         }),
     }

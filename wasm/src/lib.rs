@@ -1,6 +1,7 @@
 //! The browser driver: wasm-bindgen glue around the core. It converts values, does the I/O
 //! the agent asks for (fetch, JS tools, timers) and reports what happens as events. Errors
-//! cross to JS in one helper, [`js_error`].
+//! cross to JS in one helper, [`js_error`]. A crate of its own, so the core cannot use it.
+#![cfg(target_arch = "wasm32")]
 
 mod api;
 mod client;
@@ -10,7 +11,7 @@ mod js_model;
 mod js_tools;
 mod timer;
 
-use crate::lang::Lang;
+use reactloop::lang::Lang;
 use std::cell::{Cell, RefCell};
 use std::fmt::Display;
 use std::rc::Rc;
@@ -21,16 +22,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
 
-use crate::agent::{self, ToolResult};
-use crate::config::AgentConfig;
-use crate::events::{Event, Part, Run};
-use crate::llm::{LlmError, ModelRequest, ServerKind, Usage};
-use crate::sentences::Misuse;
-use crate::settings::{self, Configured, Model, Purpose, SettingsError};
-use crate::step::{self, Driver, Effect};
-use crate::tools::{HostContext, Registry, ToolCall, ToolSpec};
-use crate::trace::{ModelReply, Trace};
-use crate::view;
 pub use api::{
     builtin_tools, check_tool, default_documents, default_template, demo_questions,
     estimate_tokens, hosted_page, limits, list_models, load_trace, parse_reply, version,
@@ -39,6 +30,16 @@ use api::{js_tool, trace_view};
 use convert::{configure, from_js, js_error, llm_error, misused, refused, to_js};
 use drive::{ask_model, step_once, Page};
 use js_tools::JsTool;
+use reactloop::agent::{self, ToolResult};
+use reactloop::config::AgentConfig;
+use reactloop::events::{Event, Part, Run};
+use reactloop::llm::{LlmError, ModelRequest, ServerKind, Usage};
+use reactloop::sentences::Misuse;
+use reactloop::settings::{self, Configured, Model, Purpose, SettingsError};
+use reactloop::step::{self, Driver, Effect};
+use reactloop::tools::{HostContext, Registry, ToolCall, ToolSpec};
+use reactloop::trace::{ModelReply, Trace};
+use reactloop::view;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
@@ -199,7 +200,7 @@ impl JsAgent {
             .registry
             .borrow_mut()
             .register_external(tool.spec.clone())
-            .map_err(|e| refused(crate::sentences::registry_error(&e), None))?;
+            .map_err(|e| refused(reactloop::sentences::registry_error(&e), None))?;
         let mut tools = self.inner.tools.borrow_mut();
         tools.retain(|t| t.spec.name != tool.spec.name);
         tools.push(Rc::new(tool));
@@ -232,7 +233,7 @@ impl JsAgent {
     #[wasm_bindgen(js_name = systemPrompt)]
     pub fn system_prompt(&self) -> String {
         let config = &self.inner.config;
-        crate::agent::system_prompt(config, &self.inner.registry.borrow(), config.constrained)
+        reactloop::agent::system_prompt(config, &self.inner.registry.borrow(), config.constrained)
     }
 
     /// Starts a new run (dropping any previous one) and returns what it needs first, as the
@@ -400,7 +401,7 @@ impl JsAgent {
         trace_of(&self.inner)
     }
 
-    /// The trace as JSON, the format `loadTrace` reads back, with its views (`crate::view`):
+    /// The trace as JSON, the format `loadTrace` reads back, with its views (`reactloop::view`):
     /// a page replays a recording without the wasm.
     #[wasm_bindgen(js_name = exportTrace)]
     pub fn export_trace(&self) -> Result<String, JsValue> {
