@@ -11,11 +11,13 @@ import { readComparison, COMPARISON } from './comparison.js';
 const VIEW_VERSION = 1;
 
 // What the cards read of a run, and of which type ('string', 'number', a list of one kind, an
-// object of named fields); a name ending in '?' may be missing or null.
-const SENTENCE = { en: 'string', 'zh?': 'string' };
+// object of named fields); a name ending in '?' may be missing or null: the core leaves it out
+// (or a view exported before it existed lacks it: `fits`). tests/trace_shape.rs holds this to
+// what the core writes.
+const SENTENCE = { en: 'string', zh: 'string' };
 const SPAN = { start: 'number', end: 'number' };
 const RUN = {
-  version: 'number', question: 'string', 'model?': 'string', 'system_prompt?': 'string',
+  version: 'number', question: 'string', 'model?': 'string', system_prompt: 'string',
   'outcome?': { type: 'string', 'answer?': 'string' },
   view: { 'outcome?': SENTENCE },
   steps: [{
@@ -23,9 +25,9 @@ const RUN = {
     guards: [{ type: 'string' }],
     request: { messages: [{ role: 'string', content: 'string' }], stop: ['string'] },
     'reply?': { text: 'string', 'elapsed_ms?': 'number' },
-    'parse?': { kind: 'string', 'thought?': 'string', 'answer?': 'string', 'repairs?': ['string'] },
+    'parse?': { kind: 'string', 'thought?': 'string', 'answer?': 'string', repairs: ['string'] },
     'call?': { tool: 'string' },
-    'observation?': { text: 'string', source: 'string', 'full_chars?': 'number', 'elapsed_ms?': 'number' },
+    'observation?': { text: 'string', source: 'string', full_chars: 'number', 'elapsed_ms?': 'number' },
     'plan?': ['string'],
     'summary?': 'string',
     view: {
