@@ -1381,6 +1381,18 @@ fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
             .iter()
             .map(|m| (format!("{m:?}"), sentences::misuse(m))),
     );
+    use reactloop::agent::AgentError;
+    let refused_feeds = [
+        AgentError::NotWaitingForServer,
+        AgentError::NotWaitingForModel,
+        AgentError::NotWaitingForTool,
+        AgentError::NothingToRetry,
+    ];
+    texts.extend(
+        refused_feeds
+            .iter()
+            .map(|e| (format!("{e:?}"), sentences::agent_error(e))),
+    );
     let mut problems = Vec::new();
     for (what, text) in &texts {
         if !text

@@ -106,17 +106,7 @@ pub enum AgentError {
     NothingToRetry,
 }
 
-impl std::fmt::Display for AgentError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            AgentError::NotWaitingForServer => "The agent is not asking what the server is now.",
-            AgentError::NotWaitingForModel => "The agent is not waiting for a model reply now.",
-            AgentError::NotWaitingForTool => "The agent is not waiting for a tool result now.",
-            AgentError::NothingToRetry => "Only a run stopped by a model error can be retried.",
-        })
-    }
-}
-
+// Its message (`Display`) is in `crate::sentences::refusals`, in both languages.
 impl std::error::Error for AgentError {}
 
 /// One ReAct run.

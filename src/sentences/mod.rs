@@ -11,7 +11,9 @@ mod refusals;
 mod titles;
 
 pub use errors::{hint, hosted_page, llm_error};
-pub use refusals::{config_error, misuse, registry_error, settings_error, trace_error, Misuse};
+pub use refusals::{
+    agent_error, config_error, misuse, registry_error, settings_error, trace_error, Misuse,
+};
 pub use titles::{titles, Titles};
 
 use crate::lang::{Lang, Text};

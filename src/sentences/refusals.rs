@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::agent::AgentError;
 use crate::lang::Text;
 use crate::llm::{ConfigError, MAX_TEMPERATURE};
 use crate::settings::SettingsError;
@@ -213,6 +214,28 @@ pub fn misuse(misuse: &Misuse) -> Text {
     text(en, zh)
 }
 
+/// A feed the agent did not ask for (a driver's mistake), or a retry with nothing to retry.
+pub fn agent_error(error: &AgentError) -> Text {
+    match error {
+        AgentError::NotWaitingForServer => text(
+            "The agent is not asking what the server is now.".to_string(),
+            "智能体现在没有在询问服务器类型。".to_string(),
+        ),
+        AgentError::NotWaitingForModel => text(
+            "The agent is not waiting for a model reply now.".to_string(),
+            "智能体现在没有在等模型回复。".to_string(),
+        ),
+        AgentError::NotWaitingForTool => text(
+            "The agent is not waiting for a tool result now.".to_string(),
+            "智能体现在没有在等工具结果。".to_string(),
+        ),
+        AgentError::NothingToRetry => text(
+            "Only a run stopped by a model error can be retried.".to_string(),
+            "只有因模型出错而停止的运行才能重试。".to_string(),
+        ),
+    }
+}
+
 macro_rules! english {
     ($($ty:ty => $said:ident,)*) => {$(
         impl fmt::Display for $ty {
@@ -224,6 +247,7 @@ macro_rules! english {
 }
 
 english! {
+    AgentError => agent_error,
     TraceError => trace_error,
     SettingsError => settings_error,
     ConfigError => config_error,

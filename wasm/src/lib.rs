@@ -388,7 +388,9 @@ impl JsAgent {
         >,
     ) -> Result<(), JsValue> {
         let events = match self.inner.run.borrow_mut().as_mut() {
-            Some(run) => run.retry().map_err(|e| js_error(e, None, None))?,
+            Some(run) => run
+                .retry()
+                .map_err(|e| refused(reactloop::sentences::agent_error(&e), None))?,
             None => return Err(misused(Misuse::NothingRan)),
         };
         emit_all(&on_event, events);
