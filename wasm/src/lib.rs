@@ -115,6 +115,33 @@ fn controller() -> Result<AbortController, JsValue> {
 /// Clears the busy flag however a step ends.
 struct Busy<'a>(&'a Cell<bool>);
 
+impl Inner {
+    /// An agent's state with nothing in flight: its settings, model, tools and run.
+    fn new(
+        config: AgentConfig,
+        model: Model,
+        registry: Registry,
+        tools: Vec<Rc<JsTool>>,
+        js_model: Option<Function>,
+        run: Option<Run>,
+    ) -> Result<Rc<Inner>, JsValue> {
+        Ok(Rc::new(Inner {
+            config,
+            model,
+            registry: RefCell::new(registry),
+            tools: RefCell::new(tools),
+            js_model: RefCell::new(js_model),
+            run: RefCell::new(run),
+            partial: RefCell::new(String::new()),
+            unsent: RefCell::new(Vec::new()),
+            fetch: RefCell::new(controller()?),
+            aborted: RefCell::new(abort_promise()),
+            busy: Cell::new(false),
+            paused: Cell::new(false),
+        }))
+    }
+}
+
 impl Drop for Busy<'_> {
     fn drop(&mut self) {
         self.0.set(false);
@@ -136,20 +163,7 @@ impl JsAgent {
     ) -> Result<JsAgent, JsValue> {
         let c = configure(settings, Purpose::Run)?;
         Ok(JsAgent {
-            inner: Rc::new(Inner {
-                config: c.agent,
-                model: c.model,
-                registry: RefCell::new(c.registry),
-                tools: RefCell::new(Vec::new()),
-                js_model: RefCell::new(None),
-                run: RefCell::new(None),
-                partial: RefCell::new(String::new()),
-                unsent: RefCell::new(Vec::new()),
-                fetch: RefCell::new(controller()?),
-                aborted: RefCell::new(abort_promise()),
-                busy: Cell::new(false),
-                paused: Cell::new(false),
-            }),
+            inner: Inner::new(c.agent, c.model, c.registry, Vec::new(), None, None)?,
         })
     }
 
@@ -171,20 +185,14 @@ impl JsAgent {
             .ok_or_else(|| misused(Misuse::ForkStep { step }))?;
         let inner = &self.inner;
         Ok(JsAgent {
-            inner: Rc::new(Inner {
-                config: inner.config.clone(),
-                model: inner.model.clone(),
-                registry: RefCell::new(inner.registry.borrow().clone()),
-                tools: RefCell::new(inner.tools.borrow().clone()),
-                js_model: RefCell::new(inner.js_model.borrow().clone()),
-                run: RefCell::new(Some(forked)),
-                partial: RefCell::new(String::new()),
-                unsent: RefCell::new(Vec::new()),
-                fetch: RefCell::new(controller()?),
-                aborted: RefCell::new(abort_promise()),
-                busy: Cell::new(false),
-                paused: Cell::new(false),
-            }),
+            inner: Inner::new(
+                inner.config.clone(),
+                inner.model.clone(),
+                inner.registry.borrow().clone(),
+                inner.tools.borrow().clone(),
+                inner.js_model.borrow().clone(),
+                Some(forked),
+            )?,
         })
     }
 
