@@ -7,13 +7,16 @@
 //! that drops or misnames a field is caught too. Each sample is put in a real trace alone, and
 //! then all of them together; a failure names the samples that did not come back.
 
-use reactloop::lang::Lang;
+mod common;
+
 use std::fmt::Debug;
 
+use common::{full_request, CALC, FINAL, HOST};
 use reactloop::agent::Agent;
 use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
+use reactloop::lang::Lang;
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized,
     PageModelCode, Role, ServerKind, Steer, SteerWhy, Usage,
@@ -22,18 +25,12 @@ use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, PromptConfig};
 use reactloop::strategy::{Compress, Strategy};
 use reactloop::tools::{
-    default_documents, Builtin, CalcError, DispatchError, Evidence, HostContext, Note, Registry,
-    ToolCall, ToolError, ToolFit,
+    default_documents, Builtin, CalcError, DispatchError, Note, Registry, ToolCall, ToolError,
 };
 use reactloop::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
 };
 use serde_json::json;
-
-const HOST: HostContext = HostContext {
-    now_unix_ms: 1_796_021_887_000.0,
-    utc_offset_minutes: 480,
-};
 
 // ---------------------------------------------------------------------------------------------
 // Samples. Each list has one value of every variant; the `covered` functions below match each
@@ -547,53 +544,13 @@ fn requests() -> Vec<ModelRequest> {
             },
         ],
         stop: vec!["Observation:".into(), "\nObservation".into()],
-        avoid: Some(Avoid {
-            tool: "final_answer".into(),
-            why: AvoidWhy::NotAnAnswer,
-        }),
         constrained,
         must_answer,
         thought_prefix: Some("The Observation shows".into()),
-        thought_closed: true,
-        answer_prefix: Some("The answer is".into()),
-        no_thought: true,
-        checks_answer: Some("The answer is 42".into()),
-        asks_plan: true,
-        summarizes: true,
         steer: None,
-        fits: vec![ToolFit {
-            tool: "search_docs".into(),
-            score: 18,
-            evidence: vec![
-                Evidence::Described {
-                    word: "date".into(),
-                },
-                Evidence::Source {
-                    word: "文档".into(),
-                },
-                Evidence::Name {
-                    term: "kestrel".into(),
-                },
-                Evidence::InDocuments {
-                    term: "gateway".into(),
-                },
-                Evidence::Number {
-                    number: "4.5".into(),
-                },
-                Evidence::Operation { word: "×".into() },
-                Evidence::Quantity {
-                    word: "how many".into(),
-                },
-                Evidence::Time {
-                    word: "today".into(),
-                    now: true,
-                },
-                Evidence::Time {
-                    word: "week".into(),
-                    now: false,
-                },
-            ],
-        }],
+        // The rest (an avoided tool, the flags, a fit with every kind of evidence) as in the
+        // request with every field set, so a new field is away from its default here too.
+        ..full_request()
     };
     let mut out: Vec<ModelRequest> = [
         MustAnswer::RepeatedCall,
@@ -954,10 +911,7 @@ fn base_trace() -> Trace {
         strategy: Strategy::Act,
         compress: Compress::Summary,
     };
-    let replies = [
-        "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}",
-        "Thought: done\nAction: final_answer\nAction Input: 42",
-    ];
+    let replies = [CALC, FINAL];
     let mut agent = Agent::new(
         "What is 6*7?",
         Registry::with_builtins(default_documents()),

@@ -23,22 +23,16 @@
 //! comments, `…` and `{"a", "b"}` (keys without values). A construct they do not know fails
 //! the test with its text, so it is taught rather than skipped.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod common;
 
-use reactloop::agent::{Agent, Next, ToolResult};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::{Deref, DerefMut};
+
+use common::{full_trace, AtEnd, CALC, FINAL, ORIGIN};
 use reactloop::config::AgentConfig;
-use reactloop::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
-    Steer, SteerWhy, Usage,
-};
-use reactloop::parse::{ParseResult, Parsed, Repair, Span, Spans};
-use reactloop::tools::{
-    default_documents, Builtin, Evidence, HostContext, Note, Registry, ToolCall, ToolFit,
-};
-use reactloop::trace::{
-    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
-    GENERATOR, TRACE_VERSION,
-};
+use reactloop::llm::LlmError;
+use reactloop::parse::Parsed;
+use reactloop::trace::{Outcome, Trace, TRACE_VERSION};
 use reactloop::view;
 use serde_json::{json, Value};
 
@@ -65,17 +59,9 @@ const FREE: &[(&str, &str)] = &[
     ),
 ];
 
-const ORIGIN: &str = "http://localhost:8000";
-const HOST: HostContext = HostContext {
-    now_unix_ms: 1_796_021_887_000.0,
-    utc_offset_minutes: 480,
-};
-
 // ---------------------------------------------------------------------------------------
 // Exported runs: what a page downloads.
 
-const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
-const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
 /// No Thought, and a full-width colon the parser repairs.
 const BARE_CALL: &str = "Action：calculator\nAction Input: {\"expression\": \"6*7\"}";
 
@@ -120,170 +106,12 @@ const RUNS: &[Script] = &[
 
 /// The trace of a real run, driven as far as its replies go.
 fn drive(script: &Script) -> Trace {
-    let mut agent = Agent::new(
-        "What is 6*7?",
-        Registry::with_builtins(default_documents()),
-        AgentConfig::default(),
-    );
+    let mut agent = common::agent(AgentConfig::default());
     if let Some(model) = script.model {
         agent.label_model(model);
     }
-    let mut replies = script.replies.iter();
-    loop {
-        let fed = match agent.next() {
-            Next::DetectServer => agent.feed_server(ServerKind::LlamaCpp),
-            Next::CallModel { .. } => match replies.next() {
-                Some(Some(text)) => agent.feed_model(ModelReply {
-                    text: (*text).into(),
-                    ..ModelReply::default()
-                }),
-                // Aborted: the one model error a page is given no fix for.
-                Some(None) => agent.feed_model_error(LlmError::Aborted),
-                None => break,
-            },
-            Next::RunTool { .. } => {
-                let output = agent.run_builtin(&HOST).expect("a built-in call");
-                agent.feed_tool(ToolResult {
-                    output,
-                    elapsed_ms: Some(1.5),
-                    edited: false,
-                })
-            }
-            Next::Done { .. } => break,
-        };
-        fed.expect("the run takes what it asked for");
-    }
-    agent.trace().clone()
-}
-
-/// A trace with every field set (struct literals: a new field does not compile without its
-/// value here, so the walks below see it).
-fn full_trace() -> Trace {
-    let request = ModelRequest {
-        messages: vec![Message {
-            role: Role::User,
-            content: "Question: What is 6*7?".into(),
-        }],
-        stop: vec!["Observation:".into()],
-        avoid: Some(Avoid {
-            tool: "final_answer".into(),
-            why: AvoidWhy::NotAnAnswer,
-        }),
-        constrained: Constrained::Grammar,
-        must_answer: Some(MustAnswer::LastStep),
-        thought_prefix: Some("The result".into()),
-        thought_closed: true,
-        answer_prefix: Some("The answer is".into()),
-        no_thought: true,
-        checks_answer: Some("The answer is 42".into()),
-        asks_plan: true,
-        summarizes: true,
-        steer: Some(Steer {
-            tool: "calculator".into(),
-            why: SteerWhy::Next,
-            uses: vec!["6".into()],
-        }),
-        fits: vec![ToolFit {
-            tool: "calculator".into(),
-            score: 6,
-            evidence: vec![
-                Evidence::Described {
-                    word: "date".into(),
-                },
-                Evidence::Source {
-                    word: "文档".into(),
-                },
-                Evidence::Name {
-                    term: "kestrel".into(),
-                },
-                Evidence::InDocuments {
-                    term: "gateway".into(),
-                },
-                Evidence::Number { number: "6".into() },
-                Evidence::Operation { word: "*".into() },
-                Evidence::Quantity {
-                    word: "how many".into(),
-                },
-                Evidence::Time {
-                    word: "today".into(),
-                    now: true,
-                },
-            ],
-        }],
-    };
-    let span = |start, end| Some(Span { start, end });
-    let step = Step {
-        index: 1,
-        request,
-        reply: Some(ModelReply {
-            text: CALC.into(),
-            usage: Usage {
-                prompt_tokens: Some(120),
-                completion_tokens: Some(30),
-            },
-            elapsed_ms: Some(812.0),
-            edited: true,
-        }),
-        parse: Some(ParseResult {
-            parsed: Parsed::Action {
-                tool: "calculator".into(),
-                input: json!({"expression": "6*7"}),
-            },
-            thought: Some("compute".into()),
-            spans: Spans {
-                thought: span(9, 16),
-                action: span(25, 35),
-                input: span(50, 73),
-                answer: span(0, 1),
-            },
-            repairs: vec![Repair::FullWidthColon],
-        }),
-        call: Some(ToolCall {
-            tool: "calculator".into(),
-            args: json!({"expression": "6*7"}),
-            builtin: Some(Builtin::Calculator),
-            notes: vec![Note::ToolRenamed {
-                written: "Calculator".into(),
-                tool: "calculator".into(),
-            }],
-        }),
-        observation: Some(Observation {
-            text: "42".into(),
-            source: ObservationSource::Tool,
-            full_chars: 2,
-            elapsed_ms: Some(0.2),
-            edited: true,
-        }),
-        guards: vec![Guard::RepeatedCall {
-            tool: "calculator".into(),
-            repeat: 2,
-        }],
-        // No real step has a reply and an error both; the types allow it.
-        error: Some(LlmError::Timeout { ms: 60_000 }),
-        plan: Some(vec!["Compute 6 * 7.".into()]),
-        summary: Some("6 * 7 was computed: 42.".into()),
-    };
-    Trace {
-        version: TRACE_VERSION,
-        generator: Some(GENERATOR.into()),
-        model: Some("qwen2.5:0.5b".into()),
-        question: "What is 6*7?".into(),
-        server: Some(ServerChoice {
-            kind: ServerKind::LlamaCpp,
-            constrained: Constrained::Grammar,
-        }),
-        system_prompt: "You are …".into(),
-        tools: Registry::with_builtins(default_documents())
-            .specs()
-            .into_iter()
-            .cloned()
-            .collect(),
-        config: AgentConfig::default(),
-        steps: vec![step],
-        outcome: Some(Outcome::Answer {
-            answer: "42".into(),
-        }),
-    }
+    // Aborted: the one model error a page is given no fix for.
+    common::drive(agent, script.replies, LlmError::Aborted, AtEnd::Leave).trace
 }
 
 /// Every exported run: the full trace and the real runs, as `exportTrace` writes them.
@@ -309,6 +137,50 @@ fn fail_on(what: &str, problems: &BTreeSet<String>) {
 }
 
 // ---------------------------------------------------------------------------------------
+// What both readers share.
+
+/// Where a reader is in its text, and the file it names when it cannot read on. Both readers
+/// deref to it, so they skip, peek and eat alike.
+struct Cursor<'a> {
+    source: &'static str,
+    rest: &'a str,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(source: &'static str, rest: &'a str) -> Self {
+        Cursor { source, rest }
+    }
+
+    /// Skips whitespace and `//` comments.
+    fn skip(&mut self) {
+        loop {
+            self.rest = self.rest.trim_start();
+            match self.rest.strip_prefix("//") {
+                Some(comment) => self.rest = comment.split_once('\n').map_or("", |(_, r)| r),
+                None => return,
+            }
+        }
+    }
+
+    /// What the reader does not know, with the file and the text it stopped at.
+    fn unknown(&self) -> String {
+        let near: String = self.rest.chars().take(40).collect();
+        format!("{}: cannot read `{near}`", self.source)
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip();
+        self.rest.chars().next()
+    }
+
+    fn eat(&mut self, c: char) -> Result<(), String> {
+        self.skip();
+        self.rest = self.rest.strip_prefix(c).ok_or_else(|| self.unknown())?;
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Reading `RUN` in www/recording.js.
 
 /// A type in `RUN`.
@@ -326,7 +198,20 @@ enum Shape {
 /// constants its values may name.
 struct Js<'a> {
     file: &'a str,
-    rest: &'a str,
+    at: Cursor<'a>,
+}
+
+impl<'a> Deref for Js<'a> {
+    type Target = Cursor<'a>;
+    fn deref(&self) -> &Cursor<'a> {
+        &self.at
+    }
+}
+
+impl DerefMut for Js<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.at
+    }
 }
 
 impl<'a> Js<'a> {
@@ -338,39 +223,11 @@ impl<'a> Js<'a> {
             .ok_or_else(|| format!("no `{start}…` in www/recording.js"))?;
         let mut js = Js {
             file,
-            rest: &file[at + start.len()..],
+            at: Cursor::new("www/recording.js", &file[at + start.len()..]),
         };
         let shape = js.value()?;
         js.eat(';')?;
         Ok(shape)
-    }
-
-    /// Skips whitespace and `//` comments.
-    fn skip(&mut self) {
-        loop {
-            self.rest = self.rest.trim_start();
-            match self.rest.strip_prefix("//") {
-                Some(comment) => self.rest = comment.split_once('\n').map_or("", |(_, r)| r),
-                None => return,
-            }
-        }
-    }
-
-    /// What the reader does not know, with the text it stopped at.
-    fn unknown(&self) -> String {
-        let near: String = self.rest.chars().take(40).collect();
-        format!("www/recording.js: cannot read `{near}`")
-    }
-
-    fn eat(&mut self, c: char) -> Result<(), String> {
-        self.skip();
-        self.rest = self.rest.strip_prefix(c).ok_or_else(|| self.unknown())?;
-        Ok(())
-    }
-
-    fn peek(&mut self) -> Option<char> {
-        self.skip();
-        self.rest.chars().next()
     }
 
     /// `'text'`, without escapes (none of its names or types needs one).
@@ -563,13 +420,24 @@ fn jsonc_block(markdown: &str) -> Result<&str, String> {
 }
 
 /// A reader of JSON with `//` comments, `…` for more of the same, and keys without values.
-struct Jsonc<'a> {
-    rest: &'a str,
+struct Jsonc<'a>(Cursor<'a>);
+
+impl<'a> Deref for Jsonc<'a> {
+    type Target = Cursor<'a>;
+    fn deref(&self) -> &Cursor<'a> {
+        &self.0
+    }
+}
+
+impl DerefMut for Jsonc<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl<'a> Jsonc<'a> {
     fn read(text: &'a str) -> Result<Doc, String> {
-        let mut reader = Jsonc { rest: text };
+        let mut reader = Jsonc(Cursor::new("docs/trace-format.md", text));
         let doc = reader.value()?;
         reader.skip();
         if reader.rest.is_empty() {
@@ -577,32 +445,6 @@ impl<'a> Jsonc<'a> {
         } else {
             Err(reader.unknown())
         }
-    }
-
-    fn skip(&mut self) {
-        loop {
-            self.rest = self.rest.trim_start();
-            match self.rest.strip_prefix("//") {
-                Some(comment) => self.rest = comment.split_once('\n').map_or("", |(_, r)| r),
-                None => return,
-            }
-        }
-    }
-
-    fn unknown(&self) -> String {
-        let near: String = self.rest.chars().take(40).collect();
-        format!("docs/trace-format.md: cannot read `{near}`")
-    }
-
-    fn peek(&mut self) -> Option<char> {
-        self.skip();
-        self.rest.chars().next()
-    }
-
-    fn eat(&mut self, c: char) -> Result<(), String> {
-        self.skip();
-        self.rest = self.rest.strip_prefix(c).ok_or_else(|| self.unknown())?;
-        Ok(())
     }
 
     /// `"text"`, its escapes kept as written (a key needs none).

@@ -19,39 +19,29 @@
 //! arrays, string literals, `Omit<…>`. A construct it does not know fails the test with its
 //! text, so it is taught rather than skipped.
 
-use reactloop::lang::Lang;
+mod common;
+
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-use reactloop::agent::{Agent, Next, ToolResult};
+use common::{
+    full_call, full_request, full_step, full_trace, to_value, AtEnd, Driven, CALC, FINAL, ORIGIN,
+};
 use reactloop::config::AgentConfig;
-use reactloop::events::{Event, Pending, Run};
+use reactloop::events::{Event, Pending};
 use reactloop::history::MessageStyle;
-use reactloop::lang::Text;
-use reactloop::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
-    Steer, SteerWhy, Usage,
-};
-use reactloop::parse::{parse_reply, ParseResult, Parsed, Repair, Span, Spans};
+use reactloop::lang::{Lang, Text};
+use reactloop::llm::{Constrained, LlmError, MustAnswer, Role, ServerKind};
+use reactloop::parse::{parse_reply, ParseResult};
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
-use reactloop::tools::{
-    default_documents, Builtin, Evidence, HostContext, Note, Registry, ToolCall, ToolFit,
-};
-use reactloop::trace::{
-    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
-    GENERATOR, TRACE_VERSION,
-};
+use reactloop::tools::{default_documents, Builtin, Registry};
+use reactloop::trace::{Guard, ObservationSource, Outcome};
 use reactloop::{limits, view};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
 const DECLARATIONS: &str = include_str!("../wasm/src/types.d.ts");
-const ORIGIN: &str = "http://localhost:8000";
-const HOST: HostContext = HostContext {
-    now_unix_ms: 1_796_021_887_000.0,
-    utc_offset_minutes: 480,
-};
 
 /// Declarations no Rust value is walked against, and why.
 const NOT_WALKED: &[&str] = &[
@@ -693,211 +683,22 @@ fn quoted(message: &str) -> BTreeSet<String> {
     names
 }
 
-fn reply(text: &str) -> ModelReply {
-    ModelReply {
-        text: text.into(),
-        ..ModelReply::default()
-    }
-}
-
-const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
-const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
-
 /// What a page receives from a run driven to its end with these replies (a `None` is a model
-/// error): its events, what it waited for before each transition and at the end (`start`,
-/// `step` and `pending` give it to a page as JSON), and the trace.
-fn drive(constrained: Constrained, replies: &[Option<&str>]) -> (Vec<Event>, Vec<Value>, Trace) {
-    let config = AgentConfig {
+/// error).
+fn drive(constrained: Constrained, replies: &[Option<&str>]) -> Driven {
+    let mut agent = common::agent(AgentConfig {
         constrained,
         ..AgentConfig::default()
-    };
-    let mut agent = Agent::new(
-        "What is 6*7?",
-        Registry::with_builtins(default_documents()),
-        config,
-    );
+    });
     agent.label_model("scripted");
-    let mut run = Run::new(agent, ORIGIN);
-    let mut events = Vec::new();
-    let mut nexts = Vec::new();
-    let mut replies = replies.iter();
-    while !run.is_done() {
-        nexts.push(to_value(run.pending()));
-        events.extend(run.announce());
-        let fed = match run.agent().next() {
-            Next::DetectServer => run.feed_server(ServerKind::LlamaCpp).map(|()| Vec::new()),
-            Next::CallModel { .. } => match replies.next() {
-                Some(Some(text)) => run.feed_model(reply(text)),
-                Some(None) => run.feed_model_error(LlmError::Timeout { ms: 1000 }),
-                None => Ok(run.abort(Some("Thought: half".into()))),
-            },
-            Next::RunTool { .. } => {
-                let output = run.agent().run_builtin(&HOST).expect("a built-in call");
-                run.feed_tool(ToolResult {
-                    output,
-                    elapsed_ms: Some(1.5),
-                    edited: false,
-                })
-            }
-            Next::Done { .. } => unreachable!("the run is not done"),
-        };
-        events.extend(fed.expect("the run takes what it asked for"));
-    }
-    nexts.push(to_value(run.pending()));
-    (events, nexts, run.agent().trace().clone())
+    let error = LlmError::Timeout { ms: 1000 };
+    common::drive(agent, replies, error, AtEnd::Abort("Thought: half"))
 }
 
 fn text(s: &str) -> Text {
     Text {
         en: s.into(),
         zh: s.into(),
-    }
-}
-
-fn call() -> ToolCall {
-    ToolCall {
-        tool: "calculator".into(),
-        args: json!({"expression": "6*7"}),
-        builtin: Some(Builtin::Calculator),
-        notes: vec![Note::ToolRenamed {
-            written: "Calculator".into(),
-            tool: "calculator".into(),
-        }],
-    }
-}
-
-/// A request with every field set.
-fn request() -> ModelRequest {
-    ModelRequest {
-        messages: vec![Message {
-            role: Role::User,
-            content: "Question: What is 6*7?".into(),
-        }],
-        stop: vec!["Observation:".into()],
-        avoid: Some(Avoid {
-            tool: "final_answer".into(),
-            why: AvoidWhy::NotAnAnswer,
-        }),
-        constrained: Constrained::Grammar,
-        must_answer: Some(MustAnswer::LastStep),
-        thought_prefix: Some("The result".into()),
-        thought_closed: true,
-        answer_prefix: Some("The answer is".into()),
-        no_thought: true,
-        checks_answer: Some("The answer is 42".into()),
-        asks_plan: true,
-        summarizes: true,
-        steer: Some(Steer {
-            tool: "calculator".into(),
-            why: SteerWhy::Next,
-            uses: vec!["3".into()],
-        }),
-        fits: vec![ToolFit {
-            tool: "search_docs".into(),
-            score: 18,
-            evidence: vec![
-                Evidence::Described {
-                    word: "date".into(),
-                },
-                Evidence::Source {
-                    word: "文档".into(),
-                },
-                Evidence::Name {
-                    term: "kestrel".into(),
-                },
-                Evidence::InDocuments {
-                    term: "gateway".into(),
-                },
-                Evidence::Number {
-                    number: "4.5".into(),
-                },
-                Evidence::Operation { word: "×".into() },
-                Evidence::Quantity {
-                    word: "how many".into(),
-                },
-                Evidence::Time {
-                    word: "today".into(),
-                    now: true,
-                },
-                Evidence::Time {
-                    word: "week".into(),
-                    now: false,
-                },
-            ],
-        }],
-    }
-}
-
-/// A step with every field set (no real step has a reply and an error both; the types allow
-/// it).
-fn step() -> Step {
-    let spans = Spans {
-        thought: Some(Span { start: 9, end: 16 }),
-        action: Some(Span { start: 25, end: 35 }),
-        input: Some(Span { start: 50, end: 73 }),
-        answer: Some(Span { start: 0, end: 1 }),
-    };
-    Step {
-        index: 1,
-        request: request(),
-        reply: Some(ModelReply {
-            text: CALC.into(),
-            usage: Usage {
-                prompt_tokens: Some(120),
-                completion_tokens: Some(30),
-            },
-            elapsed_ms: Some(812.0),
-            edited: true,
-        }),
-        parse: Some(ParseResult {
-            parsed: Parsed::Action {
-                tool: "calculator".into(),
-                input: json!({"expression": "6*7"}),
-            },
-            thought: Some("compute".into()),
-            spans,
-            repairs: vec![Repair::FullWidthColon],
-        }),
-        call: Some(call()),
-        observation: Some(Observation {
-            text: "42".into(),
-            source: ObservationSource::Tool,
-            full_chars: 2,
-            elapsed_ms: Some(0.2),
-            edited: true,
-        }),
-        guards: vec![Guard::RepeatedCall {
-            tool: "calculator".into(),
-            repeat: 2,
-        }],
-        error: Some(LlmError::Timeout { ms: 60_000 }),
-        plan: Some(vec!["Compute 6 * 7.".into()]),
-        summary: Some("6 * 7 was computed: 42.".into()),
-    }
-}
-
-/// A trace with every field set.
-fn trace() -> Trace {
-    Trace {
-        version: TRACE_VERSION,
-        generator: Some(GENERATOR.into()),
-        model: Some("qwen2.5:0.5b".into()),
-        question: "What is 6*7?".into(),
-        server: Some(ServerChoice {
-            kind: ServerKind::LlamaCpp,
-            constrained: Constrained::Grammar,
-        }),
-        system_prompt: "You are …".into(),
-        tools: Registry::with_builtins(default_documents())
-            .specs()
-            .into_iter()
-            .cloned()
-            .collect(),
-        config: AgentConfig::default(),
-        steps: vec![step()],
-        outcome: Some(Outcome::Answer {
-            answer: "42".into(),
-        }),
     }
 }
 
@@ -933,7 +734,7 @@ fn pendings() -> Vec<Pending> {
         let next = match all.last().unwrap() {
             Pending::CallModel { .. } => Pending::RunTool {
                 step: 1,
-                call: call(),
+                call: full_call(),
             },
             Pending::RunTool { .. } => Pending::Done,
             Pending::Done => return all,
@@ -944,7 +745,7 @@ fn pendings() -> Vec<Pending> {
 
 fn events() -> Vec<Event> {
     let step_view = |with_request: bool| {
-        let mut value = view::step(&step(), ORIGIN).unwrap();
+        let mut value = view::step(&full_step(), ORIGIN).unwrap();
         value["view"]["can_retry"] = json!(true);
         if !with_request {
             value.as_object_mut().unwrap().remove("request");
@@ -953,7 +754,7 @@ fn events() -> Vec<Event> {
     };
     let mut all = vec![Event::Request {
         step: 1,
-        request: request(),
+        request: full_request(),
     }];
     loop {
         let next = match all.last().unwrap() {
@@ -963,7 +764,7 @@ fn events() -> Vec<Event> {
             },
             Event::Delta { .. } => Event::ToolStart {
                 step: 1,
-                call: call(),
+                call: full_call(),
             },
             Event::ToolStart { .. } => Event::Step {
                 step: step_view(true),
@@ -1013,10 +814,6 @@ fn settings() -> Value {
         "historyRounds": 6, "style": "transcript",
         "documents": [{"title": "t", "text": "x"}], "disabledTools": ["current_time"],
     })
-}
-
-fn to_value(value: impl Serialize) -> Value {
-    serde_json::to_value(value).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1138,7 +935,15 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
         ),
         drive(Constrained::Auto, &[Some(CALC), None]),
     ];
-    for (i, (events, nexts, trace)) in runs.iter().enumerate() {
+    for (
+        i,
+        Driven {
+            events,
+            nexts,
+            trace,
+        },
+    ) in runs.iter().enumerate()
+    {
         for (j, event) in events.iter().enumerate() {
             walk.check(
                 &format!("run{i}.events[{j}]"),
@@ -1158,8 +963,12 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
     }
 
     // Every field set, and one of each variant.
-    walk.check("trace", &view::trace(&trace(), ORIGIN).unwrap(), "Trace");
-    walk.check("exportTrace", &to_value(trace()), "Trace");
+    walk.check(
+        "trace",
+        &view::trace(&full_trace(), ORIGIN).unwrap(),
+        "Trace",
+    );
+    walk.check("exportTrace", &to_value(full_trace()), "Trace");
     for (i, outcome) in outcomes().iter().enumerate() {
         walk.check(&format!("outcome[{i}]"), &to_value(outcome), "Outcome");
     }
@@ -1184,7 +993,7 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
             "Parse",
         );
     }
-    walk.check("ask()", &to_value(step().reply), "ModelReply");
+    walk.check("ask()", &to_value(full_step().reply), "ModelReply");
     let registry = Registry::with_builtins(Vec::new());
     // As wasm/src/api.rs gives them: each spec with its description in every language.
     let builtins: Vec<Value> = registry

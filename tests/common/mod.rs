@@ -1,0 +1,268 @@
+//! Fixtures shared by the test binaries that hold the trace's shape to what reads it
+//! (`tests/types.rs`, `tests/trace_shape.rs`, `tests/deser.rs`): scripted runs, and values
+//! with every field set. Each exists once, so a new field is given its value in one place and
+//! every check that walks these values sees it.
+
+// Each test binary compiles this module and uses a different subset of it; what one binary
+// leaves unused is not dead.
+#![allow(dead_code)]
+
+use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::config::AgentConfig;
+use reactloop::events::{Event, Run};
+use reactloop::llm::{
+    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
+    Steer, SteerWhy, Usage,
+};
+use reactloop::parse::{ParseResult, Parsed, Repair, Span, Spans};
+use reactloop::tools::{
+    default_documents, Builtin, Evidence, HostContext, Note, Registry, ToolCall, ToolFit,
+};
+use reactloop::trace::{
+    Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
+    GENERATOR, TRACE_VERSION,
+};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+pub const ORIGIN: &str = "http://localhost:8000";
+pub const HOST: HostContext = HostContext {
+    now_unix_ms: 1_796_021_887_000.0,
+    utc_offset_minutes: 480,
+};
+
+pub const CALC: &str =
+    "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+pub const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
+
+pub fn to_value(value: impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap()
+}
+
+pub fn reply(text: &str) -> ModelReply {
+    ModelReply {
+        text: text.into(),
+        ..ModelReply::default()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Scripted runs.
+
+/// The agent the scripted runs drive: "What is 6*7?" with the built-in tools, under `config`.
+pub fn agent(config: AgentConfig) -> Agent {
+    Agent::new(
+        "What is 6*7?",
+        Registry::with_builtins(default_documents()),
+        config,
+    )
+}
+
+/// What a scripted run does when its replies run out before its end.
+#[derive(Debug, Clone, Copy)]
+pub enum AtEnd {
+    /// The page stops it, with this much of a reply written.
+    Abort(&'static str),
+    /// It is left where it is, waiting for a reply (as `exportTrace` may be called mid-run).
+    Leave,
+}
+
+/// What a page receives from a run: its events, what it waited for before each transition
+/// and at the end (`start`, `step` and `pending` give it to a page as JSON), and the trace.
+pub struct Driven {
+    pub events: Vec<Event>,
+    pub nexts: Vec<Value>,
+    pub trace: Trace,
+}
+
+/// Drives `agent` as a page does (through [`Run`]) with these replies, a `None` being the
+/// model error `error`; built-in tools run with [`HOST`].
+pub fn drive(agent: Agent, replies: &[Option<&str>], error: LlmError, at_end: AtEnd) -> Driven {
+    let mut run = Run::new(agent, ORIGIN);
+    let mut events = Vec::new();
+    let mut nexts = Vec::new();
+    let mut replies = replies.iter();
+    loop {
+        nexts.push(to_value(run.pending()));
+        if run.is_done() {
+            break;
+        }
+        events.extend(run.announce());
+        let fed = match run.agent().next() {
+            Next::DetectServer => run.feed_server(ServerKind::LlamaCpp).map(|()| Vec::new()),
+            Next::CallModel { .. } => match (replies.next(), at_end) {
+                (Some(Some(text)), _) => run.feed_model(reply(text)),
+                (Some(None), _) => run.feed_model_error(error.clone()),
+                (None, AtEnd::Abort(partial)) => Ok(run.abort(Some(partial.into()))),
+                (None, AtEnd::Leave) => break,
+            },
+            Next::RunTool { .. } => {
+                let output = run.agent().run_builtin(&HOST).expect("a built-in call");
+                run.feed_tool(ToolResult {
+                    output,
+                    elapsed_ms: Some(1.5),
+                    edited: false,
+                })
+            }
+            Next::Done { .. } => unreachable!("the run is not done"),
+        };
+        events.extend(fed.expect("the run takes what it asked for"));
+    }
+    Driven {
+        events,
+        nexts,
+        trace: run.agent().trace().clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Values with every field set. Struct literals: a new field does not compile without its
+// value here, so every walk over these values sees it.
+
+/// A call of a built-in, with a note.
+pub fn full_call() -> ToolCall {
+    ToolCall {
+        tool: "calculator".into(),
+        args: json!({"expression": "6*7"}),
+        builtin: Some(Builtin::Calculator),
+        notes: vec![Note::ToolRenamed {
+            written: "Calculator".into(),
+            tool: "calculator".into(),
+        }],
+    }
+}
+
+/// A request with every field set, and a tool fit with every kind of evidence.
+pub fn full_request() -> ModelRequest {
+    ModelRequest {
+        messages: vec![Message {
+            role: Role::User,
+            content: "Question: What is 6*7?".into(),
+        }],
+        stop: vec!["Observation:".into()],
+        avoid: Some(Avoid {
+            tool: "final_answer".into(),
+            why: AvoidWhy::NotAnAnswer,
+        }),
+        constrained: Constrained::Grammar,
+        must_answer: Some(MustAnswer::LastStep),
+        thought_prefix: Some("The result".into()),
+        thought_closed: true,
+        answer_prefix: Some("The answer is".into()),
+        no_thought: true,
+        checks_answer: Some("The answer is 42".into()),
+        asks_plan: true,
+        summarizes: true,
+        steer: Some(Steer {
+            tool: "calculator".into(),
+            why: SteerWhy::Next,
+            uses: vec!["3".into()],
+        }),
+        fits: vec![ToolFit {
+            tool: "search_docs".into(),
+            score: 18,
+            evidence: vec![
+                Evidence::Described {
+                    word: "date".into(),
+                },
+                Evidence::Source {
+                    word: "文档".into(),
+                },
+                Evidence::Name {
+                    term: "kestrel".into(),
+                },
+                Evidence::InDocuments {
+                    term: "gateway".into(),
+                },
+                Evidence::Number {
+                    number: "4.5".into(),
+                },
+                Evidence::Operation { word: "×".into() },
+                Evidence::Quantity {
+                    word: "how many".into(),
+                },
+                Evidence::Time {
+                    word: "today".into(),
+                    now: true,
+                },
+                Evidence::Time {
+                    word: "week".into(),
+                    now: false,
+                },
+            ],
+        }],
+    }
+}
+
+/// A step with every field set (no real step has a reply and an error both; the types allow
+/// it).
+pub fn full_step() -> Step {
+    let span = |start, end| Some(Span { start, end });
+    Step {
+        index: 1,
+        request: full_request(),
+        reply: Some(ModelReply {
+            text: CALC.into(),
+            usage: Usage {
+                prompt_tokens: Some(120),
+                completion_tokens: Some(30),
+            },
+            elapsed_ms: Some(812.0),
+            edited: true,
+        }),
+        parse: Some(ParseResult {
+            parsed: Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "6*7"}),
+            },
+            thought: Some("compute".into()),
+            spans: Spans {
+                thought: span(9, 16),
+                action: span(25, 35),
+                input: span(50, 73),
+                answer: span(0, 1),
+            },
+            repairs: vec![Repair::FullWidthColon],
+        }),
+        call: Some(full_call()),
+        observation: Some(Observation {
+            text: "42".into(),
+            source: ObservationSource::Tool,
+            full_chars: 2,
+            elapsed_ms: Some(0.2),
+            edited: true,
+        }),
+        guards: vec![Guard::RepeatedCall {
+            tool: "calculator".into(),
+            repeat: 2,
+        }],
+        error: Some(LlmError::Timeout { ms: 60_000 }),
+        plan: Some(vec!["Compute 6 * 7.".into()]),
+        summary: Some("6 * 7 was computed: 42.".into()),
+    }
+}
+
+/// A trace with every field set.
+pub fn full_trace() -> Trace {
+    Trace {
+        version: TRACE_VERSION,
+        generator: Some(GENERATOR.into()),
+        model: Some("qwen2.5:0.5b".into()),
+        question: "What is 6*7?".into(),
+        server: Some(ServerChoice {
+            kind: ServerKind::LlamaCpp,
+            constrained: Constrained::Grammar,
+        }),
+        system_prompt: "You are …".into(),
+        tools: Registry::with_builtins(default_documents())
+            .specs()
+            .into_iter()
+            .cloned()
+            .collect(),
+        config: AgentConfig::default(),
+        steps: vec![full_step()],
+        outcome: Some(Outcome::Answer {
+            answer: "42".into(),
+        }),
+    }
+}
