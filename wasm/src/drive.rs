@@ -38,7 +38,14 @@ impl Driver for Page<'_> {
                 elapsed_ms: edit.elapsed_ms,
                 edited: edit.edited.unwrap_or(true),
             }),
-            None => ask_model(self.inner, request, tools, self.on_event, step).await,
+            None => {
+                // The text streamed so far is kept in `inner.partial` for `abort()` until
+                // the call returns.
+                self.inner.partial.borrow_mut().clear();
+                let reply = call_model(self.inner, request, tools, self.on_event, step).await;
+                self.inner.partial.borrow_mut().clear();
+                reply
+            }
         }
     }
 
@@ -100,22 +107,8 @@ pub(super) async fn detect_server(inner: &Rc<Inner>) -> Result<ServerKind, JsVal
     Ok(client::server_kind(cfg, &abort).await)
 }
 
-/// Calls the model (or the demo script); the text streamed so far is kept in
-/// `inner.partial` for `abort()`, until the call returns.
-pub(super) async fn ask_model(
-    inner: &Rc<Inner>,
-    request: &ModelRequest,
-    tools: &[ToolSpec],
-    on_event: &Option<Function>,
-    step: usize,
-) -> Result<ModelReply, LlmError> {
-    inner.partial.borrow_mut().clear();
-    let reply = call_model(inner, request, tools, on_event, step).await;
-    inner.partial.borrow_mut().clear();
-    reply
-}
-
-pub(super) async fn call_model(
+/// Calls the model (or the demo script), streaming into `inner.partial` and the page.
+async fn call_model(
     inner: &Rc<Inner>,
     request: &ModelRequest,
     tools: &[ToolSpec],

@@ -28,7 +28,7 @@ pub use api::{
 };
 use api::{js_tool, trace_view};
 use convert::{configure, from_js, js_error, llm_error, misused, refused, to_js};
-use drive::{ask_model, step_once, Page};
+use drive::{step_once, Page};
 use js_tools::JsTool;
 use reactloop::agent::{self, ToolResult};
 use reactloop::config::AgentConfig;
@@ -325,7 +325,7 @@ impl JsAgent {
             else {
                 return Err(misused(Misuse::NotAskingModel));
             };
-            let reply = ask_model(&inner, &request, &tools, &on_event, step).await;
+            let reply = page.call_model(step, &request, &tools).await;
             // After abort() the run is over, with the text streamed so far as its reply.
             page.emit(Vec::new());
             let reply = reply.map_err(|e| llm_error(&e))?;
