@@ -167,7 +167,7 @@ async function askModel() {
       if (live.pending?.type !== 'done') throw error; // after Stop there is no problem to show
     } finally {
       asking = false;
-      if (current === live.agent) view.status(live.pending.step, asked ? t('card.asked') : '');
+      if (current === live.agent && live.pending.type !== 'done') view.status(live.pending.step, asked ? t('card.asked') : '');
     }
   });
   if (asked) ui.edit.focus();

@@ -57,8 +57,26 @@ export function readComparison(value, readRun, t = pageT) {
  * the big Play button). Play, Step, Restart and Show all move every column.
  */
 export class ComparisonPlayer {
+  /**
+   * @param {HTMLElement} root
+   * @param {{ columns: { label: string, runs: import('./pkg/reactloop.js').Trace[] }[] }} comparison
+   * @param {{
+   *   makeView: (element: HTMLElement) => import('./trace.js').TraceView,
+   *   makeReplay: (trace: import('./pkg/reactloop.js').Trace, view: import('./trace.js').TraceView, first: boolean) => import('./trace.js').Replay,
+   *   t?: (key: string, vars?: object) => string,
+   * }} options
+   */
   constructor(root, comparison, { makeView, makeReplay, t = pageT }) {
-    Object.assign(this, { root, comparison, makeView, makeReplay, t, views: [], replays: [], shown: 0 });
+    this.root = root;
+    this.comparison = comparison;
+    this.makeView = makeView;
+    this.makeReplay = makeReplay;
+    this.t = t;
+    /** @type {import('./trace.js').TraceView[]} */
+    this.views = [];
+    /** @type {import('./trace.js').Replay[]} */
+    this.replays = [];
+    this.shown = 0;
     this.show(0);
   }
 

@@ -255,7 +255,10 @@ function showModels(models, pick) {
   if (pick && models.length && !models.includes(el.model.value.trim())) el.model.value = models[0];
 }
 
-/** Fills the model list and resolves to null, or to the error (shown only when asked for). */
+/**
+ * Fills the model list and resolves to null, or to the error (shown only when asked for).
+ * @param {{ pick?: boolean, timeoutMs?: number }} [options]
+ */
 async function loadModels({ pick = false, timeoutMs } = {}) {
   try {
     const url = el.baseUrl.value.trim();

@@ -129,6 +129,7 @@ let loading = null; // the AbortController of the load in progress
 let shownOnce = false;
 let onDecline = () => {};
 
+/** @param {{ decline?: () => void }} [options] */
 export function initInPage({ decline } = {}) {
   onDecline = decline ?? onDecline;
   applyI18n(el.fields); // the page drew the panel's static text before these strings were here

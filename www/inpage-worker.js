@@ -19,10 +19,12 @@ const WASM = new URL('./vendor/wllama/wllama.wasm', import.meta.url).href;
 const PROGRESS_EVERY_MS = 100;
 const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46]; // "GGUF"
 
+/** @type {Wllama | null} */
 let engine = null; // the Wllama instance with a model loaded
 let current = null; // {key, name, size} of that model
 let loading = null; // {id, controller}
 const generations = new Map(); // id -> AbortController
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve(); // one generation at a time, also after an abort
 
 // A failure is a code and the values its sentence needs; the page words it (the panel's
@@ -41,13 +43,14 @@ class Failure extends Error {
 function features() {
   let memory64 = false;
   try {
-    new WebAssembly.Memory({ address: 'i64', initial: 1n });
+    // Memory64's descriptor and JSPI's Suspending are newer than TypeScript's lib.
+    new WebAssembly.Memory(/** @type {any} */ ({ address: 'i64', initial: 1n }));
     memory64 = true;
   } catch {
     memory64 = false;
   }
   return {
-    jspi: typeof WebAssembly.Suspending === 'function',
+    jspi: typeof (/** @type {any} */ (WebAssembly)).Suspending === 'function',
     memory64,
     threads: Boolean(self.crossOriginIsolated),
     cores: navigator.hardwareConcurrency || 1,

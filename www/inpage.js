@@ -77,6 +77,8 @@ export class InPageEngine {
   /**
    * Loads a model: `source` is {file} (a File), {url} or {key} (a cached one). Progress comes as
    * onProgress({phase: 'read'|'download'|'load', loaded, total}); `signal` cancels.
+   * @param {{ file: File } | { url: string } | { key: string }} source
+   * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number }} [options]
    */
   async load(source, { onProgress, signal, threads, nCtx } = {}) {
     const { id, done } = this.call('load', { source, threads, nCtx }, { onProgress });
@@ -97,6 +99,9 @@ export class InPageEngine {
    * messages, which the engine renders with the model's own chat template, stop sequences,
    * token limit and grammar). Stop settles the call at once; the engine stops at its next
    * token and the next request waits for it.
+   * @param {Parameters<import('./pkg/reactloop.js').ModelFunction>[0]} body
+   * @param {Partial<Parameters<import('./pkg/reactloop.js').ModelFunction>[1]>} [options]
+   * @returns {ReturnType<import('./pkg/reactloop.js').ModelFunction>}
    */
   model = (body, { signal, onDelta } = {}) => {
     if (!this.loaded) return Promise.reject(failure('not_loaded'));
@@ -149,6 +154,7 @@ export class InPageEngine {
  * own words.
  */
 function failure(code, params = {}, detail = null) {
+  /** @type {Error & { code?: string, params?: object, detail?: string }} */
   const error = new Error(detail ?? code);
   error.code = code;
   error.params = params ?? {};

@@ -7,9 +7,19 @@ export class LiveRun {
    * `changed()` hears of every change of `busy`, `pending` or `agent`; `problem(error)` gets
    * what a piece of work threw (null when the next piece starts: the old problem is over);
    * `event(e)` sees each of the run's events after the view has drawn it.
+   * @param {import('./trace.js').TraceView} view
+   * @param {{ changed?: () => void, problem?: (error: any) => void, event?: (event: import('./pkg/reactloop.js').AgentEvent) => void }} [hooks]
    */
   constructor(view, { changed = () => {}, problem = () => {}, event = () => {} } = {}) {
-    Object.assign(this, { view, changed, problem, onEvent: event, agent: null, pending: null, busy: false });
+    this.view = view;
+    this.changed = changed;
+    this.problem = problem;
+    this.onEvent = event;
+    /** @type {import('./pkg/reactloop.js').Agent | null} */
+    this.agent = null;
+    /** @type {import('./pkg/reactloop.js').Pending | null} */
+    this.pending = null;
+    this.busy = false;
   }
 
   /** Started, not finished, and nothing in flight: the run waits for its next transition. */

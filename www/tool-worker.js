@@ -10,7 +10,9 @@
 //              JSON here, off the page's thread) or {error} (a sentence).
 'use strict';
 
-const AsyncFunction = (async () => {}).constructor;
+const AsyncFunction = /** @type {new (...params: string[]) => (...args: any[]) => Promise<unknown>} */ (
+  (async () => {}).constructor
+);
 
 const describe = (error) => (error instanceof Error ? error.message : String(error));
 

@@ -92,7 +92,7 @@ async function addJsTool() {
   };
   let parameters;
   try {
-    parameters = JSON.parse(form.get('parameters') || '{}');
+    parameters = JSON.parse(/** @type {string} */ (form.get('parameters')) || '{}'); // a textarea's, never a File
   } catch (error) {
     return say(t('tools.jsBadJson', { message: error.message }), true);
   }

@@ -382,8 +382,20 @@ const FRAME_MS = 16;
  * `changed()` hears of every state change, `placeholder` fills the view until the first step.
  */
 export class Replay {
+  /**
+   * @param {import('./pkg/reactloop.js').Trace} trace
+   * @param {TraceView} view
+   * @param {{ speed?: number, visible?: () => boolean, changed?: () => void, placeholder?: Element | null }} [options]
+   */
   constructor(trace, view, { speed = 1, visible = () => true, changed = () => {}, placeholder = null } = {}) {
-    Object.assign(this, { trace, view, speed, visible, changed, placeholder, playing: false, run: 0 });
+    this.trace = trace;
+    this.view = view;
+    this.speed = speed;
+    this.visible = visible;
+    this.changed = changed;
+    this.placeholder = placeholder;
+    this.playing = false;
+    this.run = 0;
     this.restart();
   }
 
@@ -406,7 +418,9 @@ export class Replay {
 
   restart() {
     this.stopLoop();
-    Object.assign(this, { pos: 0, phase: 0, typed: 0 });
+    this.pos = 0;
+    this.phase = 0;
+    this.typed = 0;
     this.view.reset(this.trace);
     if (this.placeholder) this.view.end.replaceChildren(this.placeholder);
     this.changed();

@@ -21,6 +21,7 @@ const named = (name, message) => Object.assign(new Error(message), { name });
 /**
  * A tool's `run(args, {signal})` that executes `source` in a worker. `timeoutMs` (10 000 by
  * default) is the hard limit; give the agent the same `timeoutMs`.
+ * @returns {(args: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>}
  */
 export function workerTool(source, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
   const code = String(source);
