@@ -3,9 +3,10 @@
 //! can learn the crate from the bottom up. A new module, or a use that goes up or sideways,
 //! fails here with the module, what it uses and where.
 //!
-//! And no source file grows past [`MAX_LINES`] lines of code (its test module at the bottom
-//! does not count): past that, a file holds more than one idea and is split. `scripts/lines`
-//! prints every file's count.
+//! And no source file grows past [`MAX_LINES`] lines of code (a Rust file's test module at the
+//! bottom does not count): past that, a file holds more than one idea and is split. The page's
+//! JavaScript (www/, not the build's www/pkg or the vendored www/vendor) is held to the same
+//! cap. `scripts/lines` prints every file's count.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -167,7 +168,7 @@ fn the_reader_of_paths_finds_lists_nested_lists_and_plain_paths() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The most lines a source file may have before its first `#[cfg(test)]`.
+/// The most lines a source file may have (a Rust file: before its first `#[cfg(test)]`).
 const MAX_LINES: usize = 600;
 
 /// Lines before the first line that starts with `#[cfg(test)]`: the file's code without the
@@ -178,16 +179,22 @@ fn lines_before_tests(text: &str) -> usize {
         .unwrap_or_else(|| text.lines().count())
 }
 
-/// Every `.rs` file under `dir`, as (path relative to `dir`, text).
-fn rust_files(dir: &Path) -> Vec<(String, String)> {
+/// Every file under `dir` with one of the `extensions`, outside the folders `skip` (relative to
+/// `dir`), as (path relative to `dir`, text).
+fn source_files(dir: &Path, extensions: &[&str], skip: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(at) = stack.pop() {
         for entry in fs::read_dir(&at).expect("a directory") {
             let path = entry.expect("an entry").path();
             if path.is_dir() {
-                stack.push(path);
-            } else if path.extension() == Some("rs".as_ref()) {
+                if !skip.iter().any(|s| path == dir.join(s)) {
+                    stack.push(path);
+                }
+            } else if path
+                .extension()
+                .is_some_and(|e| extensions.iter().any(|x| e == *x))
+            {
                 let rel = path
                     .strip_prefix(dir)
                     .unwrap()
@@ -202,29 +209,80 @@ fn rust_files(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
-#[test]
-fn no_source_file_is_over_600_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // The core's and the browser driver's.
-    let counts: Vec<(String, usize)> = ["src", "wasm/src"]
-        .iter()
-        .flat_map(|dir| {
-            rust_files(&root.join(dir))
-                .into_iter()
-                .map(move |(rel, text)| (format!("{dir}/{rel}"), lines_before_tests(&text)))
-        })
-        .collect();
-    let over: Vec<String> = counts
+/// Each source file under `root` and its lines: the core's `src/**/*.rs` and the browser
+/// driver's `wasm/src/**/*.rs` before their tests, and the page's own `www/**/*.js` and `*.mjs`
+/// whole (not www/pkg, the build's, or www/vendor, a library's).
+fn line_counts(root: &Path) -> Vec<(String, usize)> {
+    let rust = ["src", "wasm/src"].into_iter().flat_map(|dir| {
+        source_files(&root.join(dir), &["rs"], &[])
+            .into_iter()
+            .map(move |(rel, text)| (format!("{dir}/{rel}"), lines_before_tests(&text)))
+    });
+    let js = source_files(&root.join("www"), &["js", "mjs"], &["pkg", "vendor"])
+        .into_iter()
+        .map(|(rel, text)| (format!("www/{rel}"), text.lines().count()));
+    rust.chain(js).collect()
+}
+
+/// "path: N lines" for each file over [`MAX_LINES`].
+fn over_the_cap(counts: &[(String, usize)]) -> Vec<String> {
+    counts
         .iter()
         .filter(|(_, lines)| *lines > MAX_LINES)
-        .map(|(rel, lines)| format!("{rel}: {lines} lines"))
-        .collect();
+        .map(|(path, lines)| format!("{path}: {lines} lines"))
+        .collect()
+}
+
+#[test]
+fn no_source_file_is_over_600_lines() {
+    let over = over_the_cap(&line_counts(Path::new(env!("CARGO_MANIFEST_DIR"))));
     assert!(
         over.is_empty(),
-        "over {MAX_LINES} lines before the tests; split them by idea \
+        "over {MAX_LINES} lines (a Rust file's before its tests); split them by idea \
          (scripts/lines shows every file):\n{}",
         over.join("\n")
     );
+}
+
+#[test]
+fn the_cap_counts_the_page_scripts_but_not_the_build_or_the_vendored_engine() {
+    let dir = std::env::temp_dir().join(format!("reactloop-lines-{}", std::process::id()));
+    let long = "x;\n".repeat(MAX_LINES + 1);
+    for (path, text) in [
+        ("src/lib.rs", "a\n#[cfg(test)]\nmod tests {}\n"),
+        ("wasm/src/lib.rs", long.as_str()),
+        ("www/app.js", "a\n"),
+        ("www/embed/long.js", long.as_str()),
+        ("www/long.mjs", long.as_str()),
+        ("www/style.css", long.as_str()),
+        ("www/pkg/reactloop.js", long.as_str()),
+        ("www/vendor/wllama/index.js", long.as_str()),
+    ] {
+        fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
+        fs::write(dir.join(path), text).unwrap();
+    }
+    let mut counts = line_counts(&dir);
+    counts.sort();
+    let names: Vec<&str> = counts.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "src/lib.rs",
+            "wasm/src/lib.rs",
+            "www/app.js",
+            "www/embed/long.js",
+            "www/long.mjs"
+        ]
+    );
+    assert_eq!(
+        over_the_cap(&counts),
+        [
+            "wasm/src/lib.rs: 601 lines",
+            "www/embed/long.js: 601 lines",
+            "www/long.mjs: 601 lines"
+        ]
+    );
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
