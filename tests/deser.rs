@@ -1330,11 +1330,20 @@ fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
         },
         Misuse::ForkStep { step: 4 },
     ];
-    texts.extend(
-        misuses
-            .iter()
-            .map(|m| (format!("{m:?}"), sentences::misuse(m))),
+    use reactloop::sentences::Given;
+    let misuses = misuses.into_iter().chain(
+        [
+            Given::Settings,
+            Given::ToolDefinition,
+            Given::Edit,
+            Given::ModelReply,
+        ]
+        .map(|what| Misuse::Invalid {
+            what,
+            message: "missing field `name`".into(),
+        }),
     );
+    texts.extend(misuses.map(|m| (format!("{m:?}"), sentences::misuse(&m))));
     use reactloop::agent::AgentError;
     let refused_feeds = [
         AgentError::NotWaitingForServer,

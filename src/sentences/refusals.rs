@@ -166,6 +166,21 @@ pub enum Misuse {
     ForkStep {
         step: usize,
     },
+    /// A value the page passed that is not what it must be; `message` says why (serde's
+    /// wording, or a number JSON cannot hold).
+    Invalid {
+        what: Given,
+        message: String,
+    },
+}
+
+/// What a page passes the browser module as a plain JS value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Given {
+    Settings,
+    ToolDefinition,
+    Edit,
+    ModelReply,
 }
 
 pub fn misuse(misuse: &Misuse) -> Text {
@@ -210,6 +225,18 @@ pub fn misuse(misuse: &Misuse) -> Text {
             format!("Step {step} of this run cannot be forked there."),
             format!("这次运行的第 {step} 步不能在那里分叉。"),
         ),
+        Misuse::Invalid { what, message } => {
+            let (en, zh) = match what {
+                Given::Settings => ("settings", "设置"),
+                Given::ToolDefinition => ("tool definition", "工具定义"),
+                Given::Edit => ("edit", "修改"),
+                Given::ModelReply => ("model reply", "模型回复"),
+            };
+            (
+                format!("Invalid {en}: {message}"),
+                format!("{zh}无效：{message}"),
+            )
+        }
     };
     text(en, zh)
 }

@@ -10,7 +10,7 @@ pub(super) fn js_tool(definition: JsValue) -> Result<JsTool, JsValue> {
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
         .ok_or_else(|| misused(Misuse::NoRunFunction))?;
-    let def: js_tools::Definition = from_js(definition, "tool definition")?;
+    let def: js_tools::Definition = from_js(definition, Given::ToolDefinition)?;
     Ok(JsTool {
         spec: ToolSpec {
             name: def.name.trim().to_string(),

@@ -49,16 +49,22 @@ pub(super) fn llm_error(error: &LlmError) -> JsValue {
 /// a safe integer passes as a number.
 pub(super) fn from_js<T: for<'de> Deserialize<'de>>(
     value: JsValue,
-    what: &str,
+    what: Given,
 ) -> Result<T, JsValue> {
-    serde_json::from_value(json_of(value, what)?)
-        .map_err(|e| js_error(format!("Invalid {what}: {e}"), None, None))
+    serde_json::from_value(json_of(value, what)?).map_err(|e| invalid(what, &e))
+}
+
+/// A refusal of a value the page passed, in both languages.
+fn invalid(what: Given, message: &dyn Display) -> JsValue {
+    misused(Misuse::Invalid {
+        what,
+        message: message.to_string(),
+    })
 }
 
 /// A JS value as JSON (see [`from_js`]).
-pub(super) fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
-    let invalid =
-        |message: &dyn Display| js_error(format!("Invalid {what}: {message}"), None, None);
+pub(super) fn json_of(value: JsValue, what: Given) -> Result<serde_json::Value, JsValue> {
+    let invalid = |message: &dyn Display| invalid(what, message);
     let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
         |key: JsValue, value: JsValue| json_number(&key, value),
     );
@@ -108,7 +114,7 @@ pub(super) fn configure(settings: JsValue, purpose: Purpose) -> Result<Configure
     let settings = if settings.is_undefined() {
         serde_json::Value::Null
     } else {
-        json_of(settings, "settings")?
+        json_of(settings, Given::Settings)?
     };
     settings::configure(settings, purpose).map_err(|e| {
         let detail = match &e {

@@ -21,6 +21,7 @@ use super::client::{js_message, Completion};
 use super::to_js;
 use reactloop::limits::MAX_REPLY_BYTES;
 use reactloop::llm::{LlmError, Oversized, PageModelCode, Usage};
+use reactloop::sentences::Given;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -109,7 +110,8 @@ pub async fn complete(
         }
     };
     // The pieces are what the person saw; a function that streamed nothing gives its text.
-    let reply: Reply = super::from_js(reply, "model reply").map_err(|e| failed(js_message(&e)))?;
+    let reply: Reply =
+        super::from_js(reply, Given::ModelReply).map_err(|e| failed(js_message(&e)))?;
     if text.is_empty() {
         text = reply.text.unwrap_or_default();
         if text.len() > MAX_REPLY_BYTES {

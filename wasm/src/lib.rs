@@ -34,7 +34,7 @@ use reactloop::agent::{self, ToolResult};
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Part, Run};
 use reactloop::llm::{LlmError, ModelRequest, ServerKind, Usage};
-use reactloop::sentences::Misuse;
+use reactloop::sentences::{Given, Misuse};
 use reactloop::settings::{self, Configured, Model, Purpose, SettingsError};
 use reactloop::step::{self, Driver, Effect};
 use reactloop::tools::{HostContext, Registry, ToolCall, ToolSpec};
@@ -289,7 +289,7 @@ impl JsAgent {
             let edit: Edit = if edit.is_undefined() || edit.is_null() {
                 Edit::default()
             } else {
-                from_js(edit, "edit")?
+                from_js(edit, Given::Edit)?
             };
             step_once(&inner, &on_event, edit).await?;
             with_run(&inner, |run| to_js(&run.pending()))?.map_err(|e| js_error(e, None, None))
