@@ -280,8 +280,7 @@ fn a_constrained_run_searches_then_computes() {
     for other in ["search_docs", "current_time", "final_answer"] {
         assert!(!grammar.contains(other), "{other} in {grammar}");
     }
-    assert!(grammar.contains("xs xo"), "{grammar}");
-    assert!(grammar.contains("xs ::= xi{0,24}"), "{grammar}");
+    assert!(grammar.contains("xi* xo"), "{grammar}");
     assert!(grammar.contains("\"4\""), "{grammar}");
     // The reader is told why, in both languages, and sees the fit.
     let view = reactloop::view::step(&trace.steps[1], "").unwrap();
@@ -506,7 +505,7 @@ fn a_steered_calculation_uses_the_question_numbers() {
             .to_string();
         regex_lite::Regex::new(&p).unwrap()
     };
-    let cases: [(&[&str], &[&str], &[&str]); 4] = [
+    let cases: [(&[&str], &[&str], &[&str]); 3] = [
         (
             &["3"],
             &["2024 * 3", "3*2024", "(2024) * 3", "sqrt(3) + 1"],
@@ -521,16 +520,6 @@ fn a_steered_calculation_uses_the_question_numbers() {
             &["0.25"],
             &["2000 * 0.25"],
             &["2000 * 0x25", "2000 * 0.255"],
-        ),
-        // A found fact, a rounding and a conversion fit in a gap; a runaway sum does not,
-        // before the required number or after it.
-        (
-            &["1969"],
-            &["round((1800000 * 0.75) / 1000, 2) - 1969", "2025 - 1969"],
-            &[
-                "2025 - 14 + 12 + 12 + 12 + 12 + 12 + 12 + 12 + 12 + 12 + 12 + 12 - 1969",
-                "2025 - 1969 + 5 * 12 / 5 - 12 * 12 / 5 - 12 * 12 / 5 - 12 * 12 / 5 - 12",
-            ],
         ),
     ];
     for (uses, allowed, refused) in cases {

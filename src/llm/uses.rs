@@ -14,14 +14,10 @@ const BOUNDARY: &str = " ,+*/%^()-";
 const OPERATOR: &str = "+*/%^,-";
 /// At most this many numbers are required (their orders multiply the alternatives).
 pub const MAX_USES: usize = 2;
-/// At most this many characters or names lie before, between or after the required numbers.
-/// Unbounded, the 0.5B model wrote `2025 - 14 + 12 + 12 + …` until the token limit, before
-/// the required number or after it; a found fact and an operator or a rounding fit in this.
-pub const MAX_GAP: usize = 24;
 
 /// The pieces of an expression, as a pattern or as GBNF.
 struct Pieces {
-    /// A run of expression characters and names, at most [`MAX_GAP`] long.
+    /// Any run of expression characters and names.
     any: String,
     boundary: String,
     operator: String,
@@ -34,7 +30,7 @@ impl Pieces {
     fn regex() -> Pieces {
         let names = calculator::names().join("|");
         Pieces {
-            any: format!("([{EXPRESSION_CHARS}]|{names}){{0,{MAX_GAP}}}"),
+            any: format!("([{EXPRESSION_CHARS}]|{names})*"),
             boundary: format!("[{BOUNDARY}]"),
             operator: format!("[{OPERATOR}]"),
             literal: |n| n.replace('.', "[.]"),
@@ -44,7 +40,7 @@ impl Pieces {
 
     fn gbnf() -> Pieces {
         Pieces {
-            any: "xs".into(),
+            any: "xi*".into(),
             boundary: "xb".into(),
             operator: "xo".into(),
             literal: |n| format!("\"{n}\""),
@@ -111,7 +107,7 @@ pub fn gbnf_rules(numbers: &[String]) -> String {
         .map(|n| format!("\"{n}\""))
         .collect();
     format!(
-        "exprstr ::= \"\\\"\" ( {} ) \"\\\"\"\nxs ::= xi{{0,{MAX_GAP}}}\nxi ::= [{EXPRESSION_CHARS}] | {}\nxb ::= [{BOUNDARY}]\nxo ::= [{OPERATOR}]",
+        "exprstr ::= \"\\\"\" ( {} ) \"\\\"\"\nxi ::= [{EXPRESSION_CHARS}] | {}\nxb ::= [{BOUNDARY}]\nxo ::= [{OPERATOR}]",
         alternatives.join(" | "),
         names.join(" | ")
     )
