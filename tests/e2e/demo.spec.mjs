@@ -320,3 +320,23 @@ test('the in-page Load button acts on a click made at once after choosing the en
   await page.locator('#model-url-load').click();
   await expect(page.getByTestId('inpage-problem')).toContainText('HTTP 404');
 });
+
+test('the in-page engine says what is wrong in the page\'s language: the worker sends a code, not English', async ({ page }) => {
+  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await openPage(page, { lang: 'zh' });
+    // A phone's layout folds the panels away.
+    await page.locator('#connect-panel').evaluate((details) => { details.open = true; });
+    await page.locator('#preset').selectOption('inpage');
+    await page.getByTestId('model-file').setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('just some notes\n') });
+    const problem = page.getByTestId('inpage-problem');
+    await expect(problem).toContainText('notes.gguf 不是 GGUF 模型文件');
+    await expect(problem).toContainText('无法加载模型');
+    await expect(problem).not.toContainText('is not a GGUF');
+    await page.locator('#model-url').fill('/models/missing.gguf');
+    await page.locator('#model-url-load').click();
+    await expect(problem).toContainText('服务器返回了 HTTP 404');
+    await problem.scrollIntoViewIfNeeded();
+    await screenshot(page, `inpage-problem-zh-${viewport.width}`);
+  }
+});
