@@ -106,8 +106,9 @@ async function speedMessages(page) {
   return page.evaluate(async () => {
     const { Agent } = await import('./pkg/reactloop.js');
     const agent = new Agent({ demo: true });
-    const next = agent.start('Compute (128 + 256) * 3 - 7^2.');
-    return next.request.messages;
+    agent.start('Compute (128 + 256) * 3 - 7^2.');
+    // The first step's request is frozen when the run starts.
+    return agent.trace().steps[0].request.messages;
   });
 }
 

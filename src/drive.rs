@@ -91,8 +91,8 @@ impl<M: FnMut(&ModelRequest) -> Result<ModelReply, LlmError>> Driver for Native<
 }
 
 /// The output of a synchronous driver's future, which is ready at once: nothing it awaits
-/// waits.
-fn ready<F: Future>(future: F) -> F::Output {
+/// waits (the native driver's, and the tests' scripted ones).
+pub fn ready<F: Future>(future: F) -> F::Output {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => output,
         Poll::Pending => unreachable!("a synchronous driver waited"),

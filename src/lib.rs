@@ -15,9 +15,11 @@
 //! - [`reading`] (what a reply means in its run), [`demo`] (a scripted model), [`config`].
 //! - [`trace`] (the record of a run and its reader).
 //! - [`agent`] (the state machine).
-//! - [`drive`] (a synchronous driver), [`settings`] (the page's settings → config, model, tools).
+//! - [`settings`] (the page's settings → config, model, tools).
 //! - [`sentences`] (everything a reader is shown, in English and Chinese).
 //! - [`view`] (a step or a trace ready to draw), then [`events`] (a run's transitions as events).
+//! - [`step`] (one transition, the same for every driver: the [`step::Driver`] trait), then
+//!   [`drive`] (the synchronous native driver).
 //!
 //! The browser driver and the JS API are a crate of their own (`wasm/`, `reactloop-wasm`), so
 //! Cargo keeps the direction: the glue uses the core, never the reverse.

@@ -20,7 +20,6 @@ pub enum Effect {
         tools: Vec<ToolSpec>,
     },
     RunTool {
-        step: usize,
         call: ToolCall,
     },
     /// The run is over.
@@ -48,7 +47,7 @@ pub trait Driver {
 }
 
 /// What the run does now, as a driver does it.
-pub fn effect(run: &Run) -> Effect {
+fn effect(run: &Run) -> Effect {
     let step = run.step_index();
     match run.agent().next() {
         Next::CallModel { request } => Effect::CallModel {
@@ -62,10 +61,7 @@ pub fn effect(run: &Run) -> Effect {
                 .cloned()
                 .collect(),
         },
-        Next::RunTool { call } => Effect::RunTool {
-            step,
-            call: call.clone(),
-        },
+        Next::RunTool { call } => Effect::RunTool { call: call.clone() },
         // The server is found out before; a run stopped meanwhile no longer asks.
         Next::DetectServer | Next::Done { .. } => Effect::Done,
     }
@@ -102,7 +98,7 @@ pub async fn transition<D: Driver>(driver: &D) -> Result<(), D::Error> {
                 Err(error) => run.feed_model_error(error),
             })?
         }
-        Effect::RunTool { call, .. } => {
+        Effect::RunTool { call } => {
             let result = driver.run_tool(&call).await;
             driver.with_run(|run| match run.is_done() {
                 true => Ok(Vec::new()),
@@ -111,6 +107,7 @@ pub async fn transition<D: Driver>(driver: &D) -> Result<(), D::Error> {
         }
     };
     // Each feed answers what the run asked for, so none is refused.
+    debug_assert!(fed.is_ok(), "{fed:?}");
     driver.emit(fed.unwrap_or_default());
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The limits on trace files (src/limits.rs): the largest file and the most steps load, one
 //! byte or one step more is refused with a sentence naming the limit, and the refusal comes
 //! before the expensive part. The reply limits are tested in src/llm (the SSE decoder) and in
-//! tests/browser.rs (the fetch driver against the mock server).
+//! wasm/tests/browser.rs (the fetch driver against the mock server).
 
 use std::time::{Duration, Instant};
 

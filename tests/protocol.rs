@@ -4,142 +4,14 @@
 //! pressed while a request is out. Each case is the script and the events a page then
 //! receives, transition by transition.
 
-use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::convert::Infallible;
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
+mod common;
 
-use reactloop::agent::{Agent, ToolResult};
+use common::{Script, World, CALC, FINAL};
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Run};
-use reactloop::llm::{Constrained, LlmError, ModelRequest, ServerKind};
-use reactloop::step::{self, Driver};
-use reactloop::tools::{default_documents, HostContext, Registry, ToolCall, ToolSpec};
-use reactloop::trace::{ModelReply, Outcome};
+use reactloop::llm::{Constrained, LlmError, ServerKind};
+use reactloop::trace::Outcome;
 use serde_json::Value;
-
-const HOST: HostContext = HostContext {
-    now_unix_ms: 1_796_021_887_000.0,
-    utc_offset_minutes: 480,
-};
-const CALC: &str = "Thought: compute\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
-const FINAL: &str = "Thought: done\nAction: final_answer\nAction Input: 42";
-
-/// What the world does with one thing the run asked for.
-#[derive(Clone)]
-enum World<'a> {
-    /// `GET /models` says what the server is.
-    Server(ServerKind),
-    Reply(&'a str),
-    Fails(LlmError),
-    /// The built-in tool runs.
-    Tool,
-    /// The person presses Stop while it is in flight, after the model streamed this much;
-    /// the request then comes back aborted (a tool's result comes back all the same).
-    Stop(&'a str),
-    /// The person presses Retry after a model error (between transitions).
-    Retry,
-}
-
-/// The scripted world, the run, and the events as a page gets them.
-struct Script<'a> {
-    run: RefCell<Run>,
-    world: RefCell<VecDeque<World<'a>>>,
-    /// What Stop reported while a request was out; the page gets it with what comes next.
-    unsent: RefCell<Vec<Event>>,
-    shown: RefCell<Vec<Event>>,
-}
-
-impl Script<'_> {
-    fn answer(&self) -> World<'_> {
-        self.world
-            .borrow_mut()
-            .pop_front()
-            .expect("the script answers what the run asks")
-    }
-
-    fn stop(&self, partial: &str) {
-        let events = self.run.borrow_mut().abort(Some(partial.to_string()));
-        self.unsent.borrow_mut().extend(events);
-    }
-}
-
-impl Driver for Script<'_> {
-    type Error = Infallible;
-
-    fn with_run<T>(&self, f: impl FnOnce(&mut Run) -> T) -> Result<T, Infallible> {
-        Ok(f(&mut self.run.borrow_mut()))
-    }
-
-    async fn detect_server(&self) -> Result<ServerKind, Infallible> {
-        Ok(match self.answer() {
-            World::Server(kind) => kind,
-            World::Stop(partial) => {
-                self.stop(partial);
-                ServerKind::Unknown
-            }
-            _ => panic!("the run asks what the server is"),
-        })
-    }
-
-    async fn call_model(
-        &self,
-        _step: usize,
-        _request: &ModelRequest,
-        _tools: &[ToolSpec],
-    ) -> Result<ModelReply, LlmError> {
-        match self.answer() {
-            World::Reply(text) => Ok(reply(text)),
-            World::Fails(error) => Err(error),
-            World::Stop(partial) => {
-                self.stop(partial);
-                Err(LlmError::Aborted)
-            }
-            _ => panic!("the run asks the model"),
-        }
-    }
-
-    async fn run_tool(&self, _call: &ToolCall) -> ToolResult {
-        let result = tool_result(&self.run.borrow());
-        match self.answer() {
-            World::Tool => {}
-            World::Stop(partial) => self.stop(partial),
-            _ => panic!("the run runs a tool"),
-        }
-        result
-    }
-
-    fn emit(&self, events: Vec<Event>) {
-        let mut shown = self.shown.borrow_mut();
-        shown.extend(self.unsent.take());
-        shown.extend(events);
-    }
-}
-
-/// The output of a future that never waits (the script answers at once).
-fn ready<F: Future>(future: F) -> F::Output {
-    match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(output) => output,
-        Poll::Pending => unreachable!("the script waited"),
-    }
-}
-
-fn reply(text: &str) -> ModelReply {
-    ModelReply {
-        text: text.into(),
-        ..ModelReply::default()
-    }
-}
-
-fn tool_result(run: &Run) -> ToolResult {
-    ToolResult {
-        output: run.agent().run_builtin(&HOST).expect("a built-in call"),
-        elapsed_ms: Some(1.0),
-        edited: false,
-    }
-}
 
 /// Runs the script; returns each transition's events as `type:step` and the run.
 fn play(constrained: Constrained, script: &[World]) -> (Vec<Vec<String>>, Run) {
@@ -147,35 +19,10 @@ fn play(constrained: Constrained, script: &[World]) -> (Vec<Vec<String>>, Run) {
         constrained,
         ..AgentConfig::default()
     };
-    let agent = Agent::new(
-        "What is 6*7?",
-        Registry::with_builtins(default_documents()),
-        config,
-    );
-    let world = Script {
-        run: RefCell::new(Run::new(agent, "http://127.0.0.1:8000")),
-        world: RefCell::new(script.iter().cloned().collect()),
-        unsent: RefCell::default(),
-        shown: RefCell::default(),
-    };
+    let world = Script::new(common::agent(config), script.iter().cloned());
     let mut shown = Vec::new();
-    loop {
-        let next = world.world.borrow().front().cloned();
-        match next {
-            None => break,
-            Some(World::Retry) => {
-                world.world.borrow_mut().pop_front();
-                let events = world
-                    .run
-                    .borrow_mut()
-                    .retry()
-                    .expect("a model error to retry");
-                world.emit(events);
-            }
-            Some(_) => {
-                let Ok(()) = ready(step::transition(&world));
-            }
-        }
+    while !world.world.borrow().is_empty() {
+        world.play_one();
         shown.push(world.shown.take().iter().map(kind).collect());
     }
     (shown, world.run.into_inner())

@@ -45,7 +45,7 @@ const DECLARATIONS: &str = include_str!("../wasm/src/types.d.ts");
 
 /// Declarations no Rust value is walked against, and why.
 const NOT_WALKED: &[&str] = &[
-    // Read by the wasm driver only (`Edit` in wasm/src/mod.rs, `Definition` in
+    // Read by the wasm driver only (`Edit` in wasm/src/lib.rs, `Definition` in
     // wasm/src/js_tools.rs), not by the core.
     "Edit",
     "ToolDefinition",
@@ -685,7 +685,7 @@ fn quoted(message: &str) -> BTreeSet<String> {
 
 /// What a page receives from a run driven to its end with these replies (a `None` is a model
 /// error).
-fn drive(constrained: Constrained, replies: &[Option<&str>]) -> Driven {
+fn drive(constrained: Constrained, replies: &[Option<&'static str>]) -> Driven {
     let mut agent = common::agent(AgentConfig {
         constrained,
         ..AgentConfig::default()

@@ -317,7 +317,9 @@ function failureText(error) {
   const key = `inpage.error.${error.code}`;
   const said = t(key, error.params ?? {});
   const sentence = said === key ? t('inpage.error.engine') : said;
-  return error.detail ? `${sentence} ${t('inpage.detail', { detail: error.detail })}` : sentence;
+  // A page-side error without a code (a worker the page's policy refused) keeps its words.
+  const detail = error.detail ?? (error.code ? null : error.message);
+  return detail ? `${sentence} ${t('inpage.detail', { detail })}` : sentence;
 }
 
 function problem(title, message) {

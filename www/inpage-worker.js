@@ -336,9 +336,11 @@ self.onmessage = async ({ data }) => {
     .then(work)
     .then((value) => post({ type: 'reply', id, value }), (error) => post({
       type: 'error', id,
-      code: error?.code ?? 'engine',
-      params: error?.params ?? {},
-      detail: error?.detail ?? (error?.code ? null : String(error?.message ?? error)),
+      // Only our own failures carry a code the page words; anything else (a DOMException
+      // has a numeric `code` of its own) is the engine's, in its own words.
+      ...(error instanceof Failure
+        ? { code: error.code, params: error.params, detail: error.detail }
+        : { code: 'engine', params: {}, detail: String(error?.message ?? error) }),
     }));
   switch (type) {
     case 'features': return answer(() => features());

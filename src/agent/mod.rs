@@ -47,8 +47,7 @@ const RAN_ON_CHARS: usize = 120;
 
 /// What the driver must do next; each is answered by one feed (`Done` by none). It borrows
 /// from the agent: a driver copies what it keeps across an await.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Next<'a> {
     /// `constrained: auto` before the first request: find out what the server is (its `GET
     /// /models`, [`ServerKind::detect`]; the in-page engine and the demo are known without
@@ -424,7 +423,11 @@ impl Agent {
         // With `summary`, the rounds about to leave are first summarised, from the full history.
         // A summary takes a step of its own: not when the limit leaves no step after it.
         let room = self.trace.steps.len() + 2 <= config.max_steps;
-        if let Some(start) = trim.filter(|&start| !self.compression.summarize_first(start, room)) {
+        let dropped_now = match trim {
+            Some(start) if self.compression.summarize_first(start, room) => None,
+            trim => trim,
+        };
+        if let Some(start) = dropped_now {
             let dropped = start - self.window_start;
             self.window_start = start;
             let kept_rounds = self.rounds.len() - start;

@@ -30,6 +30,8 @@ impl Agent {
                 (text, ObservationSource::Tool)
             }
             Ok(text) if text.trim().is_empty() => {
+                // Nothing to quote where the next Thought opens.
+                self.last.short_result = None;
                 let lang = self.trace.config.prompt.lang;
                 (told::empty_result(lang), ObservationSource::Tool)
             }

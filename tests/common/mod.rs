@@ -7,16 +7,22 @@
 // leaves unused is not dead.
 #![allow(dead_code)]
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::convert::Infallible;
+
 use reactloop::agent::{Agent, Next, ToolResult};
 use reactloop::config::AgentConfig;
+use reactloop::drive::ready;
 use reactloop::events::{Event, Run};
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
     Steer, SteerWhy, Usage,
 };
 use reactloop::parse::{ParseResult, Parsed, Repair, Span, Spans};
+use reactloop::step::{self, Driver};
 use reactloop::tools::{
-    default_documents, Builtin, Evidence, HostContext, Note, Registry, ToolCall, ToolFit,
+    default_documents, Builtin, Evidence, HostContext, Note, Registry, ToolCall, ToolFit, ToolSpec,
 };
 use reactloop::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
@@ -67,6 +73,134 @@ pub enum AtEnd {
     Leave,
 }
 
+/// What the world does with one thing a run asked for.
+#[derive(Clone)]
+pub enum World {
+    /// `GET /models` says what the server is.
+    Server(ServerKind),
+    Reply(&'static str),
+    Fails(LlmError),
+    /// The built-in tool runs (as it does when the script names nothing for it).
+    Tool,
+    /// The person presses Stop while it is in flight, after the model streamed this much; the
+    /// request then comes back aborted (a tool's result comes back all the same).
+    Stop(&'static str),
+    /// The person presses Retry after a model error (between transitions).
+    Retry,
+}
+
+/// A [`Driver`] whose world is a script: the run goes through [`step::transition`], the code
+/// every driver runs, and the events are kept as a page gets them.
+pub struct Script {
+    pub run: RefCell<Run>,
+    pub world: RefCell<VecDeque<World>>,
+    /// The model asked once the script is over: Stop, after this much of a reply.
+    pub stop_at_end: Option<&'static str>,
+    /// What Stop reported while a request was out; the page gets it with what comes next.
+    unsent: RefCell<Vec<Event>>,
+    pub shown: RefCell<Vec<Event>>,
+}
+
+impl Script {
+    pub fn new(agent: Agent, world: impl IntoIterator<Item = World>) -> Script {
+        Script {
+            run: RefCell::new(Run::new(agent, ORIGIN)),
+            world: RefCell::new(world.into_iter().collect()),
+            stop_at_end: None,
+            unsent: RefCell::default(),
+            shown: RefCell::default(),
+        }
+    }
+
+    fn answer(&self) -> World {
+        let next = self.world.borrow_mut().pop_front();
+        match (next, self.stop_at_end) {
+            (Some(world), _) => world,
+            (None, Some(partial)) => World::Stop(partial),
+            (None, None) => panic!("the script answers what the run asks"),
+        }
+    }
+
+    fn stop(&self, partial: &str) {
+        let events = self.run.borrow_mut().abort(Some(partial.to_string()));
+        self.unsent.borrow_mut().extend(events);
+    }
+
+    /// One transition, or Retry when the script says so.
+    pub fn play_one(&self) {
+        let retry = matches!(self.world.borrow().front(), Some(World::Retry));
+        if retry {
+            self.world.borrow_mut().pop_front();
+            let events = (self.run.borrow_mut().retry()).expect("a model error to retry");
+            self.emit(events);
+        } else {
+            let Ok(()) = ready(step::transition(self));
+        }
+    }
+}
+
+impl Driver for Script {
+    type Error = Infallible;
+
+    fn with_run<T>(&self, f: impl FnOnce(&mut Run) -> T) -> Result<T, Infallible> {
+        Ok(f(&mut self.run.borrow_mut()))
+    }
+
+    async fn detect_server(&self) -> Result<ServerKind, Infallible> {
+        Ok(match self.answer() {
+            World::Server(kind) => kind,
+            World::Stop(partial) => {
+                self.stop(partial);
+                ServerKind::Unknown
+            }
+            _ => panic!("the run asks what the server is"),
+        })
+    }
+
+    async fn call_model(
+        &self,
+        _step: usize,
+        _request: &ModelRequest,
+        _tools: &[ToolSpec],
+    ) -> Result<ModelReply, LlmError> {
+        match self.answer() {
+            World::Reply(text) => Ok(reply(text)),
+            World::Fails(error) => Err(error),
+            World::Stop(partial) => {
+                self.stop(partial);
+                Err(LlmError::Aborted)
+            }
+            _ => panic!("the run asks the model"),
+        }
+    }
+
+    async fn run_tool(&self, _call: &ToolCall) -> ToolResult {
+        let output = self.run.borrow().agent().run_builtin(&HOST);
+        let result = ToolResult {
+            output: output.expect("a built-in call"),
+            elapsed_ms: Some(1.5),
+            edited: false,
+        };
+        // A tool the script names nothing for just runs.
+        let front = self.world.borrow().front().cloned();
+        match front {
+            Some(World::Tool) => drop(self.answer()),
+            Some(World::Stop(partial)) => {
+                self.answer();
+                self.stop(partial);
+            }
+            _ => {}
+        }
+        result
+    }
+
+    fn emit(&self, events: Vec<Event>) {
+        let mut shown = self.shown.borrow_mut();
+        shown.extend(self.unsent.take());
+        shown.extend(events);
+    }
+}
+
 /// What a page receives from a run: its events, what it waited for before each transition
 /// and at the end (`start`, `step` and `pending` give it to a page as JSON), and the trace.
 pub struct Driven {
@@ -75,43 +209,55 @@ pub struct Driven {
     pub trace: Trace,
 }
 
-/// Drives `agent` as a page does (through [`Run`]) with these replies, a `None` being the
-/// model error `error`; built-in tools run with [`HOST`].
-pub fn drive(agent: Agent, replies: &[Option<&str>], error: LlmError, at_end: AtEnd) -> Driven {
-    let mut run = Run::new(agent, ORIGIN);
-    let mut events = Vec::new();
+/// Drives `agent` as a page does with these replies, a `None` being the model error `error`;
+/// a server asked what it is says llama.cpp; built-in tools run with [`HOST`].
+pub fn drive(
+    agent: Agent,
+    replies: &[Option<&'static str>],
+    error: LlmError,
+    at_end: AtEnd,
+) -> Driven {
+    let asks_server = agent.next() == Next::DetectServer;
+    let server = asks_server.then_some(World::Server(ServerKind::LlamaCpp));
+    let answers = replies.iter().map(|reply| match reply {
+        Some(text) => World::Reply(text),
+        None => World::Fails(error.clone()),
+    });
+    let mut script = Script::new(agent, server.into_iter().chain(answers));
+    if let AtEnd::Abort(partial) = at_end {
+        script.stop_at_end = Some(partial);
+    }
     let mut nexts = Vec::new();
-    let mut replies = replies.iter();
     loop {
-        nexts.push(to_value(run.pending()));
-        if run.is_done() {
+        nexts.push(to_value(script.run.borrow().pending()));
+        let (done, asks_model) = {
+            let run = script.run.borrow();
+            (
+                run.is_done(),
+                !matches!(run.agent().next(), Next::RunTool { .. }),
+            )
+        };
+        if done {
             break;
         }
-        events.extend(run.announce());
-        let fed = match run.agent().next() {
-            Next::DetectServer => run.feed_server(ServerKind::LlamaCpp).map(|()| Vec::new()),
-            Next::CallModel { .. } => match (replies.next(), at_end) {
-                (Some(Some(text)), _) => run.feed_model(reply(text)),
-                (Some(None), _) => run.feed_model_error(error.clone()),
-                (None, AtEnd::Abort(partial)) => Ok(run.abort(Some(partial.into()))),
-                (None, AtEnd::Leave) => break,
-            },
-            Next::RunTool { .. } => {
-                let output = run.agent().run_builtin(&HOST).expect("a built-in call");
-                run.feed_tool(ToolResult {
-                    output,
-                    elapsed_ms: Some(1.5),
-                    edited: false,
-                })
-            }
-            Next::Done { .. } => unreachable!("the run is not done"),
-        };
-        events.extend(fed.expect("the run takes what it asked for"));
+        let answers = script
+            .world
+            .borrow()
+            .iter()
+            .any(|w| !matches!(w, World::Server(_)));
+        if asks_model && !answers && script.stop_at_end.is_none() {
+            // Left waiting for a reply: the server found out and the request announced, as a
+            // page that stops stepping there has it.
+            let Ok(_) = ready(step::prepare(&script));
+            break;
+        }
+        script.play_one();
     }
+    let trace = script.run.borrow().agent().trace().clone();
     Driven {
-        events,
+        events: script.shown.take(),
         nexts,
-        trace: run.agent().trace().clone(),
+        trace,
     }
 }
 

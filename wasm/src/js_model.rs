@@ -18,6 +18,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::client::{js_message, Completion};
+use super::convert::json_of;
 use super::to_js;
 use reactloop::limits::MAX_REPLY_BYTES;
 use reactloop::llm::{LlmError, Oversized, PageModelCode, Usage};
@@ -110,8 +111,9 @@ pub async fn complete(
         }
     };
     // The pieces are what the person saw; a function that streamed nothing gives its text.
-    let reply: Reply =
-        super::from_js(reply, Given::ModelReply).map_err(|e| failed(js_message(&e)))?;
+    // A reply of the wrong shape is said in serde's words; the core says what failed around it.
+    let reply = json_of(reply, Given::ModelReply).map_err(|e| failed(js_message(&e)))?;
+    let reply: Reply = serde_json::from_value(reply).map_err(|e| failed(e.to_string()))?;
     if text.is_empty() {
         text = reply.text.unwrap_or_default();
         if text.len() > MAX_REPLY_BYTES {

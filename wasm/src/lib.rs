@@ -115,6 +115,12 @@ fn controller() -> Result<AbortController, JsValue> {
 /// Clears the busy flag however a step ends.
 struct Busy<'a>(&'a Cell<bool>);
 
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
 impl Inner {
     /// An agent's state with nothing in flight: its settings, model, tools and run.
     fn new(
@@ -139,12 +145,6 @@ impl Inner {
             busy: Cell::new(false),
             paused: Cell::new(false),
         }))
-    }
-}
-
-impl Drop for Busy<'_> {
-    fn drop(&mut self) {
-        self.0.set(false);
     }
 }
 

@@ -287,7 +287,9 @@ export interface Limits { replyBytes: number; streamLineBytes: number; traceByte
  * A model the page supplies (`agent.useModel(fn)`), e.g. the in-page engine of www/inpage.js.
  * `body` is an OpenAI-compatible chat request as the core built it (messages, stop, max_tokens,
  * seed, and `grammar` under the grammar constraint); call `onDelta` with each streamed piece
- * and stop when `signal` aborts.
+ * and stop when `signal` aborts. What it throws or rejects with becomes a `page_model` error:
+ * its `code` when it is 'not_loaded', 'context' or 'engine' ('aborted' is a stop), and its
+ * `detail` (else its message) as its own words.
  */
 export type ModelFunction = (
   body: { messages: Message[]; stop?: string[]; max_tokens?: number; grammar?: string; [key: string]: unknown },
