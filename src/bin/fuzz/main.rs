@@ -176,7 +176,7 @@ fn main() -> ExitCode {
     let targets: Vec<&str> = TARGETS
         .iter()
         .copied()
-        .filter(|t| only.as_deref().map_or(true, |o| o == *t))
+        .filter(|t| only.as_deref().is_none_or(|o| o == *t))
         .collect();
     let per_target = iterations / targets.len() as u64;
     let seeds = Seeds::load();

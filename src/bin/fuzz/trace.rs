@@ -27,7 +27,7 @@ pub(crate) fn gen_trace(rng: &Rng, seeds: &Seeds) -> String {
             if let Some(steps) = v.get_mut("steps").and_then(Value::as_array_mut) {
                 if let Some(step) = steps.first().cloned() {
                     let n = rng.below(if rng.chance(200) { 2_100 } else { 40 });
-                    steps.extend(std::iter::repeat(step).take(n));
+                    steps.extend(std::iter::repeat_n(step, n));
                 }
             }
         }
