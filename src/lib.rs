@@ -30,6 +30,7 @@ pub mod demo;
 pub mod drive;
 pub mod events;
 mod fields;
+pub mod grade;
 pub mod history;
 pub mod lang;
 pub mod limits;

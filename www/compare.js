@@ -1,14 +1,13 @@
 // Compare: one question (or a list) under two to four configurations at once, side by side.
 // Each column is its own LiveRun and TraceView with Pause / Step / Continue / Stop; a summary
 // under its heading; a list of questions adds a grid with each column's success count.
-import { estimateTokens, version } from './pkg/reactloop.js';
+import { estimateTokens, gradeText, version } from './pkg/reactloop.js';
 import { TraceView, Replay } from './trace.js';
 import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang, errorText } from './i18n.js';
 import { comparisonJson, COMPARISON, ComparisonPlayer } from './comparison.js';
 import { TITLES } from './titles.js';
-import { gradeText } from './grade.js';
 
 const MAX_COLUMNS = 4;
 const CHOICES = {

@@ -116,8 +116,9 @@ test("empty or non-string answers fail; a task without expectations throws", () 
   assert.equal(checkAnswer(num(0), null), false);
   assert.equal(checkAnswer(num(5), 5), false); // only text is an answer
   assert.equal(checkAnswer(text("null"), null), false);
-  assert.throws(() => checkAnswer({ id: "bad", expect: {} }, "x"), TypeError);
-  assert.throws(() => checkAnswer({ id: "bad", expect: { any_of: [] } }, "x"), TypeError);
+  assert.throws(() => checkAnswer({ id: "bad", expect: {} }, "x"), /Task bad expects nothing/);
+  assert.throws(() => checkAnswer({ id: "bad", expect: { any_of: [] } }, "x"), /Task bad expects nothing/);
+  assert.throws(() => checkAnswer({ id: "bad", expect: { any_of: "x" } }, "x"), /Invalid expected answer/);
 });
 
 test("tasks.json: schema, unique ids, categories and languages", () => {

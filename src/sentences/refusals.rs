@@ -166,6 +166,10 @@ pub enum Misuse {
     ForkStep {
         step: usize,
     },
+    /// A grader's task (`checkAnswer`) whose `expect` has no text and no number.
+    NoExpectation {
+        task: String,
+    },
     /// A value the page passed that is not what it must be; `message` says why (serde's
     /// wording, or a number JSON cannot hold).
     Invalid {
@@ -181,6 +185,7 @@ pub enum Given {
     ToolDefinition,
     Edit,
     ModelReply,
+    Expectation,
 }
 
 pub fn misuse(misuse: &Misuse) -> Text {
@@ -225,12 +230,17 @@ pub fn misuse(misuse: &Misuse) -> Text {
             format!("Step {step} of this run cannot be forked there."),
             format!("这次运行的第 {step} 步不能在那里分叉。"),
         ),
+        Misuse::NoExpectation { task } => (
+            format!("Task {task} expects nothing: give it any_of (texts) or number."),
+            format!("任务 {task} 没有给出期望的答案：请给出 any_of（文本）或 number。"),
+        ),
         Misuse::Invalid { what, message } => {
             let (en, zh) = match what {
                 Given::Settings => ("settings", "设置"),
                 Given::ToolDefinition => ("tool definition", "工具定义"),
                 Given::Edit => ("edit", "修改"),
                 Given::ModelReply => ("model reply", "模型回复"),
+                Given::Expectation => ("expected answer", "期望的答案"),
             };
             (
                 format!("Invalid {en}: {message}"),

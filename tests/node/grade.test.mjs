@@ -1,8 +1,9 @@
-// One grader (www/grade.js) for Compare and the bench: what a person's expected text accepts.
+// One grader (the core's src/grade.rs, through the wasm) for Compare and the bench: what a
+// person's expected text accepts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gradeText } from '../../www/grade.js';
-import { checkAnswer } from '../../bench/tasks/check.mjs';
+import { checkAnswer } from '../../bench/tasks/check.mjs'; // loads the wasm
+import { gradeText } from '../../www/pkg/reactloop.js';
 
 const cases = [
   // [answer, expected, right?, why]

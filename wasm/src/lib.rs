@@ -7,6 +7,7 @@ mod api;
 mod client;
 mod convert;
 mod drive;
+mod grade;
 mod js_model;
 mod js_tools;
 mod timer;
@@ -29,6 +30,7 @@ pub use api::{
 use api::{js_tool, trace_view};
 use convert::{configure, from_js, js_error, llm_error, misused, refused, to_js};
 use drive::{step_once, Page};
+pub use grade::{check_answer, find_numbers, grade_text, normalize_text};
 use js_tools::JsTool;
 use reactloop::agent::{self, ToolResult};
 use reactloop::config::AgentConfig;

@@ -87,6 +87,9 @@ export interface ToolDefinition {
   timeoutMs?: number;
 }
 
+/** What an answer must hold (a benchmark task's `expect`): any of the texts, or the number within `tolerance`. */
+export interface Expect { any_of?: string[]; number?: number; tolerance?: number }
+
 export interface ToolSpec { name: string; description: string; parameters: object }
 /** A built-in tool's spec, with its description in each interface language. */
 export interface BuiltinTool { name: string; description: string; parameters: object; view: { description: Text } }
