@@ -267,17 +267,22 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
     tools
         .iter()
         .map(|t| {
+            let description = tool_description(t, lang);
+            let example = t.example_input();
+            // Named once: not again after the example that writes it or the description that
+            // says what it does (the clock's "with days, …").
+            let named = |name: &str| {
+                example.get(name).is_some()
+                    || description
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .any(|w| w == name)
+            };
             let optional: Vec<String> = t
                 .params()
                 .into_iter()
-                .filter_map(|(name, required)| (!required).then_some(name))
+                .filter_map(|(name, required)| (!required && !named(&name)).then_some(name))
                 .collect();
-            let mut line = format!(
-                "- {}: {} Action Input: {}",
-                t.name,
-                tool_description(t, lang),
-                t.example_input()
-            );
+            let mut line = format!("- {}: {description} Action Input: {example}", t.name);
             if !optional.is_empty() {
                 line.push_str(&format!(" ({optional_label}: {})", optional.join(", ")));
             }

@@ -1448,7 +1448,7 @@ fn a_failed_tool_reminds_the_model_of_the_others() {
     assert!(error.starts_with("Error:"), "{error}");
     assert_eq!(
         others,
-        "Other tools: search_docs (Searches the reference documents by keywords.); current_time (Returns today's date, the time, the weekday, the month and the year.)."
+        "Other tools: search_docs (Searches the reference documents by keywords.); current_time (Returns today's date, the time, the weekday, the month and the year; with days, the date that many days from today.)."
     );
     let zh = in_chinese(AgentConfig::default());
     let (_, trace) = run("现在几月？", zh, &[words, FINAL]);

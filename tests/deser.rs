@@ -586,6 +586,7 @@ fn requests() -> Vec<ModelRequest> {
                 SteerWhy::Next => vec!["3".into(), "0.5".into()],
                 SteerWhy::Fits => Vec::new(),
             },
+            args: None,
         });
         out.push(r);
     }

@@ -254,6 +254,7 @@ fn a_constrained_run_searches_then_computes() {
             tool: tool.into(),
             why,
             uses: uses.iter().map(|n| n.to_string()).collect(),
+            args: None,
         })
     };
     assert_eq!(
@@ -300,6 +301,128 @@ fn a_constrained_run_searches_then_computes() {
     let fit = first["view"]["fits"][0]["en"].as_str().unwrap();
     assert!(fit.starts_with("search_docs: "), "{fit}");
     assert!(fit.contains("“kestrel” names a document"), "{fit}");
+}
+
+/// A day counted from today is the clock's to count: the steered call is given `days`, on
+/// both constraint paths, in both languages, and nothing is left for the calculator after it.
+#[test]
+fn a_day_from_today_is_counted_by_the_clock() {
+    for (question, days, observation) in [
+        (
+            "What will the date be 30 days from today?",
+            30,
+            "Wednesday, 30 December 2026 (30 days after today); date 2026-12-30",
+        ),
+        (
+            "100 天之后是星期几？",
+            100,
+            "Wednesday, 10 March 2027 (100 days after today); date 2027-03-10",
+        ),
+        (
+            "What was the date yesterday?",
+            -1,
+            "Sunday, 29 November 2026 (1 day before today); date 2026-11-29",
+        ),
+    ] {
+        let evidence = &fits(question)[0];
+        assert_eq!(evidence.tool, "current_time", "{question}");
+        assert!(
+            evidence
+                .evidence
+                .iter()
+                .any(|e| matches!(e, Evidence::Day { days: d, .. } if *d == days)),
+            "{question}: {evidence:?}"
+        );
+        let call = format!("Thought: t\nAction: current_time\nAction Input: {{\"days\": {days}}}");
+        let trace = run(question, Constrained::Grammar, &[&call, ANSWER]);
+        let steer = trace.steps[0].request.steer.clone().expect("a steer");
+        assert_eq!(
+            (steer.tool.as_str(), steer.why),
+            ("current_time", SteerWhy::Fits)
+        );
+        assert_eq!(
+            serde_json::Value::Object(*steer.args.clone().expect("args")),
+            json!({ "days": days })
+        );
+        // The question's number went into the clock's call: no computation is steered to.
+        assert_eq!(trace.steps[1].request.steer, None, "{question}");
+        let seen = &trace.steps[0].observation.as_ref().unwrap().text;
+        assert_eq!(seen, observation);
+
+        let cfg = client();
+        let body = chat_body(&cfg, &trace.steps[0].request, &trace.tools);
+        let grammar = body["grammar"].as_str().unwrap();
+        assert!(
+            grammar.contains(&format!(r#""{{\"days\": " ( "{days}" ) "}}""#)),
+            "{grammar}"
+        );
+        let schema_request = ModelRequest {
+            constrained: Constrained::JsonSchema,
+            ..trace.steps[0].request.clone()
+        };
+        let body = chat_body(&cfg, &schema_request, &trace.tools);
+        let schema = &body["response_format"]["json_schema"]["schema"];
+        assert_eq!(
+            schema["properties"]["action_input"]["properties"]["days"]["enum"],
+            json!([days])
+        );
+        assert_eq!(
+            schema["properties"]["action_input"]["required"],
+            json!(["days"])
+        );
+
+        let view = reactloop::view::step(&trace.steps[0], "").unwrap();
+        let said = view["view"]["steer"]["en"].as_str().unwrap();
+        assert!(
+            said.contains(&format!(
+                "The question fixes its input: {{\"days\":{days}}}."
+            )),
+            "{said}"
+        );
+        assert!(view["view"]["steer"]["zh"]
+            .as_str()
+            .unwrap()
+            .contains("问题决定了它的输入"));
+        let fit = view["view"]["fits"][0]["en"].as_str().unwrap();
+        assert!(fit.contains("is a day counted from today"), "{fit}");
+    }
+    // With no day named, the clock's call writes no `days`.
+    let trace = run("What year is it now?", Constrained::Grammar, &[ANSWER]);
+    let grammar = chat_body(&client(), &trace.steps[0].request, &trace.tools)["grammar"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!grammar.contains("days"), "{grammar}");
+}
+
+/// A computation with "this year" is to use the year the clock gave, before the question's
+/// own numbers.
+#[test]
+fn this_year_is_the_clocks_year() {
+    const CLOCK: &str = "Thought: t\nAction: current_time\nAction Input: {}";
+    const MINUS: &str =
+        "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"2026 - 1969\"}";
+    for question in [
+        "How many years have passed since 1969 as of the current year?",
+        "今年距离 1969 年过去了多少年？",
+    ] {
+        let trace = run(question, Constrained::Grammar, &[CLOCK, MINUS, ANSWER]);
+        let steer = trace.steps[1].request.steer.clone().expect("a steer");
+        assert_eq!(steer.tool, "calculator", "{question}");
+        assert_eq!(steer.uses, ["2026", "1969"], "{question}");
+    }
+    // Without "this year", the clock's year is not required.
+    let trace = run(
+        "How many days until 1 January 2030?",
+        Constrained::Grammar,
+        &[CLOCK, MINUS, ANSWER],
+    );
+    let uses = trace.steps[1]
+        .request
+        .steer
+        .as_ref()
+        .map(|s| s.uses.clone());
+    assert!(!uses.unwrap_or_default().contains(&"2026".to_string()));
 }
 
 /// Without a constraint nothing is steered on the wire; the Observation's note says what
@@ -490,6 +613,7 @@ fn a_steered_calculation_uses_the_question_numbers() {
             tool: "calculator".into(),
             why: SteerWhy::Next,
             uses: uses.iter().map(|n| n.to_string()).collect(),
+            args: None,
         }),
         ..ModelRequest::default()
     };

@@ -941,6 +941,92 @@ fn current_time_formatting() {
     }
 }
 
+#[test]
+fn current_time_counts_days_from_today() {
+    let reg = registry();
+    // Friday 14 March 2025, 12:00 UTC.
+    let host = HostContext {
+        now_unix_ms: 1_741_953_600_000.0,
+        utc_offset_minutes: 0,
+    };
+    let cases: &[(Value, Lang, &str)] = &[
+        (
+            json!({"days": 1}),
+            Lang::En,
+            "Saturday, 15 March 2025 (1 day after today); date 2025-03-15",
+        ),
+        (
+            json!({"days": -1}),
+            Lang::En,
+            "Thursday, 13 March 2025 (1 day before today); date 2025-03-13",
+        ),
+        (
+            json!({"days": 30}),
+            Lang::En,
+            "Sunday, 13 April 2025 (30 days after today); date 2025-04-13",
+        ),
+        (
+            json!({"days": 353}),
+            Lang::En,
+            "Monday, 2 March 2026 (353 days after today); date 2026-03-02",
+        ),
+        (
+            json!({"days": 45}),
+            Lang::Zh,
+            "2025年4月28日 星期一（今天之后45天）；日期 2025-04-28",
+        ),
+        (
+            json!({"days": -2}),
+            Lang::Zh,
+            "2025年3月12日 星期三（今天之前2天）；日期 2025-03-12",
+        ),
+        (
+            json!({"days": 0}),
+            Lang::En,
+            "Friday, 14 March 2025, 12:00:00 (UTC+00:00); date 2025-03-14",
+        ),
+    ];
+    for (args, lang, want) in cases {
+        let call = reg.dispatch("current_time", args).unwrap();
+        assert_eq!(
+            reg.run_builtin(&call, &host, *lang).as_deref(),
+            Ok(*want),
+            "{args}"
+        );
+    }
+    let today = reg
+        .run_builtin(
+            &reg.dispatch("current_time", &Value::Null).unwrap(),
+            &host,
+            Lang::Zh,
+        )
+        .unwrap();
+    assert_eq!(
+        reactloop::tools::current_time::year_of(&today).as_deref(),
+        Some("2025")
+    );
+    assert_eq!(
+        reactloop::tools::current_time::year_of(cases[0].2).as_deref(),
+        Some("2025")
+    );
+    assert_eq!(
+        reactloop::tools::current_time::year_of("12:00; date soon"),
+        None
+    );
+    // Not a whole number: the model is told so; too far: the clock says how far it counts.
+    assert!(reg.dispatch("current_time", &json!({"days": 1.5})).is_err());
+    for days in [json!(1e300), json!(2_000_000), json!(-2_000_000)] {
+        let refused = match reg.dispatch("current_time", &json!({ "days": days })) {
+            Err(_) => true,
+            Ok(call) => matches!(
+                reg.run_builtin(&call, &host, Lang::En),
+                Err(ToolError::InvalidInput { .. })
+            ),
+        };
+        assert!(refused, "{days}");
+    }
+}
+
 // ---------------------------------------------------------------- dispatch
 
 #[test]
@@ -1251,11 +1337,24 @@ fn argument_normalisation() {
         ("search_docs", json!("RAG"), json!({"query": "RAG"}), vec![]),
         ("current_time", Value::Null, json!({}), vec![]),
         ("current_time", json!(""), json!({}), vec![]),
+        ("current_time", json!(-1), json!({"days": -1}), vec![]),
+        (
+            "current_time",
+            json!({"days": "30"}),
+            json!({"days": 30}),
+            vec![],
+        ),
+        (
+            "current_time",
+            json!({"day": 2}),
+            json!({"days": 2}),
+            vec!["key 'day' read as 'days'"],
+        ),
         (
             "current_time",
             json!("now"),
             json!({}),
-            vec!["input ignored: current_time takes no arguments"],
+            vec!["input ignored: current_time needs no arguments"],
         ),
         (
             "current_time",
@@ -1385,8 +1484,13 @@ fn spec_params_and_examples() {
         Builtin::SearchDocs.spec().params(),
         [("query".to_string(), true), ("top_k".to_string(), false)]
     );
-    assert_eq!(Builtin::CurrentTime.spec().params(), []);
+    // `days` is optional with a default: no example and no constrained call writes it.
+    assert_eq!(
+        Builtin::CurrentTime.spec().params(),
+        [("days".to_string(), false)]
+    );
     assert_eq!(Builtin::CurrentTime.spec().example_input(), json!({}));
+    assert!(Builtin::CurrentTime.spec().written_params().is_empty());
     assert_eq!(calculator::evaluate("1"), Ok(1.0));
 
     let ordered = spec(
@@ -1411,10 +1515,17 @@ fn spec_params_and_examples() {
             "city": {"type": "string", "examples": ["Paris"]}
         }}),
     );
+    // An optional parameter with a default is left to it; a required one shows it.
     assert_eq!(
         optional.example_input(),
-        json!({"city": "Paris", "flag": true, "mode": "fast", "n": 1, "tags": [], "when": "today"})
+        json!({"city": "Paris", "flag": true, "mode": "fast", "n": 1, "tags": []})
     );
+    let defaulted = spec(
+        "t",
+        json!({"type": "object", "properties": {"when": {"type": "string", "default": "today"}},
+               "required": ["when"]}),
+    );
+    assert_eq!(defaulted.example_input(), json!({"when": "today"}));
     let given = spec("t", json!({"type": "object", "example": {"x": 1}}));
     assert_eq!(given.example_input(), json!({"x": 1}));
 }

@@ -77,16 +77,11 @@ impl Agent {
             Some(note) => format!("{text}\n{note}"),
             None => text,
         };
-        self.record_observation(
-            reply,
-            text.clone(),
-            source,
-            result.elapsed_ms,
-            result.edited,
-        );
+        // Before the next request is built, which may read it (the clock's year).
         if let Some(past) = self.calls.last_mut() {
-            past.observation = text;
+            past.observation = text.clone();
         }
+        self.record_observation(reply, text, source, result.elapsed_ms, result.edited);
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 //! answer opens with), from what the last step left.
 
 use super::*;
+use crate::tools::{current_time, days};
 
 impl Agent {
     /// The request for step `index`, from the history window and what the last finished
@@ -177,6 +178,7 @@ impl Agent {
                     } else {
                         self.numbers_to_use(tool)
                     },
+                    args: self.fixed_args(tool),
                 }
             });
         // What the first request chose from, for a reader of its anatomy.
@@ -218,7 +220,23 @@ impl Agent {
             .collect();
         let calculator = Builtin::Calculator.name();
         let found = (self.calls.iter()).any(|c| c.succeeded && c.tool != calculator);
-        fit::next_tool(&self.fits, &called, found)
+        // The question's numbers all went into calls (the clock counted its "100 days"):
+        // nothing is left for a computation to use.
+        let spent = !reading::operands(&self.trace.question).is_empty()
+            && self.numbers_to_use(calculator).is_empty();
+        fit::next_tool(&self.fits, &called, found && !spent)
+    }
+
+    /// The arguments the question fixes for `tool`: the clock's `days` when it names a day
+    /// counted from today.
+    fn fixed_args(&self, tool: &str) -> Option<Box<serde_json::Map<String, serde_json::Value>>> {
+        let days = (tool == Builtin::CurrentTime.name())
+            .then(|| fit::day(&self.fits, tool))
+            .flatten()?;
+        Some(Box::new(serde_json::Map::from_iter([(
+            "days".to_string(),
+            days.into(),
+        )])))
     }
 
     /// The question's numbers that no call has used, when the computation comes next (a fact
@@ -231,6 +249,15 @@ impl Agent {
             .flat_map(|c| reading::numbers(&c.args.to_string()))
             .collect();
         let mut out: Vec<String> = Vec::new();
+        // "Years since 1969 as of this year": the year is the clock's, not the hour beside it
+        // (the 0.5B model wrote `14 - 1 + 12 + …` from "Friday, 14 March 2025, 12:00:00").
+        if days::this_year(&self.trace.question) {
+            let clock = Builtin::CurrentTime.name();
+            let year = (self.calls.iter())
+                .filter(|c| c.succeeded && c.tool == clock)
+                .find_map(|c| current_time::year_of(&c.observation));
+            out.extend(year.filter(|y| !used.contains(y)));
+        }
         for n in reading::operands(&self.trace.question) {
             if !used.contains(&n) && !out.contains(&n) {
                 out.push(n);

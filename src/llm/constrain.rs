@@ -253,10 +253,10 @@ fn regex_literal(text: &str) -> String {
     out
 }
 
-/// The tool's [`argument_params`] as a closed object schema; a built-in tool's text
+/// The tool's [`ToolSpec::written_params`] as a closed object schema; a built-in tool's text
 /// argument carries the pattern of what the tool reads ([`ArgText`]).
 fn arguments_schema(tool: &ToolSpec) -> Value {
-    let params = argument_params(tool);
+    let params = tool.written_params();
     let properties: serde_json::Map<String, Value> = params
         .iter()
         .map(|name| {
@@ -370,7 +370,7 @@ pub fn react_grammar(
     let mut texts: Vec<ArgText> = Vec::new();
     for (i, action) in actions.iter().enumerate() {
         if let Some(tool) = action {
-            for name in argument_params(tool) {
+            for name in tool.written_params() {
                 if let Some(text) = ArgText::of(tool, &name).filter(|t| !texts.contains(t)) {
                     texts.push(text);
                 }
@@ -504,19 +504,6 @@ fn one_line(text: &str) -> String {
         .join(" ")
 }
 
-/// The parameters a constrained call writes, in schema order: the required ones, or all of
-/// them when none is required (like the prompt's example input). Optional extras are left to
-/// the tool's defaults, so a model cannot run away on `"top_k": 1000000…`.
-fn argument_params(tool: &ToolSpec) -> Vec<String> {
-    let params = tool.params();
-    let any_required = params.iter().any(|(_, required)| *required);
-    params
-        .into_iter()
-        .filter(|(_, required)| *required || !any_required)
-        .map(|(name, _)| name)
-        .collect()
-}
-
 fn property_schema(tool: &ToolSpec, name: &str) -> Value {
     tool.parameters
         .pointer(&format!(
@@ -527,9 +514,9 @@ fn property_schema(tool: &ToolSpec, name: &str) -> Value {
         .unwrap_or_else(|| json!({}))
 }
 
-/// `{"a": <a's type>, "b": …}` on one line, for the tool's [`argument_params`].
+/// `{"a": <a's type>, "b": …}` on one line, for the tool's [`ToolSpec::written_params`].
 fn arguments_gbnf(tool: &ToolSpec) -> String {
-    let params = argument_params(tool);
+    let params = tool.written_params();
     if params.is_empty() {
         return gbnf_literal("{}");
     }

@@ -11,6 +11,7 @@ mod hint;
 mod inpage;
 mod retry;
 mod sse;
+mod steer;
 mod uses;
 
 use crate::fields::{via_value, Fields};
@@ -27,6 +28,7 @@ pub use retry::{
     after_http_error, retry_delay_ms, AfterHttpError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
 pub use sse::{SseDecoder, StreamEvent};
+pub use steer::{Avoid, AvoidWhy, Steer, SteerWhy};
 pub use uses::MAX_USES;
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
@@ -139,50 +141,6 @@ pub struct ModelRequest {
     /// chose from it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fits: Vec<ToolFit>,
-}
-
-/// The tool a reply is steered to ([`ModelRequest::steer`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Steer {
-    pub tool: String,
-    pub why: SteerWhy,
-    /// Numbers of the question that no call has used and the built-in calculator's expression
-    /// must hold (after a fact was found, the computation that uses it).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub uses: Vec<String>,
-}
-
-/// Why a reply is steered to a tool; the sentence a reader sees is `crate::sentences::steer`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SteerWhy {
-    /// The first reply: the tool with the strongest evidence in the question.
-    Fits,
-    /// After a call: the question still needs this tool (a fact, then the computation).
-    Next,
-}
-
-/// An action left out of a reply's allowed ones ([`ModelRequest::avoid`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Avoid {
-    pub tool: String,
-    pub why: AvoidWhy,
-}
-
-/// Why an action is left out; the sentence a reader sees is `crate::sentences::avoid`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AvoidWhy {
-    /// The model called the tool again with the same arguments.
-    Repeated,
-    /// The tool said the input is not the kind it handles.
-    WrongTool,
-    /// The model's input for the tool ran on to the token limit.
-    Runaway,
-    /// No final answer before a tool has run (`act_first`).
-    ActFirst,
-    /// The model's last final answer was not one (a tool's arguments, an unused number).
-    NotAnAnswer,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -388,7 +346,10 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
             steered = tools
                 .iter()
                 .filter(|t| t.name == steer.tool)
-                .cloned()
+                .map(|t| match &steer.args {
+                    Some(args) => t.with_fixed(args),
+                    None => t.clone(),
+                })
                 .collect();
             (&steered[..], Some(FINAL_ANSWER))
         }

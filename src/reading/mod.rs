@@ -291,7 +291,7 @@ fn arguments_as_answer(args: Value, answer: &str, run: &RunSoFar) -> Option<Args
     }
     // The bench showed that taking arguments the tool cannot run (`{"query": "year"}`) as
     // the answer accepts mostly wrong answers; arguments it can run are the call the
-    // model meant. Built-in tools are pure (the clock aside, which takes no arguments).
+    // model meant. Built-in tools are pure (the clock aside, which reads no text).
     let runs = call.builtin.is_none()
         || run
             .registry

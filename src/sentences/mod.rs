@@ -301,14 +301,20 @@ pub fn steer(steer: &Steer) -> Text {
             format!("在已运行的工具之后，问题还需要 {tool}，所以约束在本次回复中只允许 {tool}。"),
         ),
     };
-    if steer.uses.is_empty() {
-        return Text { en, zh };
+    let (mut en, mut zh) = (en, zh);
+    if !steer.uses.is_empty() {
+        let uses = steer.uses.join(", ");
+        en.push_str(&format!(
+            " Its expression must use {uses} from the question, with an operator."
+        ));
+        zh.push_str(&format!("它的算式必须用上问题里的 {uses}，并带有运算符。"));
     }
-    let uses = steer.uses.join(", ");
-    Text {
-        en: format!("{en} Its expression must use {uses} from the question, with an operator."),
-        zh: format!("{zh}它的算式必须用上问题里的 {uses}，并带有运算符。"),
+    if let Some(args) = &steer.args {
+        let args = serde_json::Value::Object((**args).clone());
+        en.push_str(&format!(" The question fixes its input: {args}."));
+        zh.push_str(&format!("问题决定了它的输入：{args}。"));
     }
+    Text { en, zh }
 }
 
 /// A tool's fit to the question: its score and what in the question gave it.
@@ -360,6 +366,10 @@ fn evidence(evidence: &Evidence) -> (String, String) {
         Evidence::Time { word, now: false } => (
             format!("“{word}” is about dates and times"),
             format!("“{word}”与日期时间有关"),
+        ),
+        Evidence::Day { phrase, days } => (
+            format!("“{phrase}” is a day counted from today ({days:+} days)"),
+            format!("“{phrase}”是从今天算起的某一天（{days:+} 天）"),
         ),
     }
 }

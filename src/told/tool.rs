@@ -221,7 +221,10 @@ pub fn tool_description(tool: &ToolSpec, lang: Lang) -> &str {
             "计算算术表达式：+ - * / % ^、括号、sqrt、abs、round、min、max、log、pi、e。",
         ),
         Some(Builtin::SearchDocs) => pick(spec, "按关键词（中文或英文）搜索参考文档。"),
-        Some(Builtin::CurrentTime) => pick(spec, "返回今天的日期、时间、星期、月份和年份。"),
+        Some(Builtin::CurrentTime) => pick(
+            spec,
+            "返回今天的日期、时间、星期、月份和年份；给出 days 时，返回从今天起那么多天的日期。",
+        ),
         None => spec,
     }
 }

@@ -76,6 +76,14 @@ pub(super) fn normalize(
         Value::Object(map) => map,
         bare if !declared => Map::from_iter([("input".to_string(), bare)]),
         bare => match single_target(&params) {
+            // A bare value for a tool that needs none ("today" to the clock, whose `days` is
+            // optional) means nothing to it, as for a tool without parameters.
+            Some(name) if !fits_optional(spec, name, &bare) => {
+                notes.push(Note::InputIgnored {
+                    tool: spec.name.clone(),
+                });
+                Map::new()
+            }
             Some(name) => Map::from_iter([(name.to_string(), bare)]),
             None if params.is_empty() => {
                 notes.push(Note::InputIgnored {
@@ -178,6 +186,16 @@ fn wrapped<'a>(value: &'a Value, names: &[&str]) -> Option<&'a Value> {
     let is_wrapper =
         short && WRAPPER_KEYS.contains(&fold(key).as_str()) && !names.contains(&key.as_str());
     is_wrapper.then_some(inner)
+}
+
+/// Whether a bare value can be `name`'s: always when `name` is required, else when it has that
+/// parameter's type.
+fn fits_optional(spec: &ToolSpec, name: &str, bare: &Value) -> bool {
+    let required = spec.params().iter().any(|(p, r)| p == name && *r);
+    required
+        || schema_type(spec.property(name))
+            .0
+            .is_none_or(|ty| coerce(bare, ty).is_some())
 }
 
 /// The parameter a bare value (a string or number, not an object) is meant for: the only

@@ -43,7 +43,7 @@ pub enum Note {
     ExtraKeyIgnored {
         key: String,
     },
-    /// The tool takes no arguments; the input was dropped.
+    /// The tool needs no arguments, and the input was none it reads; it was dropped.
     InputIgnored {
         tool: String,
     },
@@ -59,7 +59,7 @@ impl fmt::Display for Note {
             }
             Note::KeyRenamed { key, param } => write!(f, "key '{key}' read as '{param}'"),
             Note::ExtraKeyIgnored { key } => write!(f, "extra key '{key}' ignored"),
-            Note::InputIgnored { tool } => write!(f, "input ignored: {tool} takes no arguments"),
+            Note::InputIgnored { tool } => write!(f, "input ignored: {tool} needs no arguments"),
             Note::Other(text) => f.write_str(text),
         }
     }
@@ -91,7 +91,10 @@ impl Note {
         if let Some(key) = between("extra key '", "' ignored") {
             return Note::ExtraKeyIgnored { key };
         }
-        if let Some(tool) = between("input ignored: ", " takes no arguments") {
+        // "takes no arguments": as traces wrote it before the clock took `days`.
+        let ignored = between("input ignored: ", " needs no arguments")
+            .or_else(|| between("input ignored: ", " takes no arguments"));
+        if let Some(tool) = ignored {
             return Note::InputIgnored { tool };
         }
         Note::Other(sentence.to_string())

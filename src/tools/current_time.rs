@@ -11,6 +11,8 @@ const MS_PER_DAY: i64 = 86_400_000;
 const MAX_ABS_MS: f64 = 8.64e15;
 /// Real UTC offsets lie within ±14 h; ±18 h is the widest any standard allows.
 const MAX_OFFSET_MINUTES: i32 = 18 * 60;
+/// The most days from today the clock counts: about 2,700 years either way.
+pub const MAX_DAYS: i64 = 1_000_000;
 const WEEKDAYS: [&str; 7] = [
     "Sunday",
     "Monday",
@@ -51,16 +53,23 @@ const MONTHS: [&str; 12] = [
 pub(crate) fn spec() -> ToolSpec {
     ToolSpec {
         name: Builtin::CurrentTime.name().into(),
-        description: "Returns today's date, the time, the weekday, the month and the year.".into(),
-        parameters: json!({ "type": "object", "properties": {} }),
+        description: "Returns today's date, the time, the weekday, the month and the year; with days, the date that many days from today.".into(),
+        // A constrained call leaves `days` to its default unless the question names a day
+        // (`crate::tools::days`); see `crate::llm::constrain`.
+        parameters: json!({
+            "type": "object",
+            "properties": {"days": {"type": "integer", "default": 0}}
+        }),
     }
 }
 
 /// Formats the host's time as `Monday, 30 November 2026, 14:05:09 (UTC+08:00); date
 /// 2026-11-30`: the names spelled out, since small models misread `11` as a month name. A
 /// Chinese run gets `2026年11月30日 星期一 14:05:09（UTC+08:00）；日期 2026-11-30`, so the
-/// answer can be copied in the question's language.
-pub fn format_time(host: &HostContext, lang: Lang) -> Result<String, ToolError> {
+/// answer can be copied in the question's language. `days` from today gives that day's date
+/// alone, `Tuesday, 1 December 2026 (1 day after today); date 2026-12-01`: no time of day
+/// whose numbers a model could take for the date's.
+pub fn format_time(host: &HostContext, lang: Lang, days: i64) -> Result<String, ToolError> {
     let HostContext {
         now_unix_ms,
         utc_offset_minutes: offset,
@@ -75,11 +84,17 @@ pub fn format_time(host: &HostContext, lang: Lang) -> Result<String, ToolError> 
     }
     // In range, so the cast is exact enough and cannot overflow.
     let local_ms = now_unix_ms.floor() as i64 + i64::from(offset) * 60_000;
-    let days = local_ms.div_euclid(MS_PER_DAY);
+    let today = local_ms.div_euclid(MS_PER_DAY);
     let secs_of_day = local_ms.rem_euclid(MS_PER_DAY) / 1000;
-    let (year, month, day) = civil_from_days(days);
+    if days.abs() > MAX_DAYS {
+        return Err(ToolError::InvalidInput {
+            tool: Builtin::CurrentTime.name().into(),
+            message: format!("'days' must be from -{MAX_DAYS} to {MAX_DAYS}, not {days}"),
+        });
+    }
+    let (year, month, day) = civil_from_days(today + days);
     // 1970-01-01 was a Thursday.
-    let weekday = (days + 4).rem_euclid(7) as usize;
+    let weekday = (today + days + 4).rem_euclid(7) as usize;
     let sign = if offset < 0 { '-' } else { '+' };
     let clock = format!(
         "{:02}:{:02}:{:02}",
@@ -89,6 +104,23 @@ pub fn format_time(host: &HostContext, lang: Lang) -> Result<String, ToolError> 
     );
     let zone = format!("UTC{sign}{:02}:{:02}", offset.abs() / 60, offset.abs() % 60);
     let date = format!("{year:04}-{month:02}-{day:02}");
+    if days != 0 {
+        let (n, after) = (days.abs(), days > 0);
+        return Ok(match lang {
+            Lang::En => format!(
+                "{}, {day} {} {year} ({n} day{} {} today); date {date}",
+                WEEKDAYS[weekday],
+                MONTHS[(month - 1) as usize],
+                if n == 1 { "" } else { "s" },
+                if after { "after" } else { "before" },
+            ),
+            Lang::Zh => format!(
+                "{year}年{month}月{day}日 {}（今天{}{n}天）；日期 {date}",
+                WEEKDAYS_ZH[weekday],
+                if after { "之后" } else { "之前" },
+            ),
+        });
+    }
     Ok(match lang {
         // `month` is 1..=12 by construction.
         Lang::En => format!(
@@ -101,6 +133,15 @@ pub fn format_time(host: &HostContext, lang: Lang) -> Result<String, ToolError> 
             WEEKDAYS_ZH[weekday]
         ),
     })
+}
+
+/// The year of the date a [`format_time`] result gives ("…; date 2025-03-14"), read back.
+pub fn year_of(observation: &str) -> Option<String> {
+    let (_, date) = observation
+        .rsplit_once("; date ")
+        .or_else(|| observation.rsplit_once("；日期 "))?;
+    let year = date.split('-').next()?;
+    (year.len() == 4 && year.chars().all(|c| c.is_ascii_digit())).then(|| year.to_string())
 }
 
 /// Proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm,

@@ -117,7 +117,15 @@ impl Registry {
                 };
                 search_docs::search(&self.documents, query, top_k)
             }
-            Some(Builtin::CurrentTime) => current_time::format_time(host, lang),
+            Some(Builtin::CurrentTime) => {
+                let days = match call.args.get("days") {
+                    None | Some(Value::Null) => 0,
+                    Some(days) => days
+                        .as_i64()
+                        .ok_or_else(|| invalid("'days' must be a whole number"))?,
+                };
+                current_time::format_time(host, lang, days)
+            }
         }
     }
 }

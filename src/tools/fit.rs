@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
+use super::days::day_offset;
 use super::registry::words;
 use super::search_docs::tokenize;
 use super::{Builtin, Registry, ToolSpec};
@@ -64,6 +65,12 @@ pub enum Evidence {
         word: String,
         now: bool,
     },
+    /// A day counted from today ("tomorrow", "30 days from today", 昨天): the clock counts
+    /// it (`days`), so a steered call is given it.
+    Day {
+        phrase: String,
+        days: i64,
+    },
 }
 
 impl Evidence {
@@ -74,7 +81,7 @@ impl Evidence {
             Evidence::Time { now: false, .. } => 1,
             Evidence::Number { .. } | Evidence::Operation { .. } => 2,
             Evidence::Source { .. } | Evidence::Name { .. } => 3,
-            Evidence::Time { now: true, .. } => 3,
+            Evidence::Time { now: true, .. } | Evidence::Day { .. } => 3,
         }
     }
 }
@@ -252,6 +259,18 @@ fn time_evidence(lower: &str, out: &mut Vec<Evidence>) {
     } else if let Some(word) = phrases(lower, DATES).next() {
         out.push(Evidence::Time { word, now: false });
     }
+    if let Some((phrase, days)) = day_offset(lower) {
+        out.push(Evidence::Day { phrase, days });
+    }
+}
+
+/// The day a fit's evidence counts from today, if it names one.
+pub fn day(fits: &[ToolFit], tool: &str) -> Option<i64> {
+    let fit = fits.iter().find(|f| f.tool == tool)?;
+    fit.evidence.iter().find_map(|e| match e {
+        Evidence::Day { days, .. } => Some(*days),
+        _ => None,
+    })
 }
 
 /// The numbers a question writes on their own: not part of a name (GPT-4, X2).

@@ -15,6 +15,7 @@ mod args;
 pub mod calculator;
 mod call;
 pub mod current_time;
+pub mod days;
 mod dispatch;
 mod error;
 pub mod fit;
@@ -29,7 +30,7 @@ pub use fit::{Evidence, ToolFit};
 pub use registry::{Registry, RegistryError, MAX_NAME_LEN};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 /// A tool as the model sees it. `parameters` is a JSON-schema object
 /// (`{"type": "object", "properties": {...}, "required": [...]}`).
@@ -43,7 +44,7 @@ pub struct ToolSpec {
 impl ToolSpec {
     /// An example Action Input built from the schema, e.g. `{"expression": "2 * (3 + 4)"}`: the
     /// schema's first `examples` entry or its `example` when present; otherwise the required
-    /// parameters (all of them when none is required), each from its own `examples`, `example`,
+    /// parameters ([`ToolSpec::written_params`]), each from its own `examples`, `example`,
     /// `default` or first `enum` value, else a placeholder of its type (`"<name>"`, 1, true, [], {}).
     pub fn example_input(&self) -> Value {
         let p = &self.parameters;
@@ -54,17 +55,35 @@ impl ToolSpec {
         if let Some(example) = given.filter(|e| e.is_object()) {
             return example.clone();
         }
-        let params = self.params();
-        let any_required = params.iter().any(|(_, required)| *required);
-        let example = params
+        let example = self
+            .written_params()
             .into_iter()
-            .filter(|(_, required)| *required || !any_required)
-            .map(|(name, _)| {
+            .map(|name| {
                 let value = args::example_value(&name, self.property(&name));
                 (name, value)
             })
             .collect();
         Value::Object(example)
+    }
+
+    /// The parameters an example input, and a constrained call, write: the required ones, or
+    /// all of them when none is required, but for an optional one that declares its
+    /// `default` (the clock's `days`: a model made to write one writes a number whether or not
+    /// the question names a day). Optional extras are left to the tool's defaults, so a model
+    /// cannot run away on `"top_k": 1000000…`.
+    pub fn written_params(&self) -> Vec<String> {
+        let params = self.params();
+        let any_required = params.iter().any(|(_, required)| *required);
+        params
+            .into_iter()
+            .filter(|(name, required)| {
+                let defaulted = self
+                    .property(name)
+                    .is_some_and(|p| p.get("default").is_some());
+                *required || (!any_required && !defaulted)
+            })
+            .map(|(name, _)| name)
+            .collect()
     }
 
     /// Parameter names and whether each is required: the schema's `required` list in its order,
@@ -84,6 +103,28 @@ impl ToolSpec {
             }
         }
         out
+    }
+
+    /// This spec with `args` required and fixed to their values (an `enum` of one), so that a
+    /// constrained call writes them as given.
+    pub fn with_fixed(&self, args: &Map<String, Value>) -> ToolSpec {
+        let mut spec = self.clone();
+        for (name, value) in args {
+            if let Some(Value::Object(properties)) = spec.parameters.get_mut("properties") {
+                let property = properties.entry(name.clone()).or_insert_with(|| json!({}));
+                if let Value::Object(property) = property {
+                    property.remove("default");
+                    property.insert("enum".into(), json!([value]));
+                }
+            }
+            if let Value::Object(parameters) = &mut spec.parameters {
+                let required = parameters.entry("required").or_insert_with(|| json!([]));
+                if let Value::Array(required) = required {
+                    required.push(json!(name));
+                }
+            }
+        }
+        spec
     }
 
     /// The schema of one parameter, if the spec declares it.

@@ -303,6 +303,10 @@ pub fn full_request() -> ModelRequest {
             tool: "calculator".into(),
             why: SteerWhy::Next,
             uses: vec!["3".into()],
+            args: Some(Box::new(serde_json::Map::from_iter([(
+                "days".to_string(),
+                json!(30),
+            )]))),
         }),
         fits: vec![ToolFit {
             tool: "search_docs".into(),
@@ -334,6 +338,10 @@ pub fn full_request() -> ModelRequest {
                 Evidence::Time {
                     word: "week".into(),
                     now: false,
+                },
+                Evidence::Day {
+                    phrase: "30 days from today".into(),
+                    days: 30,
                 },
             ],
         }],

@@ -128,8 +128,8 @@ export interface ModelRequest {
   asks_plan?: boolean;
   /** The reply is to summarise the run so far (`compress: 'summary'`). */
   summarizes?: boolean;
-  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'); `uses`: numbers of the question the steered calculation must hold. */
-  steer?: { tool: string; why: 'fits' | 'next'; uses?: string[] };
+  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'); `uses`: numbers of the question the steered calculation must hold; `args`: arguments the question fixes (the clock's `days`). */
+  steer?: { tool: string; why: 'fits' | 'next'; uses?: string[]; args?: object };
   /** How well each tool fits the question, best first; on the first request only. */
   fits?: ToolFit[];
 }
@@ -144,7 +144,8 @@ export type Evidence =
   | { kind: 'number'; number: string }
   | { kind: 'operation'; word: string }
   | { kind: 'quantity'; word: string }
-  | { kind: 'time'; word: string; now: boolean };
+  | { kind: 'time'; word: string; now: boolean }
+  | { kind: 'day'; phrase: string; days: number };
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
 export interface ToolCall {
