@@ -569,6 +569,7 @@ fn requests() -> Vec<ModelRequest> {
         AvoidWhy::Runaway,
         AvoidWhy::ActFirst,
         AvoidWhy::NotAnAnswer,
+        AvoidWhy::Counted,
     ] {
         let mut r = request(None, Constrained::Grammar);
         r.avoid = Some(Avoid {
@@ -848,7 +849,8 @@ fn covered_request(r: &ModelRequest) {
             | AvoidWhy::WrongTool
             | AvoidWhy::Runaway
             | AvoidWhy::ActFirst
-            | AvoidWhy::NotAnAnswer,
+            | AvoidWhy::NotAnAnswer
+            | AvoidWhy::Counted,
         )
         | None => {}
     }

@@ -8,8 +8,8 @@ use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::lang::Lang;
 use reactloop::llm::{
-    chat_body, ClientConfig, Constrained, LlmError, ModelRequest, MustAnswer, Steer, SteerWhy,
-    Usage,
+    chat_body, AvoidWhy, ClientConfig, Constrained, LlmError, ModelRequest, MustAnswer, Steer,
+    SteerWhy, Usage,
 };
 use reactloop::tools::{
     default_documents, fit, Document, Evidence, HostContext, Registry, ToolSpec,
@@ -344,8 +344,14 @@ fn a_day_from_today_is_counted_by_the_clock() {
             serde_json::Value::Object(*steer.args.clone().expect("args")),
             json!({ "days": days })
         );
-        // The question's number went into the clock's call: no computation is steered to.
+        // The question's number went into the clock's call: no computation is steered to,
+        // and the clock, which counted the day, is not called again to lose it.
         assert_eq!(trace.steps[1].request.steer, None, "{question}");
+        let avoid = trace.steps[1].request.avoid.clone().expect("an avoid");
+        assert_eq!(
+            (avoid.tool.as_str(), avoid.why),
+            ("current_time", AvoidWhy::Counted)
+        );
         let seen = &trace.steps[0].observation.as_ref().unwrap().text;
         assert_eq!(seen, observation);
 

@@ -61,6 +61,8 @@ impl Agent {
             // cut off; without that tool it answers or takes another. Before act-first: the
             // model did try to act.
             avoid(tool, AvoidWhy::Runaway)
+        } else if let Some(tool) = self.counted_tool() {
+            avoid(tool, AvoidWhy::Counted)
         } else if config.act_first && self.calls.is_empty() && !self.no_tool_fits() {
             avoid(FINAL_ANSWER, AvoidWhy::ActFirst)
         } else if let Some(
@@ -237,6 +239,17 @@ impl Agent {
             "days".to_string(),
             days.into(),
         )])))
+    }
+
+    /// A tool that already ran, successfully, with the arguments the question fixes for it.
+    fn counted_tool(&self) -> Option<&str> {
+        (self.calls.iter())
+            .filter(|c| c.succeeded)
+            .find(|c| {
+                self.fixed_args(&c.tool)
+                    .is_some_and(|args| c.args == serde_json::Value::Object(*args))
+            })
+            .map(|c| c.tool.as_str())
     }
 
     /// The question's numbers that no call has used, when the computation comes next (a fact

@@ -51,4 +51,7 @@ pub enum AvoidWhy {
     ActFirst,
     /// The model's last final answer was not one (a tool's arguments, an unused number).
     NotAnAnswer,
+    /// The tool already ran with the arguments the question fixes (the clock counted the
+    /// question's day): another call, without them, could only lose what it gave.
+    Counted,
 }

@@ -284,6 +284,10 @@ pub fn avoid(avoid: &Avoid) -> Text {
             "The model's last final answer was not an answer yet, so the constraint leaves final_answer out of this reply's allowed actions.".to_string(),
             "模型上一次的 final_answer 还不是答案，所以约束在本次回复的可选动作中去掉了 final_answer。".to_string(),
         ),
+        AvoidWhy::Counted => (
+            format!("{tool} already ran with the input the question fixes, so the constraint leaves {tool} out of this reply's allowed actions (called again without it, the 0.5B model lost the day it had counted)."),
+            format!("{tool} 已经用问题决定的输入运行过，所以约束在本次回复的可选动作中去掉了 {tool}（不带这个输入再调用时，0.5B 模型丢掉了已经算出的那一天）。"),
+        ),
     };
     Text { en, zh }
 }

@@ -109,7 +109,7 @@ export interface ModelRequest {
   messages: Message[];
   stop: string[];
   /** A tool or final_answer that a constrained reply may not take, and why. */
-  avoid?: { tool: string; why: 'repeated' | 'wrong_tool' | 'runaway' | 'act_first' | 'not_an_answer' };
+  avoid?: { tool: string; why: 'repeated' | 'wrong_tool' | 'runaway' | 'act_first' | 'not_an_answer' | 'counted' };
   /** The constraint this request goes out with, as the agent decided it for the server. */
   constrained: Constrained;
   /** A constrained reply may only be the final answer, and why. */
