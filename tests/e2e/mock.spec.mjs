@@ -176,6 +176,32 @@ test('an Ollama server gets the JSON schema under auto, and the run reaches its 
   await expect(page.locator('.guard-prompt_cut')).toHaveCount(0);
 });
 
+// A day counted from today is the clock's to count (issue 33): the first reply's schema calls
+// current_time with the question's days, and the anatomy says why, in the page's language.
+for (const [lang, question, phrase, fixed] of [
+  ['en', 'What will the date be 30 days from today?', '“30 days from today” is a day counted from today (+30 days)', 'The question fixes its input: {"days":30}.'],
+  ['zh', '从今天算起 45 天以后是几月几日？', '“45 天以后”是从今天算起的某一天（+45 天）', '问题决定了它的输入：{"days":45}。'],
+]) {
+  test(`a day counted from today goes to the clock as its days, and the anatomy says why (${lang})`, async ({ page }) => {
+    const run = runId(`days-${lang}`);
+    await openPage(page, { lang });
+    await useServer(page, mockUrl('ollama', run));
+    await page.locator('#model').fill('qwen2.5-coder:0.5b');
+    await ask(page, question);
+    await expect(finalAnswer(page)).toBeVisible();
+    const [first] = await mockRequests('ollama', run);
+    const schema = first.body.response_format.json_schema.schema;
+    expect(schema.properties.action.const).toBe('current_time');
+    expect(schema.properties.action_input.properties.days.enum).toEqual([lang === 'en' ? 30 : 45]);
+    const card = page.getByTestId('step-card').first();
+    await card.locator('details.anatomy > summary').click();
+    await expect(card.locator('.anatomy-body')).toContainText(phrase);
+    await expect(card.locator('.anatomy-body')).toContainText(fixed);
+    await card.locator('.anatomy-body').getByText(phrase).scrollIntoViewIfNeeded();
+    await screenshot(page, `days-anatomy-${lang}`);
+  });
+}
+
 test('a prompt longer than the server\'s context is named in the trace with the setting to change', async ({ page }) => {
   const run = runId('ollama-ctx');
   await openPage(page);
