@@ -572,6 +572,34 @@ fn a_step_applied_again_to_its_own_result_is_not_run() {
         &[&calc("15^3"), &calc("3375 / 25"), answer],
     );
     assert_eq!(trace.steps[1].observation.as_ref().unwrap().text, "135");
+    // A step that bound only the last number before (precedence) was not applied to the
+    // result: `2025 - 1949 * 2` doubled 1949, so doubling its result runs.
+    for (first, again, result) in [
+        ("2025 - 1949 * 2", "-1873 * 2", "-3746"),
+        ("2 * 3 ^ 2", "18 ^ 2", "324"),
+        ("2 ^ 3 ^ 2", "512 ^ 2", "262144"),
+    ] {
+        let trace = run(
+            "Subtract 1949 from 2025, then multiply by 2.",
+            Constrained::Grammar,
+            &[&calc(first), &calc(again), answer],
+        );
+        let seen = &trace.steps[1].observation.as_ref().unwrap().text;
+        assert_eq!(seen, result, "{first} then {again}");
+    }
+    // Within parentheses, or after a step as tight, it was applied to the whole.
+    for (first, again) in [("(2025 - 1949) * 2", "152 * 2"), ("3 * 4 * 2", "24 * 2")] {
+        let trace = run(
+            "Subtract 1949 from 2025, then multiply by 2.",
+            Constrained::Grammar,
+            &[&calc(first), &calc(again), answer],
+        );
+        let seen = &trace.steps[1].observation.as_ref().unwrap().text;
+        assert!(
+            seen.starts_with("(Not run: this applies"),
+            "{first} then {again}: {seen}"
+        );
+    }
     // So is the same step when the question asks for it again.
     let trace = run(
         "Square 3, then square the result again.",

@@ -153,7 +153,10 @@ impl Agent {
         let (before, now) = (expression(&last.args)?, expression(&call.args)?);
         let tail = now.strip_prefix(result.as_str())?;
         let operator = tail.chars().next()?;
-        let applied = "+-*/^%×÷".contains(operator) && before.ends_with(tail) && before != tail;
+        let applied = "+-*/^%×÷".contains(operator)
+            && before.ends_with(tail)
+            && before != tail
+            && binds_whole(&before[..before.len() - tail.len()], operator);
         applied.then(|| (result, tail.to_string()))
     }
 
@@ -255,4 +258,35 @@ pub(super) fn bare_number(call: &PastCall) -> bool {
     let expression = call.args.get("expression").and_then(|e| e.as_str());
     call.tool == Builtin::Calculator.name()
         && expression.is_some_and(|e| e.trim().parse::<f64>().is_ok())
+}
+
+/// Whether `operator` written after `head` applies to the whole of it: no operator outside
+/// parentheses in `head` binds more loosely (`2025 - 1949 * 2` doubles 1949, not the
+/// difference, so `-1873 * 2` next is the step the question asked for, not a repeat of it).
+fn binds_whole(head: &str, operator: char) -> bool {
+    let precedence = |c: char| match c {
+        '+' | '-' => 1,
+        '*' | '/' | '%' | '×' | '÷' => 2,
+        _ => 3,
+    };
+    let wanted = precedence(operator);
+    let mut depth = 0i32;
+    let mut after_operand = false;
+    for c in head.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '+' | '-' | '*' | '/' | '%' | '×' | '÷' | '^' if depth == 0 && after_operand => {
+                // `^` groups to the right: one before it keeps its right side apart.
+                let looser = precedence(c) < wanted || (wanted == 3 && precedence(c) == 3);
+                if looser {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        // A sign opens an operand; anything else but an operator or "(" ends one.
+        after_operand = !matches!(c, '+' | '-' | '*' | '/' | '%' | '×' | '÷' | '^' | '(');
+    }
+    true
 }
