@@ -32,7 +32,7 @@ const NOT_INTERFACE = [
 const ALLOWED = new Set(`Thought Action Input Observation Final Answer ReAct JSON schema GBNF Ollama llama.cpp
   llama-cpp-python LM Studio vLLM OpenAI GGUF URL API token Markdown JavaScript Web Worker localStorage
   async function args Ctrl+Enter reactloop Hugging Face English OK https localhost sqrt abs round min max log pi e MB ms
-  search_docs calculator current_time final_answer tools tool_names RAG`.split(/\s+/));
+  search_docs calculator current_time final_answer tools tool_names RAG days`.split(/\s+/));
 
 /** Every piece of text a reader of the page sees: visible text, option lists, titles and placeholders. */
 function visibleTexts(skip) {
