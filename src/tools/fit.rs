@@ -340,7 +340,7 @@ pub fn computes(fits: &[ToolFit]) -> bool {
         })
 }
 
-/// Whether no tool has evidence worth the name: the best scores under [`SOME`].
+/// Whether no tool has evidence worth the name: the best scores under `SOME` (2).
 pub fn none_fits(fits: &[ToolFit]) -> bool {
     fits.first().is_none_or(|f| f.score < SOME)
 }
