@@ -14,6 +14,7 @@
 //! (`String.prototype.normalize`), and a copy of its tables in the module would add a fifth to
 //! what every page loads (64 KB gzipped, measured with unicode-normalization).
 
+use crate::lang::is_cjk_ideograph;
 use serde::Deserialize;
 
 /// Unicode NFKC of a text: the browser's `normalize("NFKC")` in the page, a crate natively.
@@ -289,16 +290,14 @@ fn is_dash(c: char) -> bool {
 
 /// Han, Hiragana, Katakana and CJK punctuation: scripts written without spaces.
 fn is_cjk(c: char) -> bool {
-    matches!(
-        c,
-        '\u{2e80}'..='\u{2fdf}'
-            | '\u{3000}'..='\u{303f}'
-            | '\u{3040}'..='\u{30ff}'
-            | '\u{31f0}'..='\u{31ff}'
-            | '\u{3400}'..='\u{4dbf}'
-            | '\u{4e00}'..='\u{9fff}'
-            | '\u{f900}'..='\u{faff}'
-            | '\u{ff66}'..='\u{ff9d}'
-            | '\u{20000}'..='\u{3134f}'
-    )
+    is_cjk_ideograph(c)
+        || matches!(
+            c,
+            '\u{2e80}'..='\u{2fdf}'
+                | '\u{3000}'..='\u{303f}'
+                | '\u{3040}'..='\u{30ff}'
+                | '\u{31f0}'..='\u{31ff}'
+                | '\u{ff66}'..='\u{ff9d}'
+                | '\u{20000}'..='\u{3134f}'
+        )
 }

@@ -15,8 +15,8 @@ use std::path::Path;
 /// Bottom first. `bin` sits above all of them; the browser driver is a crate of its own
 /// (`wasm/`), which Cargo keeps from being used by the core.
 const LAYERS: &[&[&str]] = &[
-    &["lang", "fields", "limits", "strategy", "grade"],
-    &["tools", "parse"],
+    &["lang", "fields", "limits", "strategy"],
+    &["tools", "parse", "grade"],
     &["llm", "told"],
     &["prompt", "history"],
     &["reading", "demo", "config"],

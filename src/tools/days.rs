@@ -127,8 +127,9 @@ fn unit(rest: &str) -> Option<(&'static str, i64)> {
         .copied()
 }
 
-/// Where `word` occurs in `lower`: a Latin word at word boundaries, a Chinese one anywhere.
-fn find_word(lower: &str, word: &str) -> Option<usize> {
+/// Where `word` occurs in `lower`: a Latin word at word boundaries ("now" is not in "know"),
+/// a Chinese one anywhere. The tool fit's word lists are matched the same way.
+pub(super) fn find_word(lower: &str, word: &str) -> Option<usize> {
     if !word.is_ascii() {
         return lower.find(word);
     }

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-use super::days::day_offset;
+use super::days::{day_offset, find_word};
 use super::registry::words;
 use super::search_docs::tokenize;
 use super::{Builtin, Registry, ToolSpec};
@@ -307,17 +307,7 @@ fn numbers(question: &str) -> Vec<String> {
 /// boundaries ("now" is not in "know"), Chinese ones anywhere.
 fn phrases<'a>(lower: &'a str, list: &'a [&'a str]) -> impl Iterator<Item = String> + 'a {
     list.iter()
-        .filter(move |p| {
-            if !p.is_ascii() {
-                return lower.contains(**p);
-            }
-            lower.match_indices(**p).any(|(at, _)| {
-                let before = lower[..at].chars().next_back();
-                let after = lower[at + p.len()..].chars().next();
-                !before.is_some_and(char::is_alphanumeric)
-                    && !after.is_some_and(char::is_alphanumeric)
-            })
-        })
+        .filter(move |p| find_word(lower, p).is_some())
         .map(|p| p.to_string())
 }
 
