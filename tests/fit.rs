@@ -311,17 +311,17 @@ fn a_day_from_today_is_counted_by_the_clock() {
         (
             "What will the date be 30 days from today?",
             30,
-            "Wednesday, 30 December 2026 (30 days after today); date 2026-12-30",
+            "30 days from today: Wednesday, 30 December 2026; date 2026-12-30",
         ),
         (
             "100 天之后是星期几？",
             100,
-            "Wednesday, 10 March 2027 (100 days after today); date 2027-03-10",
+            "100 days from today: Wednesday, 10 March 2027; date 2027-03-10",
         ),
         (
             "What was the date yesterday?",
             -1,
-            "Sunday, 29 November 2026 (1 day before today); date 2026-11-29",
+            "Yesterday: Sunday, 29 November 2026; date 2026-11-29",
         ),
     ] {
         let evidence = &fits(question)[0];

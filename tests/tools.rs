@@ -699,11 +699,13 @@ fn search_output_format() {
         ),
         "{zh}"
     );
-    // Snippets are cut in characters, with an ellipsis; a short paragraph is shown whole. The
-    // best match gets 300 characters, the others 100.
+    // The whole result fits the default observation limit (500 characters): the best match
+    // gets what the others, at most 100 characters each, leave, at least 300, cut after a
+    // sentence, with an ellipsis; a short paragraph is shown whole.
+    assert!(out.chars().count() <= 500, "{out}");
     let snippet = |line: &str| line.split_once("): ").map(|(_, s)| s.to_string());
     let en = snippet(lines[0]).unwrap_or_default();
-    assert!(en.ends_with('…') && en.chars().count() == 301, "{en}");
+    assert!(en.ends_with("the prompt. …"), "{en}");
     let second = snippet(lines[1]).unwrap_or_default();
     assert!(second.chars().count() <= 101, "{second}");
     let zh = snippet(&zh).unwrap_or_default();
@@ -721,6 +723,44 @@ fn search_output_format() {
             .count()
             <= 10
     );
+}
+
+/// The best match shows its whole paragraph when it fits: the answer to a question about a
+/// document is often its last sentence, whatever the query matched first. With other results
+/// beside it, it is cut after a whole sentence; no result outgrows the observation limit.
+#[test]
+fn search_shows_the_best_paragraph_whole() {
+    for (query, end) in [
+        (
+            "retrieval-augmented generation",
+            "The name comes from Lewis et al. (2020).",
+        ),
+        (
+            "MCP client discovery protocol",
+            "used by many different assistants.",
+        ),
+        ("检索增强生成", "这个名称来自 Lewis 等人 2020 年的论文。"),
+    ] {
+        let out = run("search_docs", json!({ "query": query }));
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(out.ends_with(end), "{query}:\n{out}");
+    }
+    let out = run(
+        "search_docs",
+        json!("ReAct pattern and chain-of-thought retrieval"),
+    );
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.ends_with(". …"), "cut after a sentence:\n{out}");
+    for doc in default_documents() {
+        for query in doc
+            .title
+            .split_whitespace()
+            .chain(doc.text.split_whitespace())
+        {
+            let out = run("search_docs", json!({ "query": query, "top_k": 10 }));
+            assert!(out.chars().count() <= 500, "{query}:\n{out}");
+        }
+    }
 }
 
 /// The snippet comes from the query's language, and from the sentence with the most query
@@ -831,7 +871,7 @@ fn search_failures() {
     }]);
     assert_eq!(reg.documents().len(), 1);
     let out = reg.run_builtin(&call("检索"), &host, Lang::En).unwrap();
-    assert_eq!(out.chars().count(), "[1] 长文: ".chars().count() + 301);
+    assert!(out.ends_with('…') && out.chars().count() <= 500, "{out}");
 }
 
 /// A host document is untrusted text: blank lines by the hundred thousand (a pasted log, a
@@ -953,32 +993,32 @@ fn current_time_counts_days_from_today() {
         (
             json!({"days": 1}),
             Lang::En,
-            "Saturday, 15 March 2025 (1 day after today); date 2025-03-15",
+            "Tomorrow: Saturday, 15 March 2025; date 2025-03-15",
         ),
         (
             json!({"days": -1}),
             Lang::En,
-            "Thursday, 13 March 2025 (1 day before today); date 2025-03-13",
+            "Yesterday: Thursday, 13 March 2025; date 2025-03-13",
         ),
         (
             json!({"days": 30}),
             Lang::En,
-            "Sunday, 13 April 2025 (30 days after today); date 2025-04-13",
+            "30 days from today: Sunday, 13 April 2025; date 2025-04-13",
         ),
         (
             json!({"days": 353}),
             Lang::En,
-            "Monday, 2 March 2026 (353 days after today); date 2026-03-02",
+            "353 days from today: Monday, 2 March 2026; date 2026-03-02",
         ),
         (
             json!({"days": 45}),
             Lang::Zh,
-            "2025年4月28日 星期一（今天之后45天）；日期 2025-04-28",
+            "45 天后：2025年4月28日 星期一；日期 2025-04-28",
         ),
         (
             json!({"days": -2}),
             Lang::Zh,
-            "2025年3月12日 星期三（今天之前2天）；日期 2025-03-12",
+            "2 天前：2025年3月12日 星期三；日期 2025-03-12",
         ),
         (
             json!({"days": 0}),

@@ -67,8 +67,8 @@ pub(crate) fn spec() -> ToolSpec {
 /// 2026-11-30`: the names spelled out, since small models misread `11` as a month name. A
 /// Chinese run gets `2026年11月30日 星期一 14:05:09（UTC+08:00）；日期 2026-11-30`, so the
 /// answer can be copied in the question's language. `days` from today gives that day's date
-/// alone, `Tuesday, 1 December 2026 (1 day after today); date 2026-12-01`: no time of day
-/// whose numbers a model could take for the date's.
+/// alone, named as a question names it, `Tomorrow: Tuesday, 1 December 2026; date 2026-12-01`:
+/// no time of day whose numbers a model could take for the date's.
 pub fn format_time(host: &HostContext, lang: Lang, days: i64) -> Result<String, ToolError> {
     let HostContext {
         now_unix_ms,
@@ -105,19 +105,28 @@ pub fn format_time(host: &HostContext, lang: Lang, days: i64) -> Result<String, 
     let zone = format!("UTC{sign}{:02}:{:02}", offset.abs() / 60, offset.abs() % 60);
     let date = format!("{year:04}-{month:02}-{day:02}");
     if days != 0 {
-        let (n, after) = (days.abs(), days > 0);
+        let n = days.abs();
+        // The day named as the question names it: told "(1 day after today)", the 1.5B model
+        // added the day again.
+        let name = match (lang, days) {
+            (Lang::En, 1) => "Tomorrow".to_string(),
+            (Lang::En, -1) => "Yesterday".to_string(),
+            (Lang::En, 2..) => format!("{n} days from today"),
+            (Lang::En, _) => format!("{n} days ago"),
+            (Lang::Zh, 1) => "明天".to_string(),
+            (Lang::Zh, -1) => "昨天".to_string(),
+            (Lang::Zh, 2..) => format!("{n} 天后"),
+            (Lang::Zh, _) => format!("{n} 天前"),
+        };
         return Ok(match lang {
             Lang::En => format!(
-                "{}, {day} {} {year} ({n} day{} {} today); date {date}",
+                "{name}: {}, {day} {} {year}; date {date}",
                 WEEKDAYS[weekday],
                 MONTHS[(month - 1) as usize],
-                if n == 1 { "" } else { "s" },
-                if after { "after" } else { "before" },
             ),
             Lang::Zh => format!(
-                "{year}年{month}月{day}日 {}（今天{}{n}天）；日期 {date}",
+                "{name}：{year}年{month}月{day}日 {}；日期 {date}",
                 WEEKDAYS_ZH[weekday],
-                if after { "之后" } else { "之前" },
             ),
         });
     }

@@ -13,11 +13,16 @@ use super::{Document, ToolError, ToolSpec};
 
 pub const DEFAULT_TOP_K: usize = 3;
 pub const MAX_TOP_K: usize = 10;
-/// Snippet lengths in characters (not bytes, so CJK text is never cut inside a character): the
-/// best match gets room for its whole sentence, where the answer usually is; the others only
-/// show what they are about, so that the Observation stays within its limit.
-const FIRST_SNIPPET_CHARS: usize = 300;
+/// The whole result in characters (not bytes, so CJK text is never cut inside a character):
+/// the loop's default observation limit, so that the loop does not cut the answer off.
+const OUTPUT_CHARS: usize = 500;
+/// The most a result after the first shows of its text: what it is about. The best match gets
+/// the rest, where the answer usually is: its whole paragraph when it fits. (At 300 characters
+/// "…discovers and calls them over JSON-RPC 2.0" and "The name comes from Lewis et al." were
+/// cut off the paragraph a question asked about.)
 const SNIPPET_CHARS: usize = 100;
+/// The least the best match shows, however many results follow it.
+const MIN_FIRST_CHARS: usize = 300;
 /// A title states what a document is about, so a query term in it counts this many times.
 const TITLE_WEIGHT: usize = 3;
 /// A result scoring below this share of the best one matched only incidental words (a question's
@@ -89,21 +94,42 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
         });
     }
     let cutoff = ranked[0].0 * MIN_RELATIVE_SCORE;
-    let lines: Vec<String> = ranked
+    let chars = |text: &str| text.chars().count();
+    // Titles are listed while the best match keeps its room; its text comes next, the others'
+    // from what is left.
+    let mut listed = 0;
+    let (found, heads): (Vec<&Document>, Vec<String>) = ranked
         .iter()
         .take(top_k.clamp(1, MAX_TOP_K))
         .take_while(|(score, _)| *score >= cutoff)
         .enumerate()
-        .map(|(i, &(_, doc))| {
-            let chars = if i == 0 {
-                FIRST_SNIPPET_CHARS
-            } else {
-                SNIPPET_CHARS
-            };
-            let snippet = snippet(&doc.text, &terms, query.chars().any(is_cjk), chars);
-            format!("[{}] {}: {snippet}", i + 1, doc.title)
+        .map(|(i, &(_, doc))| (doc, format!("[{}] {}", i + 1, doc.title)))
+        .take_while(|(_, head)| {
+            listed += chars(head) + 1;
+            listed == chars(head) + 1 || listed + MIN_FIRST_CHARS <= OUTPUT_CHARS
         })
-        .collect();
+        .unzip();
+    let cjk = query.chars().any(is_cjk);
+    let titles: usize = heads.iter().map(|h| chars(h) + 1).sum();
+    let mut left = OUTPUT_CHARS.saturating_sub(titles);
+    let mut lines = Vec::with_capacity(found.len());
+    for (i, (doc, head)) in found.iter().zip(heads).enumerate() {
+        let others = found.len() - 1 - i;
+        let room = if i == 0 {
+            left.saturating_sub(others * SNIPPET_CHARS)
+                .max(MIN_FIRST_CHARS)
+        } else {
+            (left / (others + 1)).min(SNIPPET_CHARS)
+        };
+        // ": " and an ellipsis need room too; a few words say nothing.
+        if room < 24 {
+            lines.push(head);
+            continue;
+        }
+        let text = snippet(&doc.text, &terms, cjk, room - 3);
+        left = left.saturating_sub(chars(&text) + 2);
+        lines.push(format!("{head}: {text}"));
+    }
     Ok(lines.join("\n"))
 }
 
@@ -158,10 +184,11 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
     scored
 }
 
-/// The sentence with the most distinct query terms, continued to the end of its paragraph and
-/// cut to `max` characters; the earliest on a tie, which is often the one that defines the
-/// subject. Terms count by `term_weight`. In a bilingual text a matching sentence in the
-/// query's script (Chinese or not) comes first.
+/// The paragraph of the sentence with the most distinct query terms (the earliest on a tie,
+/// which is often the one that defines the subject), whole when it fits in `max` characters;
+/// else from that sentence on, in whole sentences, with an ellipsis where it was cut. Terms
+/// count by `term_weight`. In a bilingual text a matching sentence in the query's script
+/// (Chinese or not) comes first.
 fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> String {
     // (a match in the query's script, weight of the distinct terms hit, start byte)
     let mut best = (false, 0.0, 0);
@@ -180,12 +207,34 @@ fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> 
             best = (script, weight, start);
         }
     }
-    let paragraph = text[best.2..].lines().next().unwrap_or_default().trim();
-    let mut out: String = paragraph.chars().take(max).collect();
-    if paragraph.chars().nth(max).is_some() {
-        out.push('…');
+    let line_start = text[..best.2].rfind('\n').map_or(0, |i| i + 1);
+    let paragraph = text[line_start..].lines().next().unwrap_or_default().trim();
+    if paragraph.chars().count() <= max {
+        return paragraph.to_string();
     }
-    out
+    let from_best = text[best.2..].lines().next().unwrap_or_default().trim();
+    if from_best.chars().count() <= max {
+        return from_best.to_string();
+    }
+    let cut = from_best
+        .char_indices()
+        .nth(max)
+        .map_or(from_best.len(), |(i, _)| i);
+    let head = &from_best[..cut];
+    // The last sentence end that fits; a sentence longer than `max` is cut where it reaches it.
+    let end = head
+        .char_indices()
+        .filter(|&(i, c)| {
+            let next = from_best[i + c.len_utf8()..].chars().next();
+            is_sentence_end(c) && (!c.is_ascii() || next.is_some_and(char::is_whitespace))
+        })
+        .map(|(i, c)| i + c.len_utf8())
+        .next_back();
+    match end {
+        Some(end) if !head[..end].ends_with(|c: char| c.is_ascii()) => format!("{}…", &head[..end]),
+        Some(end) => format!("{} …", &head[..end]),
+        None => format!("{head}…"),
+    }
 }
 
 /// A single Chinese character is a third of a word: alone it is rarely the subject (用 and 做 in
