@@ -196,7 +196,15 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
     const t0 = performance.now();
     try {
       for (const [i, task] of tasks.entries()) {
-        const { record, exported } = await runTask(Agent, settings, task);
+        let { record, exported } = await runTask(Agent, settings, task);
+        // A request that never reached the server (a connection refused or reset while another
+        // server was loading its model) measures the machine, not the loop: the task runs once
+        // more, and the record says so.
+        if (record.outcome === 'model_error' && record.error?.type === 'network' && record.completionTokens === 0) {
+          log(`${mode.id} ${task.id}: ${record.error.detail ?? 'network error'} before any reply; running it again`);
+          ({ record, exported } = await runTask(Agent, settings, task));
+          record.rerunAfterNetworkError = true;
+        }
         records.push(record);
         // Compact JSON (about half the size of exportTrace's pretty print); loadTrace reads both.
         if (!record.ok && exported) await writeFile(join(dir, `${task.id}.json`), JSON.stringify(JSON.parse(exported)) + '\n');
