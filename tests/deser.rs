@@ -1346,6 +1346,20 @@ fn every_sentence_a_reader_sees_has_both_languages_with_the_same_details() {
             message: "missing field `name`".into(),
         }),
     );
+    use reactloop::sentences::BadNumber;
+    let misuses = misuses.chain(
+        [
+            BadNumber::NaN,
+            BadNumber::Infinity,
+            BadNumber::NegativeInfinity,
+            BadNumber::BigInt,
+        ]
+        .map(|got| Misuse::NotJsonNumber {
+            what: Given::Expectation,
+            key: None,
+            got,
+        }),
+    );
     texts.extend(misuses.map(|m| (format!("{m:?}"), sentences::misuse(&m))));
     use reactloop::agent::AgentError;
     let refused_feeds = [

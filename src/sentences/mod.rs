@@ -12,7 +12,8 @@ mod titles;
 
 pub use errors::{hint, hosted_page, llm_error};
 pub use refusals::{
-    agent_error, config_error, misuse, registry_error, settings_error, trace_error, Given, Misuse,
+    agent_error, config_error, misuse, registry_error, settings_error, trace_error, BadNumber,
+    Given, Misuse,
 };
 pub use titles::{titles, Titles};
 

@@ -171,11 +171,28 @@ pub enum Misuse {
         task: String,
     },
     /// A value the page passed that is not what it must be; `message` says why (serde's
-    /// wording, or a number JSON cannot hold).
+    /// wording).
     Invalid {
         what: Given,
         message: String,
     },
+    /// A number JSON cannot hold, in a value the page passed; `key` names it (`None`: the
+    /// value itself).
+    NotJsonNumber {
+        what: Given,
+        key: Option<String>,
+        got: BadNumber,
+    },
+}
+
+/// A JavaScript number JSON cannot hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadNumber {
+    NaN,
+    Infinity,
+    NegativeInfinity,
+    /// A BigInt beyond a JavaScript number's safe integers.
+    BigInt,
 }
 
 /// What a page passes the browser module as a plain JS value.
@@ -235,20 +252,51 @@ pub fn misuse(misuse: &Misuse) -> Text {
             format!("任务 {task} 没有给出期望的答案：请给出 any_of（文本）或 number。"),
         ),
         Misuse::Invalid { what, message } => {
-            let (en, zh) = match what {
-                Given::Settings => ("settings", "设置"),
-                Given::ToolDefinition => ("tool definition", "工具定义"),
-                Given::Edit => ("edit", "修改"),
-                Given::ModelReply => ("model reply", "模型回复"),
-                Given::Expectation => ("expected answer", "期望的答案"),
-            };
+            let (en, zh) = given(*what);
             (
                 format!("Invalid {en}: {message}"),
                 format!("{zh}无效：{message}"),
             )
         }
+        Misuse::NotJsonNumber { what, key, got } => {
+            let (en, zh) = given(*what);
+            let (key_en, key_zh) = match key {
+                Some(key) => (key.clone(), key.clone()),
+                None => ("the value".to_string(), "这个值".to_string()),
+            };
+            let finite = |got: &str| {
+                (
+                    format!("{key_en} must be a finite number (got {got})"),
+                    format!("{key_zh} 必须是有限的数（收到的是 {got}）"),
+                )
+            };
+            let (why_en, why_zh) = match got {
+                BadNumber::NaN => finite("NaN"),
+                BadNumber::Infinity => finite("Infinity"),
+                BadNumber::NegativeInfinity => finite("-Infinity"),
+                BadNumber::BigInt => (
+                    format!("{key_en} is a BigInt too large for a JavaScript number"),
+                    format!("{key_zh} 是一个 BigInt，超出了 JavaScript 数字能精确表示的范围"),
+                ),
+            };
+            (
+                format!("Invalid {en}: {why_en}"),
+                format!("{zh}无效：{why_zh}"),
+            )
+        }
     };
     text(en, zh)
+}
+
+/// What the page passed, in English and Chinese.
+fn given(what: Given) -> (&'static str, &'static str) {
+    match what {
+        Given::Settings => ("settings", "设置"),
+        Given::ToolDefinition => ("tool definition", "工具定义"),
+        Given::Edit => ("edit", "修改"),
+        Given::ModelReply => ("model reply", "模型回复"),
+        Given::Expectation => ("expected answer", "期望的答案"),
+    }
 }
 
 /// A feed the agent did not ask for (a driver's mistake), or a retry with nothing to retry.

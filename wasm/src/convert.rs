@@ -65,46 +65,47 @@ fn invalid(what: Given, message: &dyn Display) -> JsValue {
 /// A JS value as JSON (see [`from_js`]).
 pub(super) fn json_of(value: JsValue, what: Given) -> Result<serde_json::Value, JsValue> {
     let invalid = |message: &dyn Display| invalid(what, message);
+    // The replacer throws to stop `JSON.stringify`; the number it stopped at is kept here, so
+    // that the refusal is said in both languages.
+    let bad = Rc::new(Cell::new(None));
+    let found = Rc::clone(&bad);
     let replacer = Closure::<dyn FnMut(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
-        |key: JsValue, value: JsValue| json_number(&key, value),
+        move |key: JsValue, value: JsValue| {
+            json_number(value).map_err(|got| {
+                found.set(Some(got));
+                key
+            })
+        },
     );
-    let text = JSON::stringify_with_replacer(&value, replacer.as_ref())
-        .map_err(|e| invalid(&client::js_message(&e)))?;
+    let text = JSON::stringify_with_replacer(&value, replacer.as_ref()).map_err(|e| {
+        match bad.get() {
+            Some(got) => misused(Misuse::NotJsonNumber {
+                what,
+                // `JSON.stringify` calls the replacer with the key "" for the value itself.
+                key: e.as_string().filter(|key| !key.is_empty()),
+                got,
+            }),
+            None => invalid(&client::js_message(&e)),
+        }
+    })?;
     // `undefined`, a function or a symbol has no JSON text; it reads as null.
     let text = text.as_string().unwrap_or_else(|| "null".to_string());
     serde_json::from_str(&text).map_err(|e| invalid(&e))
 }
 
-/// The `JSON.stringify` replacer of [`from_js`].
-pub(super) fn json_number(key: &JsValue, value: JsValue) -> Result<JsValue, JsValue> {
-    let name = || match key.as_string() {
-        Some(key) if !key.is_empty() => key,
-        _ => "the value".to_string(),
-    };
+/// The value `JSON.stringify` is to write for `value`: a BigInt that is a safe integer as a
+/// number; a number JSON cannot hold (NaN, ±Infinity, a larger BigInt) refused.
+fn json_number(value: JsValue) -> Result<JsValue, BadNumber> {
     if value.is_bigint() {
         return match i64::try_from(value.unchecked_into::<js_sys::BigInt>()) {
             Ok(n) if n.unsigned_abs() < 1 << 53 => Ok((n as f64).into()),
-            _ => Err(js_sys::Error::new(&format!(
-                "{} is a BigInt too large for a JavaScript number",
-                name()
-            ))
-            .into()),
+            _ => Err(BadNumber::BigInt),
         };
     }
     match value.as_f64() {
-        Some(n) if !n.is_finite() => {
-            let got = if n.is_nan() {
-                "NaN"
-            } else if n > 0.0 {
-                "Infinity"
-            } else {
-                "-Infinity"
-            };
-            Err(
-                js_sys::Error::new(&format!("{} must be a finite number (got {got})", name()))
-                    .into(),
-            )
-        }
+        Some(n) if n.is_nan() => Err(BadNumber::NaN),
+        Some(f64::INFINITY) => Err(BadNumber::Infinity),
+        Some(f64::NEG_INFINITY) => Err(BadNumber::NegativeInfinity),
         _ => Ok(value),
     }
 }

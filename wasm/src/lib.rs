@@ -36,7 +36,7 @@ use reactloop::agent::{self, ToolResult};
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Part, Run};
 use reactloop::llm::{LlmError, ModelRequest, ServerKind, Usage};
-use reactloop::sentences::{Given, Misuse};
+use reactloop::sentences::{BadNumber, Given, Misuse};
 use reactloop::settings::{self, Configured, Model, Purpose, SettingsError};
 use reactloop::step::{self, Driver, Effect};
 use reactloop::tools::{HostContext, Registry, ToolCall, ToolSpec};

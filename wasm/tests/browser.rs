@@ -697,21 +697,31 @@ fn settings_cross_as_json() {
             .as_string()
             .unwrap()
     };
-    for (key, value, words) in [
+    let chinese = |error: &JsValue| {
+        js_sys::Reflect::get(error, &"text".into())
+            .and_then(|text| js_sys::Reflect::get(&text, &"zh".into()))
+            .ok()
+            .and_then(|zh| zh.as_string())
+            .unwrap_or_default()
+    };
+    for (key, value, words, zh) in [
         (
             "maxSteps",
             f64::NAN,
             "maxSteps must be a finite number (got NaN)",
+            "设置无效：maxSteps 必须是有限的数（收到的是 NaN）",
         ),
         (
             "temperature",
-            f64::INFINITY,
-            "temperature must be a finite number (got Infinity)",
+            f64::NEG_INFINITY,
+            "temperature must be a finite number (got -Infinity)",
+            "设置无效：temperature 必须是有限的数（收到的是 -Infinity）",
         ),
     ] {
         let error = JsAgent::new(with(key, value.into()))
             .err()
             .expect("refused");
+        assert_eq!(chinese(&error), zh);
         let message = message(error);
         assert!(message.contains(words), "{message}");
         assert!(message.starts_with("Invalid settings"), "{message}");
@@ -725,6 +735,7 @@ fn settings_cross_as_json() {
     let error = JsAgent::new(with("seed", js_sys::BigInt::from(u64::MAX).into()))
         .err()
         .expect("refused");
+    assert!(chinese(&error).contains("seed 是一个 BigInt"));
     assert!(message(error).contains("seed is a BigInt too large"));
 }
 
