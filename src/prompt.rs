@@ -112,6 +112,15 @@ pub enum Opening {
     Check,
 }
 
+/// Where the Thought opens when the answer is in what `tool` found, earlier than the last
+/// Observation ([`MustAnswer::FoundBefore`]).
+pub fn found_by(tool: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The {tool} Observation shows"),
+        Lang::Zh => format!("{tool} 的 Observation 显示"),
+    }
+}
+
 pub fn opening(opening: Opening, lang: Lang) -> &'static str {
     match (opening, lang) {
         (Opening::ChooseTool, Lang::En) => "To answer this, I need",

@@ -1962,6 +1962,50 @@ fn an_answer_that_leaves_out_a_number_of_the_question_is_sent_back_once() {
     assert!(feedback.contains("问题里的 100"), "{feedback}");
 }
 
+/// After a search found the answer, a calculation for a question without numbers sends the
+/// model back to what the search found, not to what it knows (the 1.5B model found "Let's
+/// think step by step", computed `1 + 1`, was told to answer from what it knows and answered 2).
+#[test]
+fn a_calculation_without_numbers_after_a_search_points_back_at_what_it_found() {
+    let question = "Which sentence does the reference material suggest adding to a prompt?";
+    let search = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"chain-of-thought\"}";
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: Let's think step by step";
+    for (lang, config, note, opening) in [
+        (
+            "en",
+            grammar(),
+            "The answer is to come from the search_docs result above.",
+            "The search_docs Observation shows",
+        ),
+        (
+            "zh",
+            in_chinese(grammar()),
+            "答案要根据上面 search_docs 的结果给出。",
+            "search_docs 的 Observation 显示",
+        ),
+    ] {
+        let (outcome, trace) = run(question, config, &[search, calc, done]);
+        assert!(
+            matches!(outcome, Outcome::Answer { .. }),
+            "{lang}: {outcome:?}"
+        );
+        let observation = &trace.steps[1].observation.as_ref().expect("result").text;
+        assert!(observation.contains(note), "{lang}: {observation}");
+        let next = &trace.steps[2].request;
+        assert_eq!(next.must_answer, Some(MustAnswer::FoundBefore), "{lang}");
+        assert_eq!(next.thought_prefix.as_deref(), Some(opening), "{lang}");
+    }
+    // Without a constraint the request asks for the answer from the Observations.
+    let (_, trace) = run(question, chat(), &[search, calc, done]);
+    let last = trace.steps[2].request.messages.last().expect("a message");
+    assert!(
+        last.content.contains("from the Observations above"),
+        "{}",
+        last.content
+    );
+}
+
 #[test]
 fn a_calculation_for_a_question_without_numbers_is_not_about_it() {
     let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}";

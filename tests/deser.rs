@@ -557,6 +557,7 @@ fn requests() -> Vec<ModelRequest> {
         MustAnswer::LastStep,
         MustAnswer::RepeatedFailure,
         MustAnswer::NoToolFits,
+        MustAnswer::FoundBefore,
         MustAnswer::AppliedAgain,
     ]
     .into_iter()
@@ -860,6 +861,7 @@ fn covered_request(r: &ModelRequest) {
             | MustAnswer::LastStep
             | MustAnswer::RepeatedFailure
             | MustAnswer::NoToolFits
+            | MustAnswer::FoundBefore
             | MustAnswer::AppliedAgain,
         )
         | None => {}

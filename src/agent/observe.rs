@@ -67,7 +67,7 @@ impl Agent {
         let lang = self.trace.config.prompt.lang;
         let next = self.next_tool();
         let note = if self.last.unrelated {
-            Some(told::unrelated_calculation(next, lang))
+            Some(told::unrelated_calculation(next, self.found_before(), lang))
         } else if bare_number(&self.calls[self.calls.len() - 1]) {
             Some(told::bare_number(lang))
         } else {
@@ -83,6 +83,15 @@ impl Agent {
         }
         self.record_observation(reply, text, source, result.elapsed_ms, result.edited);
         Ok(())
+    }
+
+    /// The tool that last found something, other than the calculator: its result is what a
+    /// calculation unrelated to the question should have been the answer from.
+    pub(super) fn found_before(&self) -> Option<&str> {
+        let calculator = Builtin::Calculator.name();
+        (self.calls.iter().rev())
+            .find(|c| c.succeeded && c.tool != calculator)
+            .map(|c| c.tool.as_str())
     }
 
     pub(super) fn prepare_call(&mut self, kept: String, call: ToolCall) {

@@ -88,7 +88,10 @@ impl Agent {
             Some(false) if !on => Some(MustAnswer::RepeatedFailure),
             // Made to act first, the model computed something for a question without numbers;
             // the answer is to come from what it knows (a constraint allows only that).
-            _ if last.unrelated && next.is_none() => Some(MustAnswer::NoToolFits),
+            _ if last.unrelated && next.is_none() => Some(match self.found_before() {
+                Some(_) => MustAnswer::FoundBefore,
+                None => MustAnswer::NoToolFits,
+            }),
             _ if last.applied_again => Some(MustAnswer::AppliedAgain),
             // The last step the limit allows cannot use another Observation: only the answer
             // is left (after the first, so that a tool can still run in a one-step run). A
@@ -119,9 +122,10 @@ impl Agent {
             _ if self.course.checking().is_some() => {
                 Some(prompt::opening(Opening::Check, lang).to_string())
             }
-            _ if last.unrelated => Some(match next {
-                Some(tool) => format!("{} {tool}", prompt::opening(Opening::ChooseTool, lang)),
-                None => prompt::opening(Opening::FromKnowledge, lang).to_string(),
+            _ if last.unrelated => Some(match (next, self.found_before()) {
+                (Some(tool), _) => format!("{} {tool}", prompt::opening(Opening::ChooseTool, lang)),
+                (None, Some(found)) => prompt::found_by(found, lang),
+                (None, None) => prompt::opening(Opening::FromKnowledge, lang).to_string(),
             }),
             (_, None) if unused.is_some() => unused,
             // Carrying out a plan, the Thought opens on the step it is at.

@@ -81,6 +81,10 @@ pub enum MustAnswer {
     /// A calculation for a question without numbers: no tool is about the question (the
     /// 0.5B model, made to act first, computed `1 + 1` for "What is the capital of China?").
     NoToolFits,
+    /// A calculation for a question without numbers after another tool found something: the
+    /// answer is in that result (the 1.5B model found "Let's think step by step", computed
+    /// `1 + 1`, and, told to answer from what it knows, answered 2).
+    FoundBefore,
     /// A calculation applied the last one's final operation again to its result (`* 2` to
     /// the result of `… * 2`): that result is the answer. Of ten runs whose calculator ran a
     /// second time on its own result, none answered right.

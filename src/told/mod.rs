@@ -114,15 +114,23 @@ pub fn stuck(feedback: &str, names: &str, stuck: usize, lang: Lang) -> String {
 /// The note after a calculator result when the question has no numbers: the 0.5B model, made
 /// to act first, computed `1 + 1` for "What is the capital of China?" and answered 2. With
 /// the tool the question's words point to instead, when there is one.
-pub fn unrelated_calculation(next: Option<&str>, lang: Lang) -> String {
-    match next {
-        Some(tool) => say!(
+/// When another tool found something (`found`) and none is left to call, the answer is to
+/// come from what it found.
+pub fn unrelated_calculation(next: Option<&str>, found: Option<&str>, lang: Lang) -> String {
+    match (next, found) {
+        (Some(tool), _) => say!(
             lang,
             "(The question has no numbers, so this calculation is not about it. Its words \
              point to {tool}: call it next.)",
             "（问题里没有数字，所以这个计算与它无关。问题里的词指向 {tool}：下一步调用它。）"
         ),
-        None => say!(
+        (None, Some(tool)) => say!(
+            lang,
+            "(The question has no numbers, so this calculation is not about it. The answer is \
+             to come from the {tool} result above.)",
+            "（问题里没有数字，所以这个计算与它无关。答案要根据上面 {tool} 的结果给出。）"
+        ),
+        (None, None) => say!(
             lang,
             "(The question has no numbers, so this calculation is not about it. If no tool \
              answers the question, answer it from what you know.)",

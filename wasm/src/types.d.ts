@@ -113,7 +113,7 @@ export interface ModelRequest {
   /** The constraint this request goes out with, as the agent decided it for the server. */
   constrained: Constrained;
   /** A constrained reply may only be the final answer, and why. */
-  must_answer?: 'repeated_call' | 'last_step' | 'repeated_failure' | 'no_tool_fits' | 'applied_again';
+  must_answer?: 'repeated_call' | 'last_step' | 'repeated_failure' | 'no_tool_fits' | 'found_before' | 'applied_again';
   /** Words a constrained reply's Thought must begin with. */
   thought_prefix?: string;
   /** The Thought is exactly `thought_prefix`, and the Action comes next. */
