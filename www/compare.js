@@ -319,7 +319,9 @@ class Column {
   done() {
     const trace = this.live.agent.trace();
     const steps = trace.steps;
-    const tokens = steps.reduce((sum, s) => sum + (s.reply?.usage?.prompt_tokens ?? 0) + (s.reply?.usage?.completion_tokens ?? 0), 0);
+    // The demo and some servers report no usage: their count is unknown, not 0.
+    const usages = steps.map((s) => s.reply?.usage).filter((u) => u?.prompt_tokens != null || u?.completion_tokens != null);
+    const tokens = usages.length ? usages.reduce((sum, u) => sum + (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0), 0) : null;
     const result = {
       answer: trace.outcome?.type === 'answer' ? trace.outcome.answer : null,
       outcome: trace.outcome?.type ?? 'aborted',
@@ -367,7 +369,8 @@ class Column {
     }
     const right = r.right == null ? '' : r.right ? ` ${t('compare.right')}` : ` ${t('compare.wrong')}`;
     const answer = r.answer ?? ended(r.outcome);
-    this.summary.textContent = `${answer}${right} · ${t(r.steps === 1 ? 'compare.stats.one' : 'compare.stats', { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
+    const key = `compare.stats${r.steps === 1 ? '.one' : ''}${r.tokens == null ? '.untold' : ''}`;
+    this.summary.textContent = `${answer}${right} · ${t(key, { steps: r.steps ?? 0, tokens: formatCount(r.tokens ?? 0), time: formatMs(r.ms ?? 0) })}`;
   }
 
   refresh() {

@@ -20,17 +20,27 @@ test('two columns run at once: one pauses and steps while the other runs to its 
   await openPage(page);
   await useServer(page, mockUrl('calc', run));
   await page.getByTestId('question').fill(Q);
-  // The demo model types its replies (slow enough to pause); the mock answers at once.
-  await configure(page, 0, { strategy: 'react', server: 'demo' });
-  await configure(page, 1, { strategy: 'react', server: 'current' });
+  // The server column's first reply is held until Pause has been clicked, so that column
+  // cannot finish first on a loaded machine (the demo's typing alone was not slow enough).
+  let release = () => {};
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route(`**/s/calc@${run}/v1/chat/completions`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await configure(page, 0, { strategy: 'react', server: 'current' });
+  await configure(page, 1, { strategy: 'react', server: 'demo' });
   await page.getByTestId('compare').click();
   const [slow, fast] = [0, 1].map((i) => page.getByTestId('compare-column').nth(i));
   await slow.getByTestId('compare-pause').click();
+  release();
   await expect(fast.getByTestId('final-answer')).toHaveText('The result is 395.');
-  await expect(fast.getByTestId('compare-summary')).toContainText('The result is 395. · 2 steps');
-  expect(await mockRequests('calc', run)).toHaveLength(2);
-  // The paused column waits: no answer, Step and Continue offered.
+  // The demo reports no usage, so its summary gives no token count (not "0 tokens").
+  await expect(fast.getByTestId('compare-summary')).toContainText('The result is 395. · 2 steps, ');
+  await expect(fast.getByTestId('compare-summary')).not.toContainText('tokens');
+  // The paused column waits after its first reply: no answer, Step and Continue offered.
   await expect(slow).toHaveAttribute('data-state', 'paused');
+  expect(await mockRequests('calc', run)).toHaveLength(1);
   await expect(slow.getByTestId('final-answer')).toHaveCount(0);
   await expect(slow.getByTestId('compare-continue')).toHaveAttribute('aria-disabled', 'false');
   const before = await slow.getByTestId('step-card').count();
@@ -40,8 +50,10 @@ test('two columns run at once: one pauses and steps while the other runs to its 
   await slow.getByTestId('compare-continue').click();
   await expect(slow.getByTestId('final-answer')).toHaveText('The result is 395.');
   await expect(slow).toHaveAttribute('data-state', 'done');
+  await expect(slow.getByTestId('compare-summary')).toContainText(' · 2 steps, 941 tokens, ');
+  expect(await mockRequests('calc', run)).toHaveLength(2);
   // Each column is labelled with its configuration, and ids stay unique across the views.
-  await expect(page.locator('#compare-col-0-title')).toContainText('ReAct · Demo model');
+  await expect(page.locator('#compare-col-1-title')).toContainText('ReAct · Demo model');
   const duplicates = await page.evaluate(() => {
     const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
     return ids.filter((id, i) => ids.indexOf(id) !== i);
