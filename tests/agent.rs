@@ -9,7 +9,7 @@ use reactloop::lang::Lang;
 use reactloop::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
 };
-use reactloop::parse::{FormatError, ParseResult, Repair, Span};
+use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span};
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
 use reactloop::trace::{
     Guard, ModelReply, ObservationSource, Outcome, ServerChoice, Trace, TraceError,
@@ -1975,13 +1975,13 @@ fn a_calculation_without_numbers_after_a_search_points_back_at_what_it_found() {
         (
             "en",
             grammar(),
-            "The answer is to come from the search_docs result above.",
+            "Answer with what the search_docs result above says.",
             "The search_docs Observation shows",
         ),
         (
             "zh",
             in_chinese(grammar()),
-            "答案要根据上面 search_docs 的结果给出。",
+            "请用上面 search_docs 的结果作答。",
             "search_docs 的 Observation 显示",
         ),
     ] {
@@ -2004,6 +2004,50 @@ fn a_calculation_without_numbers_after_a_search_points_back_at_what_it_found() {
         "{}",
         last.content
     );
+}
+
+/// The 1.5B model answered with the note's own words ("The answer is to come from the
+/// search_docs result above."): a note is sent back, and the answer after it stands.
+#[test]
+fn an_answer_that_repeats_the_loops_note_is_sent_back() {
+    let question = "Which sentence does the reference material suggest adding to a prompt?";
+    let search = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"chain-of-thought\"}";
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: Let's think step by step";
+    for (lang, config, copied, told) in [
+        (
+            "en",
+            grammar(),
+            "The answer is Answer with what the search_docs result above says.",
+            "repeats a note of the loop",
+        ),
+        (
+            "zh",
+            in_chinese(grammar()),
+            "答案是请用上面 search_docs 的结果作答。",
+            "重复了循环给你的提示",
+        ),
+    ] {
+        let copied = format!("Thought: t\nAction: final_answer\nAction Input: {copied}");
+        let (outcome, trace) = run(question, config, &[search, calc, &copied, done]);
+        assert_eq!(
+            outcome,
+            Outcome::Answer {
+                answer: "Let's think step by step".into()
+            },
+            "{lang}"
+        );
+        let step = &trace.steps[2];
+        assert_eq!(
+            step.parse.as_ref().map(|p| &p.parsed),
+            Some(&Parsed::Error {
+                error: FormatError::NoteCopied
+            }),
+            "{lang}"
+        );
+        let feedback = &step.observation.as_ref().expect("feedback").text;
+        assert!(feedback.contains(told), "{lang}: {feedback}");
+    }
 }
 
 #[test]

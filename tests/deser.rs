@@ -187,6 +187,7 @@ fn format_errors() -> Vec<FormatError> {
         FormatError::ResultMissed {
             result: "25".into(),
         },
+        FormatError::NoteCopied,
     ]
 }
 
@@ -675,7 +676,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::ExampleCopied
         | FormatError::QuestionRepeated
         | FormatError::NumberUnused { .. }
-        | FormatError::ResultMissed { .. } => {}
+        | FormatError::ResultMissed { .. }
+        | FormatError::NoteCopied => {}
     }
 }
 

@@ -1,9 +1,11 @@
 //! A parsed reply read in its run: the same words are an answer, a call or a mistake
 //! depending on what came before (`reactloop::reading::in_context`), one case per row.
 
+use reactloop::lang::Lang;
 use reactloop::parse::{parse_reply, FormatError, Parsed, Repair};
 use reactloop::prompt::FewShot;
 use reactloop::reading::{in_context, Examples, PastCall, RunSoFar};
+use reactloop::told;
 use reactloop::tools::{default_documents, Registry};
 use serde_json::json;
 
@@ -18,6 +20,8 @@ struct Before {
     number_noted: bool,
     result_noted: bool,
     steered: bool,
+    /// What the loop wrote into the Observations.
+    notes: Vec<String>,
 }
 
 const NOTHING: fn() -> Before = || Before {
@@ -29,6 +33,7 @@ const NOTHING: fn() -> Before = || Before {
     number_noted: false,
     result_noted: false,
     steered: false,
+    notes: vec![],
 };
 
 const CLOCK: &str = "Friday, 14 March 2025, 12:00:00 (UTC+00:00); date 2025-03-14";
@@ -77,6 +82,25 @@ fn searched(query: &str, result: &str) -> Before {
         ..ran("search_docs", json!({ "query": query }), result)
     }
 }
+
+/// A search found `result`; then a calculation for a question without numbers got the loop's
+/// note after its result, in `lang`.
+fn noted(result: &str, lang: Lang) -> Before {
+    let note = told::unrelated_calculation(None, Some("search_docs"), lang);
+    let mut before = searched("chain of thought", result);
+    before.calls.push(PastCall {
+        tool: "calculator".into(),
+        args: json!({"expression": "1 + 1"}),
+        observation: format!("2\n{note}"),
+        succeeded: true,
+        repeats: 0,
+    });
+    before.notes = vec![note];
+    before
+}
+
+const COT: &str =
+    "[1] Chain-of-thought prompting: Simply adding \"Let's think step by step\" also helps.";
 
 #[test]
 fn a_reply_means_what_the_run_makes_of_it() {
@@ -175,6 +199,51 @@ fn a_reply_means_what_the_run_makes_of_it() {
             fin("The answer is What is 6 * 7?"),
             NOTHING(),
             error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "the loop's note given back is no answer",
+            fin("The answer is Answer with what the search_docs result above says."),
+            noted(COT, Lang::En),
+            error(FormatError::NoteCopied),
+            None,
+        ),
+        (
+            "nor in Chinese",
+            fin("答案是请用上面 search_docs 的结果作答。"),
+            noted(COT, Lang::Zh),
+            error(FormatError::NoteCopied),
+            None,
+        ),
+        (
+            "feedback given back is no answer either",
+            fin("Write the answer itself, from the Observations above"),
+            Before {
+                notes: vec!["That only repeats the question; it is not an answer. Write the answer itself, from the Observations above, as the Action Input of 'Action: final_answer'.".into()],
+                ..NOTHING()
+            },
+            error(FormatError::NoteCopied),
+            None,
+        ),
+        (
+            "what the tool found beside the note is an answer",
+            fin("The answer is \"Let's think step by step\""),
+            noted(COT, Lang::En),
+            answer("The answer is \"Let's think step by step\""),
+            None,
+        ),
+        (
+            "words a tool's result and a note both hold are the tool's",
+            fin("Answer with what the search_docs result above says"),
+            noted("Answer with what the search_docs result above says, said the manual.", Lang::En),
+            answer("Answer with what the search_docs result above says"),
+            None,
+        ),
+        (
+            "a short answer that a note happens to hold stands",
+            fin("search_docs result"),
+            noted(COT, Lang::En),
+            answer("search_docs result"),
             None,
         ),
         (
@@ -571,6 +640,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             .iter()
             .map(|c| c.observation.as_str())
             .collect();
+        let notes: Vec<&str> = before.notes.iter().map(String::as_str).collect();
         let run = RunSoFar {
             registry: &registry,
             calls: &before.calls,
@@ -581,6 +651,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             number_noted: before.number_noted,
             result_noted: before.result_noted,
             steered: before.steered,
+            notes: &notes,
             examples: &examples,
             question: before.question,
         };

@@ -116,6 +116,9 @@ pub struct Agent {
     registry: Registry,
     trace: Trace,
     rounds: Vec<Round>,
+    /// What the loop itself wrote into Observations (notes after results, feedback): words
+    /// a model may copy, and never an answer.
+    notes: Vec<String>,
     /// Index of the first round still sent to the model.
     window_start: usize,
     state: State,
@@ -207,6 +210,7 @@ impl Agent {
                 outcome: None,
             },
             rounds: Vec::new(),
+            notes: Vec::new(),
             window_start: 0,
             state: State::NeedModel,
             format_errors: 0,
@@ -277,11 +281,13 @@ impl Agent {
         }
         .unwrap_or_else(|| parse::parse_reply(&reply.text));
         let observations: Vec<&str> = self.rounds.iter().map(|r| r.observation.as_str()).collect();
+        let notes: Vec<&str> = self.notes.iter().map(String::as_str).collect();
         let run = RunSoFar {
             question: &self.trace.question,
             registry: &self.registry,
             calls: &self.calls,
             observations: &observations,
+            notes: &notes,
             after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
             answer_asked: self.current().request.must_answer.is_some()
                 && !self.current().request.constrained.is_on(),

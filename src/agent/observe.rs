@@ -74,7 +74,11 @@ impl Agent {
             next.map(|next| told::next_tool(next, next == Builtin::Calculator.name(), lang))
         };
         let text = match note {
-            Some(note) => format!("{text}\n{note}"),
+            Some(note) => {
+                let text = format!("{text}\n{note}");
+                self.notes.push(note);
+                text
+            }
             None => text,
         };
         // Before the next request is built, which may read it (the clock's year).
@@ -222,6 +226,9 @@ impl Agent {
             elapsed_ms,
             edited,
         });
+        if source == ObservationSource::Feedback {
+            self.notes.push(text.clone());
+        }
         self.rounds.push(Round {
             reply,
             observation: text.clone(),

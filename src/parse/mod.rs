@@ -96,6 +96,10 @@ tagged! {
         /// tools gave, not even rounded: the 0.5B model read 25 and answered 5, read 10 and
         /// answered 2 (the base it had sent). Reported by the agent, once a run.
         ResultMissed { result: String } = "result_missed",
+        /// A final answer that is words the loop wrote to the model (a note after a result,
+        /// feedback), not found by a tool or worked out: the 1.5B model answered "The answer is
+        /// to come from the search_docs result above.", a note's own words. Reported by the agent.
+        NoteCopied = "note_copied",
     }
 }
 

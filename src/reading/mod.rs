@@ -84,6 +84,8 @@ pub struct RunSoFar<'a> {
     pub calls: &'a [PastCall],
     /// Every Observation text the model has been sent.
     pub observations: &'a [&'a str],
+    /// What the loop itself wrote into those Observations (notes after results, feedback).
+    pub notes: &'a [&'a str],
     /// The previous reply was a final_answer with no input, sent back as such.
     pub after_empty_answer: bool,
     /// The request asked only for the answer, in words ([`crate::prompt::ask_for_answer`]).
@@ -150,6 +152,12 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
         if repeats_question(answer, run) {
             parsed.parsed = Parsed::Error {
                 error: FormatError::QuestionRepeated,
+            };
+            return parsed;
+        }
+        if copies_note(answer, run) {
+            parsed.parsed = Parsed::Error {
+                error: FormatError::NoteCopied,
             };
             return parsed;
         }
@@ -331,13 +339,7 @@ fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
             .to_lowercase()
     };
     // Under a constraint the answer opens with the grammar's words ("答案是 <the question>").
-    let mut answer = answer.trim_start();
-    for lang in [Lang::En, Lang::Zh] {
-        answer = answer
-            .strip_prefix(prompt::opening(Opening::Answer, lang))
-            .unwrap_or(answer);
-    }
-    let answer = words(answer);
+    let answer = words(without_opening(answer));
     let long = answer.split_whitespace().count() >= 3
         || answer.chars().filter(|c| !c.is_ascii()).count() >= 6;
     if !long
@@ -359,6 +361,37 @@ fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
     // Not asked for the answer, the model's own expression as the answer stands for the call
     // it means (below).
     most_of_question || (run.answer_asked && own_argument)
+}
+
+/// The answer is words of a note the loop wrote, which neither the question nor a tool's
+/// result holds. Four words or more, or eight characters of Chinese, so that a short answer
+/// that a note happens to hold ("calculator") still stands.
+fn copies_note(answer: &str, run: &RunSoFar) -> bool {
+    let answer = without_end_mark(without_opening(answer).trim_matches(['(', ')', '（', '）']))
+        .to_lowercase();
+    let long = answer.split_whitespace().count() >= 4
+        || answer.chars().filter(|c| !c.is_ascii()).count() >= 8;
+    let notes: Vec<String> = run.notes.iter().map(|n| n.to_lowercase()).collect();
+    // What the tools gave: each Observation without the notes the loop added to it.
+    let in_result = run.observations.iter().any(|o| {
+        let result = notes.iter().fold(o.to_lowercase(), |o, n| o.replace(n, ""));
+        result.contains(&answer)
+    });
+    long && notes.iter().any(|n| n.contains(&answer))
+        && !run.question.to_lowercase().contains(&answer)
+        && !in_result
+}
+
+/// The answer after the opening a constrained reply starts it with ("The answer is", "答案是").
+fn without_opening(answer: &str) -> &str {
+    let mut answer = answer.trim_start();
+    for lang in [Lang::En, Lang::Zh] {
+        answer = answer
+            .strip_prefix(prompt::opening(Opening::Answer, lang))
+            .unwrap_or(answer)
+            .trim_start();
+    }
+    answer
 }
 
 /// The answer without a protocol label it opens with, after the answer's opening: the 0.5B

@@ -251,6 +251,10 @@ pub fn format_error(error: &FormatError) -> Text {
             format!("the answer does not give the calculator's result, {result}"),
             format!("答案没有给出计算器的结果 {result}"),
         ),
+        FormatError::NoteCopied => (
+            "the answer repeats the loop's note".to_string(),
+            "答案重复了循环的提示".to_string(),
+        ),
     };
     Text { en, zh }
 }

@@ -153,5 +153,12 @@ pub fn format_error(error: &FormatError, lang: Lang) -> String {
             "计算器给出的是 {result}，而这个答案里没有它：计算的答案就是它的结果。请用 {result} \
              回答；如果问题还需要一步，先完成那一步。"
         ),
+        FormatError::NoteCopied => say!(
+            lang,
+            "That repeats a note of the loop to you; it is not an answer. Write the answer \
+             itself, from what the tools found, as the Action Input of 'Action: final_answer'.",
+            "这只是重复了循环给你的提示，不是答案。请根据工具查到的内容，在 'Action: final_answer' \
+             之后的 Action Input 里写出答案本身。"
+        ),
     }
 }

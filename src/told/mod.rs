@@ -126,9 +126,9 @@ pub fn unrelated_calculation(next: Option<&str>, found: Option<&str>, lang: Lang
         ),
         (None, Some(tool)) => say!(
             lang,
-            "(The question has no numbers, so this calculation is not about it. The answer is \
-             to come from the {tool} result above.)",
-            "（问题里没有数字，所以这个计算与它无关。答案要根据上面 {tool} 的结果给出。）"
+            "(The question has no numbers, so this calculation is not about it. Answer with \
+             what the {tool} result above says.)",
+            "（问题里没有数字，所以这个计算与它无关。请用上面 {tool} 的结果作答。）"
         ),
         (None, None) => say!(
             lang,
