@@ -2050,6 +2050,33 @@ fn an_answer_that_repeats_the_loops_note_is_sent_back() {
     }
 }
 
+/// A question without numbers can still need a calculation on what a tool gave: the 1.5B model
+/// read 14 March from the clock and computed `31 - 14` for the days left in the month, and was
+/// told the calculation was not about the question.
+#[test]
+fn a_calculation_with_a_number_a_tool_gave_is_about_the_question() {
+    let question = "How many days are left in the current month, not counting today?";
+    let clock = "Thought: t\nAction: current_time\nAction Input: {}";
+    // The clock says Monday, 30 November 2026.
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"30 - 30\"}";
+    let done = "Thought: t\nAction: final_answer\nAction Input: 0";
+    for config in [grammar(), chat()] {
+        let (outcome, trace) = run(question, config, &[clock, calc, done]);
+        assert_eq!(outcome, Outcome::Answer { answer: "0".into() });
+        let observation = &trace.steps[1].observation.as_ref().expect("result").text;
+        assert_eq!(observation, "0");
+        assert_eq!(trace.steps[2].request.must_answer, None);
+    }
+    // A number the clock did not give leaves the calculation unrelated, as before.
+    let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"9 * 9\"}";
+    let (_, trace) = run(question, grammar(), &[clock, calc, done]);
+    let observation = &trace.steps[1].observation.as_ref().expect("result").text;
+    assert!(
+        observation.contains("current_time result above"),
+        "{observation}"
+    );
+}
+
 #[test]
 fn a_calculation_for_a_question_without_numbers_is_not_about_it() {
     let calc = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"1 + 1\"}";

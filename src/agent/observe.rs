@@ -2,6 +2,7 @@
 //! what the model is told when a tool fails.
 
 use super::*;
+use serde_json::Value;
 
 impl Agent {
     pub fn feed_tool(&mut self, result: ToolResult) -> Result<(), AgentError> {
@@ -13,7 +14,8 @@ impl Agent {
         // China?" and answered 2: a calculation for a question without numbers is not about it.
         let unrelated = call.builtin == Some(Builtin::Calculator)
             && result.output.is_ok()
-            && !reading::mentions_number(&self.trace.question);
+            && !reading::mentions_number(&self.trace.question)
+            && !self.uses_found_number(&args);
         let reply = self.pending_reply();
         let succeeded = result.output.is_ok();
         self.last.short_result = result
@@ -87,6 +89,22 @@ impl Agent {
         }
         self.record_observation(reply, text, source, result.elapsed_ms, result.edited);
         Ok(())
+    }
+
+    /// The calculation computes with a number an earlier tool gave (`31 - 14` after the clock
+    /// said 14 March, for the days left in the month): it is about the question, numbers in
+    /// the question or not. A search result's own numbering ("[1]") is not a number it gave.
+    fn uses_found_number(&self, args: &Value) -> bool {
+        let found: Vec<String> = (self.calls.iter())
+            .filter(|c| c.succeeded)
+            .flat_map(|c| reading::numbers(&without_result_numbers(&c.observation)))
+            .collect();
+        let Some(args) = args.as_object() else {
+            return false;
+        };
+        (args.values().filter_map(Value::as_str))
+            .flat_map(reading::numbers)
+            .any(|n| found.contains(&n))
     }
 
     /// The tool that last found something, other than the calculator: its result is what a
@@ -305,4 +323,17 @@ fn binds_whole(head: &str, operator: char) -> bool {
         after_operand = !matches!(c, '+' | '-' | '*' | '/' | '%' | '×' | '÷' | '^' | '(');
     }
     true
+}
+
+/// `text` without the `[1]`, `[2]` … that number a search's results.
+fn without_result_numbers(text: &str) -> String {
+    text.lines()
+        .map(
+            |line| match line.strip_prefix('[').and_then(|l| l.split_once("] ")) {
+                Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest,
+                _ => line,
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
 }
