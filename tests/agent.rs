@@ -716,6 +716,7 @@ fn the_same_arguments_in_another_key_order_are_a_repeat() {
             description: "Weather for a city.".into(),
             parameters: json!({"type": "object", "properties": {
                 "city": {"type": "string"}, "unit": {"type": "string"}}, "required": ["city"]}),
+            ..ToolSpec::default()
         })
         .expect("register");
         r

@@ -523,6 +523,7 @@ fn a_question_no_tool_fits_may_be_answered_at_once() {
             name: "lookup_play".into(),
             description: "Looks up facts about a play".into(),
             parameters: json!({"type": "object", "properties": {"title": {"type": "string"}}}),
+            ..ToolSpec::default()
         })
         .unwrap();
     let config = AgentConfig {

@@ -294,3 +294,47 @@ fn lines_are_counted_up_to_the_test_module() {
     // Only a line that starts with it: not the text in a string.
     assert_eq!(lines_before_tests("let s = \"#[cfg(test)]\";\n"), 1);
 }
+
+/// The lines of `text` that name the `Builtin` type.
+fn names_builtin(text: &str) -> Vec<(usize, String)> {
+    (text.lines().enumerate())
+        .filter(|(_, line)| {
+            let line = line.split("//").next().unwrap_or_default();
+            line.contains("Builtin::") || line.contains("Builtin,") || line.contains("Builtin}")
+        })
+        .map(|(n, line)| (n + 1, line.trim().to_string()))
+        .collect()
+}
+
+/// Where a rule of the loop names a built-in tool, a page's own tool cannot take part: the
+/// loop's decisions go through what a tool declares (`ToolSpec::role`, its keywords and
+/// examples), never through `Builtin`. Their tests too, so that they speak the same way.
+#[test]
+fn the_loop_names_no_builtin_tool() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for dir in ["agent", "reading", "llm"] {
+        for (file, text) in source_files(&src.join(dir), &["rs"], &[]) {
+            for (n, line) in names_builtin(&text) {
+                found.push(format!("src/{dir}/{file}:{n}: {line}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the loop names a built-in tool:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_builtin_reader_finds_a_variant_an_import_and_not_a_comment() {
+    let text = "use crate::tools::{Builtin, Registry};\n// Builtin::Calculator was here\nlet c = Some(Builtin::Calculator);\nlet r = Role::Computes;";
+    assert_eq!(
+        names_builtin(text)
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>(),
+        [1, 3]
+    );
+}

@@ -63,6 +63,7 @@ fn a_host_tool_appears_with_an_example_built_from_its_schema() {
             description: "Current weather for a city.".into(),
             parameters: json!({"type": "object", "properties": {
                 "city": {"type": "string", "examples": ["Paris"]}}, "required": ["city"]}),
+            ..ToolSpec::default()
         })
         .unwrap();
     let text = system_prompt(&registry.specs(), &PromptConfig::default());

@@ -62,6 +62,7 @@ fn ran(tool: &str, args: serde_json::Value, result: &str) -> Before {
         question: "What does the tool say?",
         calls: vec![PastCall {
             tool: tool.into(),
+            role: (tool == "calculator").then_some(reactloop::tools::Role::Computes),
             args,
             observation: result.into(),
             succeeded: true,
@@ -90,6 +91,7 @@ fn noted(result: &str, lang: Lang) -> Before {
     let mut before = searched("chain of thought", result);
     before.calls.push(PastCall {
         tool: "calculator".into(),
+        role: Some(reactloop::tools::Role::Computes),
         args: json!({"expression": "1 + 1"}),
         observation: format!("2\n{note}"),
         succeeded: true,

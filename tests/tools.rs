@@ -31,6 +31,7 @@ fn spec(name: &str, parameters: Value) -> ToolSpec {
         name: name.into(),
         description: format!("the {name} tool"),
         parameters,
+        ..ToolSpec::default()
     }
 }
 

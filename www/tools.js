@@ -100,9 +100,13 @@ async function addJsTool() {
   const compileError = await checkToolSource(body);
   if (compileError) return say(t('tools.jsBadBody', { message: compileError }), true);
   const timeoutMs = Number(form.get('timeout')) || 10_000;
+  const list = (field, separator) =>
+    String(form.get(field) ?? '').split(separator).map((s) => s.trim()).filter(Boolean);
   const definition = {
     name: String(form.get('name')).trim(),
     description: String(form.get('description')),
+    keywords: list('keywords', /[,，、]/),
+    examples: list('examples', /\n/),
     parameters,
     // The worker's own timer stops the tool; the agent's, with the same limit, is a backstop.
     run: workerTool(body, { timeoutMs }),

@@ -6,6 +6,7 @@ import { loadWasm, ROOT } from './wasm.mjs';
 import { freshServer, MODELS, THREADS } from './llm.mjs';
 import { table, fmt } from './table.mjs';
 import { checkAnswer } from '../tasks/check.mjs';
+import { pageTools, inventedCalls } from '../tasks/page-tools.mjs';
 
 export const MODES = [
   // Exactly what a user gets: the Agent's defaults (constrained "auto" decides from the server).
@@ -63,7 +64,9 @@ const GUARD_ENDINGS = ['step_limit', 'format_errors', 'repeated_calls'];
 // `tune`: the tasks the loop's changes are measured on while they are made. `heldout`: tasks
 // written before any run of them was looked at, only ever reported; a change that moves
 // `tune` and not `heldout` fits the tune tasks, not the problem.
-export const TASK_SETS = { tune: 'bench/tasks/tasks.json', heldout: 'bench/tasks/heldout.json' };
+// `pagetools`: questions for a page's own tools (the file's `tools`), registered beside the
+// built-in ones.
+export const TASK_SETS = { tune: 'bench/tasks/tasks.json', heldout: 'bench/tasks/heldout.json', pagetools: 'bench/tasks/pagetools.json' };
 
 export async function loadTasks(set = 'tune') {
   if (!TASK_SETS[set]) throw new Error(`unknown task set ${set} (want ${Object.keys(TASK_SETS).join(', ')})`);
@@ -80,9 +83,10 @@ function repeatsLastReply(trace) {
 }
 
 /** Runs one task (with `Date.now` already the benchmark's fixed clock). */
-async function runTask(Agent, settings, task) {
+async function runTask(Agent, settings, task, tools = []) {
   // A mode's own `lang` (a variant) wins over the task's.
   const agent = new Agent({ lang: task.lang, ...settings });
+  for (const tool of tools) agent.registerTool(tool);
   const t0 = performance.now();
   let trace;
   let thrown = null;
@@ -113,6 +117,8 @@ async function runTask(Agent, settings, task) {
     // Ended at the step limit while sending the same reply again: a stuck model the loop
     // could not move.
     stuckAtLimit: outcome.type === 'step_limit' && repeatsLastReply(trace),
+    // Calls of a page tool with a value neither the question nor an observation gave.
+    inventedCalls: tools.length ? inventedCalls(trace, tools.map((t) => t.name)) : 0,
     promptTokens: trace ? sumUsage(trace, 'prompt_tokens') : 0,
     completionTokens: trace ? sumUsage(trace, 'completion_tokens') : 0,
     wallMs: Math.round(wallMs),
@@ -145,6 +151,7 @@ function summarise(mode, records, wallMs) {
     modelErrors: count((r) => r.outcome === 'model_error' || r.outcome === 'exception'),
     answeredWrong: count((r) => r.outcome === 'answer' && !r.ok),
     answersFromEarlierCall: count((r) => r.answerFromEarlierCall),
+    inventedCalls: records.reduce((s, r) => s + (r.inventedCalls ?? 0), 0),
     correctFromEarlierCall: count((r) => r.ok && r.answerFromEarlierCall),
     avgSteps: avg((r) => r.steps),
     avgPromptTokens: avg((r) => r.promptTokens),
@@ -164,6 +171,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
   if (tag != null && !/^[\w.-]+$/.test(tag)) throw new Error('--tag takes letters, digits, . _ and -');
   const { Agent } = await loadWasm();
   const data = await loadTasks(set);
+  const tools = pageTools(data);
   const fewShot = JSON.parse(await readFile(join(ROOT, 'bench/few_shot.json'), 'utf8'));
   const unknownIds = (ids ?? []).filter((id) => !data.tasks.some((t) => t.id === id));
   if (unknownIds.length) throw new Error(`unknown task ${unknownIds.join(', ')}`);
@@ -196,13 +204,13 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
     const t0 = performance.now();
     try {
       for (const [i, task] of tasks.entries()) {
-        let { record, exported } = await runTask(Agent, settings, task);
+        let { record, exported } = await runTask(Agent, settings, task, tools);
         // A request that never reached the server (a connection refused or reset while another
         // server was loading its model) measures the machine, not the loop: the task runs once
         // more, and the record says so.
         if (record.outcome === 'model_error' && record.error?.type === 'network' && record.completionTokens === 0) {
           log(`${mode.id} ${task.id}: ${record.error.detail ?? 'network error'} before any reply; running it again`);
-          ({ record, exported } = await runTask(Agent, settings, task));
+          ({ record, exported } = await runTask(Agent, settings, task, tools));
           record.rerunAfterNetworkError = true;
         }
         records.push(record);
@@ -248,7 +256,7 @@ export async function measureTasks({ models = ['qwen', 'smollm'], modes = null, 
   return { now_iso: data.now_iso, set, file: TASK_SETS[set], settings: RUN_SETTINGS, summaries };
 }
 
-const CATEGORIES = ['calc', 'docs', 'time', 'multi', 'none'];
+const CATEGORIES = ['calc', 'docs', 'time', 'multi', 'none', 'page', 'page_calc', 'builtin'];
 
 export function renderTasks(r) {
   const s = r.summaries;
@@ -261,14 +269,17 @@ export function renderTasks(r) {
     `${m.modelErrors}`,
     `${m.answeredWrong}`,
     `${m.correctFromEarlierCall}/${m.answersFromEarlierCall}`,
+    `${m.inventedCalls ?? '–'}`,
     fmt.dec(m.avgSteps),
     fmt.int(m.avgPromptTokens),
     fmt.int(m.avgCompletionTokens),
     fmt.secs(m.wallMs),
   ]);
+  // The categories this set has.
+  const cats = CATEGORIES.filter((c) => s.some((m) => m.byCategory[`${c}-en`] || m.byCategory[`${c}-zh`]));
   const cat = s.map((m) => [
     `${m.model.split(' ')[0]}, ${m.label}`,
-    ...CATEGORIES.flatMap((c) =>
+    ...cats.flatMap((c) =>
       ['en', 'zh'].map((l) => {
         const b = m.byCategory[`${c}-${l}`];
         return b ? `${b.ok}/${b.n}` : '–';
@@ -278,12 +289,12 @@ export function renderTasks(r) {
   return (
     `### Task success with real small models (${r.set ?? 'tune'} set, \`${r.file ?? TASK_SETS.tune}\`)\n\n` +
     table(
-      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'step limit while repeating one reply', 'model errors', 'wrong answers', 'answer = earlier result', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
+      ['model, mode', 'success', 'format errors recovered', 'ended by guard: step limit / format / repeats', 'step limit while repeating one reply', 'model errors', 'wrong answers', 'answer = earlier result', 'invented calls', 'avg steps', 'avg prompt tokens', 'avg completion tokens', 'wall'],
       rows,
-      'lrrrrrrrrrrr',
+      'lrrrrrrrrrrrr',
     ) +
     '\n\nBy category (correct/tasks):\n\n' +
-    table(['model, mode', ...CATEGORIES.flatMap((c) => [`${c} en`, `${c} zh`])], cat, 'lrrrrrrrrrr') +
+    table(['model, mode', ...cats.flatMap((c) => [`${c} en`, `${c} zh`])], cat, 'l' + 'r'.repeat(2 * cats.length)) +
     `\n\nSettings: temperature ${RUN_SETTINGS.temperature}, seed ${RUN_SETTINGS.seed}, maxTokens ${RUN_SETTINGS.maxTokens}, maxSteps ${RUN_SETTINGS.maxSteps}, no streaming, the prompt in the task's language, the default documents, clock fixed at ${r.now_iso} (TZ=UTC), a freshly started server per mode (llama.cpp's server through xllamacpp, threads ${r.summaries[0]?.serverThreads ?? THREADS}). ` +
     '"format errors recovered" = runs with a format_feedback guard that still answered correctly / runs with a format_feedback guard. ' +
     '"model errors" = runs ended by an error from the model call (e.g. an empty reply). Tokens are per run (summed over its steps, from the server\'s `usage`). ' +

@@ -25,14 +25,14 @@ use crate::config::AgentConfig;
 use crate::history::{self, Layout, Round};
 use crate::llm::{
     Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Steer, SteerWhy,
-    FINAL_ANSWER, MAX_USES,
+    Unsteered, FINAL_ANSWER, MAX_USES,
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar};
 use crate::strategy::Strategy;
 use crate::told;
-use crate::tools::{fit, Builtin, HostContext, Registry, ToolCall, ToolError, ToolFit, ToolSpec};
+use crate::tools::{fit, HostContext, Registry, Role, ToolCall, ToolError, ToolFit, ToolSpec};
 use crate::trace::{
     Guard, ModelReply, Observation, ObservationSource, Outcome, ServerChoice, Step, Trace,
     GENERATOR, TRACE_VERSION,

@@ -12,7 +12,8 @@ impl Agent {
         let (tool, args) = (call.tool.clone(), call.args.clone());
         // The 0.5B model, made to act first, computed `1 + 1` for "What is the capital of
         // China?" and answered 2: a calculation for a question without numbers is not about it.
-        let unrelated = call.builtin == Some(Builtin::Calculator)
+        let role = self.registry.role(&call.tool);
+        let unrelated = role == Some(Role::Computes)
             && result.output.is_ok()
             && !reading::mentions_number(&self.trace.question)
             && !self.uses_found_number(&args);
@@ -59,6 +60,7 @@ impl Agent {
         // Recorded before the observation opens the next step, whose request depends on it.
         self.calls.push(PastCall {
             tool,
+            role,
             args,
             observation: String::new(),
             succeeded,
@@ -73,7 +75,8 @@ impl Agent {
         } else if bare_number(&self.calls[self.calls.len() - 1]) {
             Some(told::bare_number(lang))
         } else {
-            next.map(|next| told::next_tool(next, next == Builtin::Calculator.name(), lang))
+            let computes = |next| self.registry.role(next) == Some(Role::Computes);
+            next.map(|next| told::next_tool(next, computes(next), lang))
         };
         let text = match note {
             Some(note) => {
@@ -110,9 +113,8 @@ impl Agent {
     /// The tool that last found something, other than the calculator: its result is what a
     /// calculation unrelated to the question should have been the answer from.
     pub(super) fn found_before(&self) -> Option<&str> {
-        let calculator = Builtin::Calculator.name();
         (self.calls.iter().rev())
-            .find(|c| c.succeeded && c.tool != calculator)
+            .find(|c| c.succeeded && c.role != Some(Role::Computes))
             .map(|c| c.tool.as_str())
     }
 
@@ -170,7 +172,7 @@ impl Agent {
         };
         let again = ["again", "twice", "repeat", "再次", "两次", "又"];
         let question = self.trace.question.to_lowercase();
-        if call.builtin != Some(Builtin::Calculator)
+        if self.registry.role(&call.tool) != Some(Role::Computes)
             || self.steered()
             || again.iter().any(|w| question.contains(w))
         {
@@ -290,8 +292,7 @@ impl Agent {
 /// computation the question asks for.
 pub(super) fn bare_number(call: &PastCall) -> bool {
     let expression = call.args.get("expression").and_then(|e| e.as_str());
-    call.tool == Builtin::Calculator.name()
-        && expression.is_some_and(|e| e.trim().parse::<f64>().is_ok())
+    call.role == Some(Role::Computes) && expression.is_some_and(|e| e.trim().parse::<f64>().is_ok())
 }
 
 /// Whether `operator` written after `head` applies to the whole of it: no operator outside

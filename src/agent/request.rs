@@ -141,11 +141,15 @@ impl Agent {
             // steered to, or else the best fit when it is ahead of the others.
             (false, None) if config.act_first && config.strategy.acts() => {
                 let opening = prompt::opening(Opening::ChooseTool, lang);
+                // Named only on strong evidence: on weak evidence the model chooses.
                 let ahead = match &self.fits[..] {
-                    [best, next, ..] if best.score > next.score => Some(best.tool.as_str()),
-                    [best] if best.score > 0 => Some(best.tool.as_str()),
+                    [best, next, ..] if best.score > next.score => Some(best),
+                    [best] if best.score > 0 => Some(best),
                     _ => None,
                 };
+                let ahead = ahead
+                    .filter(|f| f.score >= fit::STRONG)
+                    .map(|f| f.tool.as_str());
                 Some(match next.or(ahead) {
                     Some(tool) => format!("{opening} {tool}"),
                     None => opening.to_string(),
@@ -192,6 +196,10 @@ impl Agent {
             true if config.strategy.acts() => self.fits.clone(),
             _ => Vec::new(),
         };
+        let follows = config.act_first && !self.course.own_course() && on;
+        let unsteered = (follows && !fits.is_empty() && steer.is_none() && must_answer.is_none())
+            .then(|| self.unsteered())
+            .flatten();
         ModelRequest {
             must_answer,
             thought_prefix,
@@ -209,6 +217,26 @@ impl Agent {
             summarizes: false,
             steer,
             fits,
+            unsteered,
+        }
+    }
+
+    /// Why the first reply goes to no tool, when some tool has evidence: it is weak, or two
+    /// tools' is as strong.
+    fn unsteered(&self) -> Option<Unsteered> {
+        if self.no_tool_fits() {
+            return None;
+        }
+        match &self.fits[..] {
+            [best, next, ..] if best.score >= fit::STRONG && best.score == next.score => {
+                Some(Unsteered::Split {
+                    tools: [best.tool.clone(), next.tool.clone()],
+                })
+            }
+            [best, ..] if best.score > 0 => Some(Unsteered::Weak {
+                best: best.tool.clone(),
+            }),
+            _ => None,
         }
     }
 
@@ -224,19 +252,18 @@ impl Agent {
             .filter(|c| !observe::bare_number(c))
             .map(|c| c.tool.as_str())
             .collect();
-        let calculator = Builtin::Calculator.name();
-        let found = (self.calls.iter()).any(|c| c.succeeded && c.tool != calculator);
+        let found = (self.calls.iter()).any(|c| c.succeeded && c.role != Some(Role::Computes));
         // The question's numbers all went into calls (the clock counted its "100 days"):
         // nothing is left for a computation to use.
         let spent = !reading::operands(&self.trace.question).is_empty()
-            && self.numbers_to_use(calculator).is_empty();
+            && self.numbers_to_compute().is_empty();
         fit::next_tool(&self.fits, &called, found && !spent)
     }
 
     /// The arguments the question fixes for `tool`: the clock's `days` when it names a day
     /// counted from today.
     fn fixed_args(&self, tool: &str) -> Option<Box<serde_json::Map<String, serde_json::Value>>> {
-        let days = (tool == Builtin::CurrentTime.name())
+        let days = (self.registry.role(tool) == Some(Role::Clock))
             .then(|| fit::day(&self.fits, tool))
             .flatten()?;
         Some(Box::new(serde_json::Map::from_iter([(
@@ -259,9 +286,13 @@ impl Agent {
     /// The question's numbers that no call has used, when the computation comes next (a fact
     /// was found): the calculation is to use them.
     fn numbers_to_use(&self, tool: &str) -> Vec<String> {
-        if tool != Builtin::Calculator.name() {
-            return Vec::new();
+        match self.registry.role(tool) {
+            Some(Role::Computes) => self.numbers_to_compute(),
+            _ => Vec::new(),
         }
+    }
+
+    fn numbers_to_compute(&self) -> Vec<String> {
         let used: Vec<String> = (self.calls.iter())
             .flat_map(|c| reading::numbers(&c.args.to_string()))
             .collect();
@@ -269,14 +300,14 @@ impl Agent {
         // "Years since 1969 as of this year": the year is the clock's, not the hour beside it
         // (the 0.5B model wrote `14 - 1 + 12 + …` from "Friday, 14 March 2025, 12:00:00").
         if days::this_year(&self.trace.question) {
-            let clock = Builtin::CurrentTime.name();
             let year = (self.calls.iter())
-                .filter(|c| c.succeeded && c.tool == clock)
+                .filter(|c| c.succeeded && c.role == Some(Role::Clock))
                 .find_map(|c| current_time::year_of(&c.observation));
             out.extend(year.filter(|y| !used.contains(y)));
         }
+        let claimed = fit::claimed(&self.fits);
         for n in reading::operands(&self.trace.question) {
-            if !used.contains(&n) && !out.contains(&n) {
+            if !used.contains(&n) && !out.contains(&n) && !claimed.contains(&n.as_str()) {
                 out.push(n);
             }
         }
@@ -284,11 +315,12 @@ impl Agent {
         out
     }
 
-    /// No tool has evidence in the question, and each is a built-in, whose evidence the fit
-    /// knows how to find (a page's own tool has only its description to go by).
+    /// No tool has evidence in the question, and each declares what points to it (a role,
+    /// keywords or examples): a tool with only a description to go by may still be the one.
     fn no_tool_fits(&self) -> bool {
         fit::none_fits(&self.fits)
-            && (self.registry.specs().into_iter()).all(|t| Builtin::of(t).is_some())
+            && (self.registry.specs().into_iter())
+                .all(|t| t.role.is_some() || !t.keywords.is_empty() || !t.examples.is_empty())
     }
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::FINAL_ANSWER;
-use crate::tools::{calculator, Builtin, ToolSpec};
+use crate::tools::{calculator, Role, ToolSpec};
 
 /// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`),
 /// since it is a setting picked from a list.
@@ -295,11 +295,21 @@ const WORD_CLASS: &str = r#"[^ "\\\r\n\t{}\[\]<>]"#;
 const MAX_QUERY_WORDS: usize = 8;
 
 impl ArgText {
+    /// The text a tool's first parameter holds, by the tool's role: an expression to
+    /// compute, or keywords to search for.
     fn of(tool: &ToolSpec, param: &str) -> Option<ArgText> {
-        match (Builtin::of(tool)?, param) {
-            (Builtin::Calculator, "expression") => Some(ArgText::Expression),
-            (Builtin::SearchDocs, "query") => Some(ArgText::Words),
-            _ => None,
+        let (first, _) = tool.params().into_iter().next()?;
+        let is_string = tool
+            .parameters
+            .pointer(&format!("/properties/{first}/type"))
+            == Some(&serde_json::json!("string"));
+        if first != param || !is_string {
+            return None;
+        }
+        match tool.role? {
+            Role::Computes => Some(ArgText::Expression),
+            Role::Searches => Some(ArgText::Words),
+            Role::Clock => None,
         }
     }
 
@@ -580,10 +590,9 @@ fn gbnf_literal(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::Builtin;
 
     fn builtins() -> Vec<ToolSpec> {
-        Builtin::ALL.into_iter().map(Builtin::spec).collect()
+        crate::tools::builtin_specs()
     }
 
     #[test]
@@ -738,6 +747,7 @@ mod tests {
                 },
                 "required": ["city", "nights", "pets", "class", "extras"],
             }),
+            ..ToolSpec::default()
         };
         let tools = [tool];
         let grammar = react_grammar(&actions(&tools, None), Thought::Free, None);

@@ -35,7 +35,6 @@ pub fn in_page_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) 
 mod tests {
     use super::*;
     use crate::llm::{Constrained, Message, Role};
-    use crate::tools::Builtin;
 
     fn request(constrained: Constrained) -> ModelRequest {
         ModelRequest {
@@ -51,7 +50,7 @@ mod tests {
 
     #[test]
     fn the_engine_gets_the_grammar_the_stops_and_the_prompt_cache() {
-        let tools: Vec<ToolSpec> = Builtin::ALL.into_iter().map(Builtin::spec).collect();
+        let tools: Vec<ToolSpec> = crate::tools::builtin_specs();
         let cfg = ClientConfig {
             stream: false,
             max_tokens: Some(200),

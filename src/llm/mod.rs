@@ -18,7 +18,7 @@ use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::tools::{Builtin, ToolFit, ToolSpec};
+use crate::tools::{ToolFit, ToolSpec};
 
 pub use constrain::{actions, react_grammar, react_schema, Constrained, ServerKind, Thought};
 pub use error::{check_mixed_content, classify_http, LlmError, Oversized, PageModelCode};
@@ -28,7 +28,7 @@ pub use retry::{
     after_http_error, retry_delay_ms, AfterHttpError, MAX_ATTEMPTS, MAX_RETRY_DELAY_MS,
 };
 pub use sse::{SseDecoder, StreamEvent};
-pub use steer::{Avoid, AvoidWhy, Steer, SteerWhy};
+pub use steer::{Avoid, AvoidWhy, Steer, SteerWhy, Unsteered};
 pub use uses::MAX_USES;
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
@@ -145,6 +145,9 @@ pub struct ModelRequest {
     /// chose from it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fits: Vec<ToolFit>,
+    /// Why the first reply is steered to no tool though tools fit: the model chooses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsteered: Option<Unsteered>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -372,7 +375,7 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     // The numbers the steered calculation must use, when the steer is to the calculator.
     let uses = req.steer.as_ref().filter(|steer| {
         let spec = tools.iter().find(|t| t.name == steer.tool);
-        !steer.uses.is_empty() && spec.and_then(Builtin::of) == Some(Builtin::Calculator)
+        !steer.uses.is_empty() && spec.and_then(|s| s.role) == Some(crate::tools::Role::Computes)
     });
     let schema = || {
         if req.asks_plan {
@@ -539,6 +542,7 @@ fn model_request(value: Value) -> Result<ModelRequest, serde_json::Error> {
         summarizes: f.or("summarizes", false)?,
         steer: f.opt("steer")?,
         fits: f.or("fits", Vec::new())?,
+        unsteered: f.opt("unsteered")?,
     })
 }
 
@@ -575,6 +579,7 @@ mod tests {
                 name: name.into(),
                 description: String::new(),
                 parameters: json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
+                ..ToolSpec::default()
             })
             .to_vec()
     }

@@ -30,6 +30,17 @@ pub enum SteerWhy {
     Next,
 }
 
+/// Why a first reply is steered to no tool ([`super::ModelRequest::unsteered`]); the
+/// sentence a reader sees is `crate::sentences::unsteered`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Unsteered {
+    /// No tool's evidence is strong.
+    Weak { best: String },
+    /// Two tools' evidence is as strong.
+    Split { tools: [String; 2] },
+}
+
 /// An action left out of a reply's allowed ones ([`super::ModelRequest::avoid`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Avoid {

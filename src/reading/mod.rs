@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
 use crate::prompt::{self, FewShot, Opening};
-use crate::tools::{calculator, Builtin, HostContext, Registry};
+use crate::tools::{calculator, HostContext, Registry, Role};
 pub use numbers::{mentions_number, numbers, operands};
 use numbers::{result_missed, unused_number};
 
@@ -18,6 +18,8 @@ use numbers::{result_missed, unused_number};
 #[derive(Debug, Clone, PartialEq)]
 pub struct PastCall {
     pub tool: String,
+    /// The tool's declared role ([`Role::Computes`]: the rules on computations apply).
+    pub role: Option<Role>,
     pub args: Value,
     pub observation: String,
     pub succeeded: bool,
@@ -249,7 +251,7 @@ fn expression_in(answer: &str, run: &RunSoFar) -> Option<(String, Value)> {
         .registry
         .specs()
         .into_iter()
-        .find(|spec| Builtin::of(spec) == Some(Builtin::Calculator))?;
+        .find(|spec| spec.role == Some(Role::Computes))?;
     let mut text = answer.trim();
     for lang in [Lang::En, Lang::Zh] {
         let opening = prompt::opening(Opening::Answer, lang);

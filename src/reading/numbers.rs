@@ -2,7 +2,7 @@
 //! leaves out a number of the question, or misreads the calculator's result, is not one yet.
 
 use super::RunSoFar;
-use crate::tools::Builtin;
+use crate::tools::Role;
 
 /// A number the question gives that no call, no Observation and not the answer holds, when a
 /// tool has run and a step is left: the model answered after the first step of several (the
@@ -71,13 +71,7 @@ pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
         return None;
     }
     let last = run.calls.last().filter(|c| c.succeeded)?;
-    let builtin = run
-        .registry
-        .specs()
-        .into_iter()
-        .find(|spec| spec.name == last.tool)
-        .and_then(Builtin::of);
-    if builtin != Some(Builtin::Calculator) {
+    if last.role != Some(Role::Computes) {
         return None;
     }
     let result = last.observation.lines().next()?.trim();

@@ -18,7 +18,7 @@ pub use refusals::{
 pub use titles::{titles, Titles};
 
 use crate::lang::{Lang, Text};
-use crate::llm::{Avoid, AvoidWhy, Steer, SteerWhy};
+use crate::llm::{Avoid, AvoidWhy, Steer, SteerWhy, Unsteered};
 use crate::parse::{FormatError, Repair};
 use crate::settings::DEMO_MODEL;
 use crate::told;
@@ -297,6 +297,20 @@ pub fn avoid(avoid: &Avoid) -> Text {
     Text { en, zh }
 }
 
+/// Why the first reply is steered to no tool: the model chooses.
+pub fn unsteered(unsteered: &Unsteered) -> Text {
+    match unsteered {
+        Unsteered::Weak { best } => Text {
+            en: format!("No tool's evidence is strong (the best is {best}'s, see the tool fit), so the constraint steers to none: the model chooses its tool."),
+            zh: format!("没有哪个工具的依据充分（最好的是 {best}，见工具匹配），所以约束不引向任何工具：由模型自己选择。"),
+        },
+        Unsteered::Split { tools: [a, b] } => Text {
+            en: format!("The evidence is split: {a} and {b} fit the question as well (see the tool fit), so the constraint steers to neither: the model chooses."),
+            zh: format!("依据不分上下：{a} 和 {b} 与问题同样匹配（见工具匹配），所以约束不引向其中任何一个：由模型自己选择。"),
+        },
+    }
+}
+
 /// Why a request allows only one tool.
 pub fn steer(steer: &Steer) -> Text {
     let tool = &steer.tool;
@@ -347,6 +361,26 @@ fn evidence(evidence: &Evidence) -> (String, String) {
         Evidence::Described { word } => (
             format!("shares “{word}” with its description"),
             format!("和它的说明都有“{word}”"),
+        ),
+        Evidence::Keyword { word } => (
+            format!("the question asks about “{word}”, its subject"),
+            format!("问题问的是“{word}”，正是它的主题"),
+        ),
+        Evidence::Example { example } => (
+            format!("like its example “{example}”"),
+            format!("像它的示例“{example}”"),
+        ),
+        Evidence::Value { param, value } => (
+            format!("“{value}” is a value of its {param}"),
+            format!("“{value}”是它的参数 {param} 的取值"),
+        ),
+        Evidence::Qualifier { word } => (
+            format!("“{word}” is about now, maybe of what another tool gives"),
+            format!("“{word}”说的是现在，也许是别的工具给出的现在的情况"),
+        ),
+        Evidence::Outranked { word, by } => (
+            format!("“{word}” counts for {by}, what the question asks about"),
+            format!("“{word}”属于问题所问的 {by}"),
         ),
         Evidence::Source { word } => (
             format!("the question points to the documents (“{word}”)"),

@@ -8,7 +8,7 @@ use crate::agent::AgentError;
 use crate::lang::Text;
 use crate::llm::{ConfigError, MAX_TEMPERATURE};
 use crate::settings::SettingsError;
-use crate::tools::{RegistryError, MAX_NAME_LEN};
+use crate::tools::{RegistryError, MAX_EVIDENCE, MAX_EVIDENCE_CHARS, MAX_NAME_LEN};
 use crate::trace::TraceError;
 
 fn text(en: String, zh: String) -> Text {
@@ -136,6 +136,14 @@ pub fn registry_error(error: &RegistryError) -> Text {
         RegistryError::InvalidSchema { name, message } => text(
             format!("the parameters of '{name}' are not a usable schema: {message}"),
             format!("'{name}' 的参数不是可用的模式（schema）：{message}"),
+        ),
+        RegistryError::RoleNotDeclarable { name } => text(
+            format!("'{name}' may declare the role 'computes' or none: the clock's and the document search's roles are the built-in tools' own"),
+            format!("'{name}' 只能声明角色 'computes' 或不声明：时钟和文档搜索的角色属于内置工具"),
+        ),
+        RegistryError::TooMuchEvidence { name } => text(
+            format!("'{name}' declares too much: at most {MAX_EVIDENCE} keywords and {MAX_EVIDENCE} examples, each at most {MAX_EVIDENCE_CHARS} characters"),
+            format!("'{name}' 声明的内容太多：关键词和示例各最多 {MAX_EVIDENCE} 条，每条最多 {MAX_EVIDENCE_CHARS} 个字符"),
         ),
     }
 }

@@ -60,6 +60,8 @@ pub(crate) fn spec() -> ToolSpec {
             "type": "object",
             "properties": {"days": {"type": "integer", "default": 0}}
         }),
+        role: Some(super::Role::Clock),
+        ..ToolSpec::default()
     }
 }
 

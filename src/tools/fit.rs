@@ -1,6 +1,10 @@
-//! How well each tool fits a question, from evidence in the question itself: the words it
-//! shares with a tool's description, its terms that the documents hold (a name in a title
-//! counts most), its numbers and operations, its words for now and dates. Small models pick a
+//! How well each tool fits a question, from evidence in the question itself. Every tool
+//! brings its own: its keywords and the words of its name (what it is about), its examples
+//! (questions it answers), its parameters' values, the words of its description; and its
+//! role's rules: for the tool that searches, the terms the documents hold (a name in a title
+//! counts most); for the one that computes, numbers and operations; for the clock, words for
+//! now and dates. The question's subject outranks generic evidence: in "the weather in Lisbon
+//! right now" the weather tool's word outranks the clock's "now". Small models pick a
 //! tool by surface (the 0.5B model sent "What is the maximum number of steps in Kestrel?" to
 //! the calculator while the documents described Kestrel); the agent uses the fit to say which
 //! tool comes first and which next, and the trace shows it so a reader can see why.
@@ -11,9 +15,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 use super::days::{day_offset, find_word};
+use super::declared::{
+    best_example, follows, params_text, subject_words, takes_number, values, QUESTION_PAIRS,
+};
 use super::registry::words;
 use super::search_docs::tokenize;
-use super::{Builtin, Registry, ToolSpec};
+use super::{Registry, Role, ToolSpec};
 
 /// A score from which a tool's evidence is strong enough to steer the run to it.
 pub const STRONG: u32 = 3;
@@ -24,6 +31,9 @@ const SOME: u32 = 2;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolFit {
     pub tool: String,
+    /// The tool's declared role, which the loop's rules go by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
     pub score: u32,
     pub evidence: Vec<Evidence>,
 }
@@ -32,11 +42,36 @@ pub struct ToolFit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Evidence {
-    /// A word the question shares with the tool's name or description.
+    /// A word the question shares with the tool's name, description, parameters or examples.
     Described {
         word: String,
     },
-    /// The question says to look in the documents ("documents", 文档).
+    /// A keyword of the tool, or a word of its name: what the question asks about.
+    Keyword {
+        word: String,
+    },
+    /// The question is like one of the tool's examples (two or more words in common).
+    Example {
+        example: String,
+    },
+    /// A value one of the tool's parameters lists (its `enum`): "kg" for a unit.
+    Value {
+        param: String,
+        value: String,
+    },
+    /// Generic evidence ("now", a number) that another tool's subject outranks: "now" in
+    /// "the weather right now" asks for the weather; "1042" in "order 1042" is the order's.
+    Outranked {
+        word: String,
+        by: String,
+    },
+    /// A word for now alone, with tools that give facts beside the clock: it may say when
+    /// for what another tool gives.
+    Qualifier {
+        word: String,
+    },
+    /// The question says to look in the documents ("documents", 文档): a keyword of the tool
+    /// that searches them.
     Source {
         word: String,
     },
@@ -76,7 +111,11 @@ pub enum Evidence {
 impl Evidence {
     fn weight(&self) -> u32 {
         match self {
+            Evidence::Outranked { .. } => 0,
             Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
+            Evidence::Qualifier { .. } => 1,
+            Evidence::Value { .. } => 2,
+            Evidence::Keyword { .. } | Evidence::Example { .. } => 3,
             Evidence::Quantity { .. } => 1,
             Evidence::Time { now: false, .. } => 1,
             Evidence::Number { .. } | Evidence::Operation { .. } => 2,
@@ -87,12 +126,6 @@ impl Evidence {
 }
 
 // Lower-case phrases; a Latin one matches at word boundaries, a Chinese one anywhere.
-#[rustfmt::skip]
-const SOURCE: &[&str] = &[
-    "document", "documents", "docs", "documentation", "reference", "knowledge base", "look up",
-    "according to",
-    "文档", "资料", "查一下", "查资料",
-];
 #[rustfmt::skip]
 const OPERATION: &[&str] = &[
     "add", "subtract", "plus", "minus", "times", "multiply", "multiplied", "divide", "divided",
@@ -138,38 +171,142 @@ impl Registry {
             .enabled()
             .map(|entry| {
                 let spec = &entry.spec;
-                let about = words(&format!("{} {}", spec.name, describe(spec)));
+                let (example, shared) = best_example(spec, question);
+                let example = example.filter(|_| shared >= 2);
+                let mut about = format!("{} {} {}", spec.name, describe(spec), params_text(spec));
+                if example.is_none() {
+                    // An example like the question is evidence of its own, not word by word.
+                    about = format!("{about} {}", spec.examples.join(" "));
+                }
+                let about = words(&about);
                 let mut evidence: Vec<Evidence> = asked
                     .iter()
-                    .filter(|w| about.contains(w))
+                    .filter(|w| about.contains(w) && !QUESTION_PAIRS.contains(&w.as_str()))
                     .map(|w| Evidence::Described { word: w.clone() })
                     .collect();
-                match entry.builtin {
-                    Some(Builtin::SearchDocs) => {
-                        self.document_evidence(question, &lower, &mut evidence)
-                    }
-                    Some(Builtin::Calculator) => {
-                        calculation_evidence(question, &lower, &mut evidence)
-                    }
-                    Some(Builtin::CurrentTime) => time_evidence(&lower, &mut evidence),
+                let searches = spec.role == Some(Role::Searches);
+                // The words that say where to look count only when there is something to find.
+                if !searches || !self.documents.is_empty() {
+                    evidence.extend(subject_words(spec, &lower).into_iter().map(|word| {
+                        match searches {
+                            true => Evidence::Source { word },
+                            false => Evidence::Keyword { word },
+                        }
+                    }));
+                }
+                if let Some(example) = example {
+                    evidence.push(Evidence::Example { example });
+                }
+                evidence.extend(values(spec, &lower));
+                match spec.role {
+                    Some(Role::Searches) => self.document_evidence(question, &mut evidence),
+                    Some(Role::Computes) => calculation_evidence(question, &lower, &mut evidence),
+                    Some(Role::Clock) => time_evidence(&lower, &mut evidence),
                     None => {}
                 }
                 ToolFit {
                     tool: spec.name.clone(),
-                    score: evidence.iter().map(Evidence::weight).sum(),
+                    role: spec.role,
+                    score: 0,
                     evidence,
                 }
             })
             .collect();
+        self.outrank(question, &mut fits);
+        for fit in &mut fits {
+            fit.score = fit.evidence.iter().map(Evidence::weight).sum();
+        }
         fits.sort_by_key(|f| std::cmp::Reverse(f.score));
         fits
     }
 
-    fn document_evidence(&self, question: &str, lower: &str, out: &mut Vec<Evidence>) {
+    /// The question's subject outranks generic evidence. When a tool that gives facts (no
+    /// role) has the question's subject (a keyword or an example), the clock's "now" words
+    /// qualify that subject; a word of that tool is not the calculator's operation ("convert");
+    /// and a number is that tool's argument, not one to compute with, when the tool takes a
+    /// number or the number follows one of its words ("order 1042", 订单3310).
+    fn outrank(&self, question: &str, fits: &mut [ToolFit]) {
+        let subjects: Vec<(String, Vec<String>, bool)> = (fits.iter())
+            .filter_map(|f| {
+                let spec = self.spec(&f.tool).filter(|s| s.role.is_none())?;
+                let words: Vec<String> = (f.evidence.iter())
+                    .filter_map(|e| match e {
+                        Evidence::Keyword { word } => Some(word.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let example = f
+                    .evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::Example { .. }));
+                (example || !words.is_empty()).then(|| (f.tool.clone(), words, takes_number(spec)))
+            })
+            .collect();
+        let Some((first, _, _)) = subjects.first() else {
+            self.qualify_now(fits);
+            return;
+        };
+        let claims = |number: &str| -> Option<&str> {
+            subjects.iter().find_map(|(tool, words, numeric)| {
+                (*numeric || words.iter().any(|w| follows(question, w, number)))
+                    .then_some(tool.as_str())
+            })
+        };
+        for fit in fits.iter_mut() {
+            let role = self.spec(&fit.tool).and_then(|s| s.role);
+            for e in fit.evidence.iter_mut() {
+                let outranked = match (role, &*e) {
+                    (Some(Role::Clock), Evidence::Time { word, now: true }) => {
+                        Some((word.clone(), first.as_str()))
+                    }
+                    (Some(Role::Computes), Evidence::Number { number }) => {
+                        claims(number).map(|by| (number.clone(), by))
+                    }
+                    (Some(Role::Computes), Evidence::Operation { word }) => (subjects.iter())
+                        .find(|(_, words, _)| {
+                            words
+                                .iter()
+                                .any(|w| w.contains(word.as_str()) || word.contains(w.as_str()))
+                        })
+                        .map(|(by, _, _)| (word.clone(), by.as_str())),
+                    _ => None,
+                };
+                if let Some((word, by)) = outranked {
+                    *e = Evidence::Outranked {
+                        word,
+                        by: by.to_string(),
+                    };
+                }
+            }
+        }
+    }
+
+    /// With tools that give facts registered and none named by the question, a word for now
+    /// alone is no sign that the question asks the time: "GLOBX 的股价现在是多少" asks for a
+    /// price now, whatever tool gives it.
+    fn qualify_now(&self, fits: &mut [ToolFit]) {
+        if self.enabled().all(|e| e.spec.role.is_some()) {
+            return;
+        }
+        for fit in fits.iter_mut().filter(|f| f.role == Some(Role::Clock)) {
+            let about_time = (fit.evidence.iter())
+                .any(|e| matches!(e, Evidence::Time { now: false, .. } | Evidence::Day { .. }));
+            for e in fit.evidence.iter_mut().filter(|_| !about_time) {
+                if let Evidence::Time { word, now: true } = e {
+                    *e = Evidence::Qualifier { word: word.clone() };
+                }
+            }
+        }
+    }
+
+    fn spec(&self, name: &str) -> Option<&ToolSpec> {
+        self.enabled().map(|e| &e.spec).find(|s| s.name == name)
+    }
+
+    fn document_evidence(&self, question: &str, out: &mut Vec<Evidence>) {
         if self.documents.is_empty() {
             return;
         }
-        out.extend(phrases(lower, SOURCE).map(|word| Evidence::Source { word }));
         let titles: HashSet<String> = self
             .documents
             .iter()
@@ -317,7 +454,7 @@ fn phrases<'a>(lower: &'a str, list: &'a [&'a str]) -> impl Iterator<Item = Stri
 /// average" in a question about the documents asks for what they say.
 pub fn computes(fits: &[ToolFit]) -> bool {
     fits.iter()
-        .filter(|f| f.tool == Builtin::Calculator.name())
+        .filter(|f| f.role == Some(Role::Computes))
         .any(|f| {
             let has = |p: &dyn Fn(&Evidence) -> bool| f.evidence.iter().any(p);
             let number = has(&|e| matches!(e, Evidence::Number { .. }));
@@ -330,6 +467,18 @@ pub fn computes(fits: &[ToolFit]) -> bool {
         })
 }
 
+/// What the fit gave another tool that the computation would have had: "1042" in "order
+/// 1042" is the order's, not a number to compute with.
+pub fn claimed(fits: &[ToolFit]) -> Vec<&str> {
+    (fits.iter().filter(|f| f.role == Some(Role::Computes)))
+        .flat_map(|f| &f.evidence)
+        .filter_map(|e| match e {
+            Evidence::Outranked { word, .. } => Some(word.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether no tool has evidence worth the name: the best scores under `SOME` (2).
 pub fn none_fits(fits: &[ToolFit]) -> bool {
     fits.first().is_none_or(|f| f.score < SOME)
@@ -340,18 +489,18 @@ pub fn none_fits(fits: &[ToolFit]) -> bool {
 /// the calculator when the question asks for a computation and something was found to
 /// compute with. `None` when the evidence says nothing more.
 pub fn next_tool<'a>(fits: &'a [ToolFit], called: &[&str], found: bool) -> Option<&'a str> {
-    let calculator = Builtin::Calculator.name();
+    let computes_role = |f: &ToolFit| f.role == Some(Role::Computes);
     let facts: Vec<&ToolFit> = fits
         .iter()
-        .filter(|f| f.tool != calculator && f.score >= STRONG && !called.contains(&f.tool.as_str()))
+        .filter(|f| !computes_role(f) && f.score >= STRONG && !called.contains(&f.tool.as_str()))
         .collect();
     if let [best, rest @ ..] = &facts[..] {
         let tie = rest.first().is_some_and(|next| next.score == best.score);
         return (!tie || !called.is_empty()).then_some(best.tool.as_str());
     }
-    let calc = fits.iter().find(|f| f.tool == calculator)?;
+    let calc = fits.iter().find(|f| computes_role(f))?;
     let computes = computes(fits);
-    let first = called.is_empty() && calc.score >= STRONG && fits[0].tool == calculator;
+    let first = called.is_empty() && calc.score >= STRONG && fits[0].tool == calc.tool;
     ((computes && found) || first)
         .then_some(calc.tool.as_str())
         .filter(|tool| !called.contains(tool))

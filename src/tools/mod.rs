@@ -16,6 +16,7 @@ pub mod calculator;
 mod call;
 pub mod current_time;
 pub mod days;
+mod declared;
 mod dispatch;
 mod error;
 pub mod fit;
@@ -27,18 +28,53 @@ pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
 pub use error::{DispatchError, ToolError};
 pub use fit::{Evidence, ToolFit};
-pub use registry::{Registry, RegistryError, MAX_NAME_LEN};
+pub use registry::{Registry, RegistryError, MAX_EVIDENCE, MAX_EVIDENCE_CHARS, MAX_NAME_LEN};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 /// A tool as the model sees it. `parameters` is a JSON-schema object
-/// (`{"type": "object", "properties": {...}, "required": [...]}`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// (`{"type": "object", "properties": {...}, "required": [...]}`). `examples`, `keywords`
+/// and `role` are what point to it in a question ([`fit`]); the model is not shown them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolSpec {
     pub name: String,
     pub description: String,
     pub parameters: Value,
+    /// Questions the tool answers, in any language: a question that shares two or more words
+    /// with one points to the tool.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+    /// Words or phrases that name what the tool is about ("weather", "订单").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    /// What the loop's own rules may rely on it for; `None`: it gives a fact (to answer with,
+    /// or to compute on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+}
+
+/// What a tool does for the loop's rules, declared by the tool (the built-ins declare
+/// theirs; a page's own calculator may declare `computes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// It evaluates an expression, its first string parameter: the question's numbers and
+    /// operations point to it, and the rules on computations apply to its calls (a
+    /// calculation unrelated to the question, one applied again, the numbers it must use).
+    Computes,
+    /// It tells the date and time, and counts days from today in its `days` parameter.
+    Clock,
+    /// It searches the run's documents: names and terms they hold point to it.
+    Searches,
+}
+
+impl Role {
+    /// The roles a page's own tool may declare: the others rely on how a built-in works
+    /// (the clock's `days`, the documents the core holds).
+    pub fn declarable(self) -> bool {
+        self == Role::Computes
+    }
 }
 
 impl ToolSpec {
@@ -169,6 +205,11 @@ impl Builtin {
     pub fn of(spec: &ToolSpec) -> Option<Builtin> {
         Builtin::ALL.into_iter().find(|b| b.spec() == *spec)
     }
+}
+
+/// The built-in tools' specs, in registration order.
+pub fn builtin_specs() -> Vec<ToolSpec> {
+    Builtin::ALL.into_iter().map(Builtin::spec).collect()
 }
 
 /// A document `search_docs` can find.

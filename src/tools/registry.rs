@@ -2,19 +2,45 @@
 //! tool must pass to join, and the documents `search_docs` reads.
 
 use super::names::fold;
-use super::{args, Builtin, Document, ToolSpec};
+use super::{args, Builtin, Document, Role, ToolSpec};
 use serde::{Deserialize, Serialize};
 
 /// Why a host's tool could not be registered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RegistryError {
-    InvalidName { name: String },
-    ReservedName { name: String },
-    BuiltinName { name: String },
-    NameClash { name: String, existing: String },
-    InvalidSchema { name: String, message: String },
+    InvalidName {
+        name: String,
+    },
+    ReservedName {
+        name: String,
+    },
+    BuiltinName {
+        name: String,
+    },
+    NameClash {
+        name: String,
+        existing: String,
+    },
+    InvalidSchema {
+        name: String,
+        message: String,
+    },
+    /// A role only a built-in tool has ([`Role::declarable`]).
+    RoleNotDeclarable {
+        name: String,
+    },
+    /// More keywords or examples than [`MAX_EVIDENCE`], or one longer than
+    /// [`MAX_EVIDENCE_CHARS`].
+    TooMuchEvidence {
+        name: String,
+    },
 }
+
+/// The most keywords, and the most examples, a host's tool may declare.
+pub const MAX_EVIDENCE: usize = 32;
+/// The longest keyword or example, in characters.
+pub const MAX_EVIDENCE_CHARS: usize = 300;
 
 // Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
 impl std::error::Error for RegistryError {}
@@ -76,6 +102,15 @@ impl Registry {
         if RESERVED_NAMES.iter().any(|r| fold(r) == fold(&name)) {
             return Err(RegistryError::ReservedName { name });
         }
+        if spec.role.is_some_and(|r| !r.declarable()) {
+            return Err(RegistryError::RoleNotDeclarable { name });
+        }
+        let lists = [&spec.keywords, &spec.examples];
+        if lists.iter().any(|l| {
+            l.len() > MAX_EVIDENCE || l.iter().any(|s| s.chars().count() > MAX_EVIDENCE_CHARS)
+        }) {
+            return Err(RegistryError::TooMuchEvidence { name });
+        }
         args::check_schema(&spec.parameters).map_err(|message| RegistryError::InvalidSchema {
             name: name.clone(),
             message,
@@ -134,6 +169,11 @@ impl Registry {
 
     pub fn documents(&self) -> &[Document] {
         &self.documents
+    }
+
+    /// The role the enabled tool named exactly `name` declares.
+    pub fn role(&self, name: &str) -> Option<Role> {
+        self.enabled().find(|e| e.spec.name == name)?.spec.role
     }
 
     /// The enabled tools, in registration order.

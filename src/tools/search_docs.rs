@@ -70,6 +70,25 @@ pub(crate) fn spec() -> ToolSpec {
             "required": ["query"],
             "examples": [{ "query": "<keywords from the question>" }]
         }),
+        // A question that says where to look; the terms the documents hold are the role's.
+        keywords: [
+            "document",
+            "documents",
+            "docs",
+            "documentation",
+            "reference",
+            "knowledge base",
+            "look up",
+            "according to",
+            "文档",
+            "资料",
+            "查一下",
+            "查资料",
+        ]
+        .map(String::from)
+        .to_vec(),
+        role: Some(super::Role::Searches),
+        ..ToolSpec::default()
     }
 }
 

@@ -310,6 +310,7 @@ pub fn full_request() -> ModelRequest {
         }),
         fits: vec![ToolFit {
             tool: "search_docs".into(),
+            role: Some(reactloop::tools::Role::Searches),
             score: 18,
             evidence: vec![
                 Evidence::Described {
@@ -343,8 +344,28 @@ pub fn full_request() -> ModelRequest {
                     phrase: "30 days from today".into(),
                     days: 30,
                 },
+                Evidence::Keyword {
+                    word: "weather".into(),
+                },
+                Evidence::Example {
+                    example: "Will it rain in Paris?".into(),
+                },
+                Evidence::Value {
+                    param: "unit".into(),
+                    value: "kg".into(),
+                },
+                Evidence::Outranked {
+                    word: "now".into(),
+                    by: "weather".into(),
+                },
+                Evidence::Qualifier {
+                    word: "现在".into(),
+                },
             ],
         }],
+        unsteered: Some(reactloop::llm::Unsteered::Split {
+            tools: ["weather".into(), "current_time".into()],
+        }),
     }
 }
 
@@ -408,10 +429,19 @@ pub fn full_trace() -> Trace {
             constrained: Constrained::Grammar,
         }),
         system_prompt: "You are …".into(),
+        // The built-ins and a page's tool that declares examples.
         tools: Registry::with_builtins(default_documents())
             .specs()
             .into_iter()
             .cloned()
+            .chain([ToolSpec {
+                name: "weather".into(),
+                description: "Current weather for a city.".into(),
+                parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+                examples: vec!["Will it rain in Paris?".into()],
+                keywords: vec!["weather".into(), "天气".into()],
+                role: None,
+            }])
             .collect(),
         config: AgentConfig::default(),
         steps: vec![full_step()],

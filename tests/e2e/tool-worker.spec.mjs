@@ -4,7 +4,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { startStatic } from '../../scripts/static-server.mjs';
-import { test, expect, openPage, useServer, mockUrl, finalAnswer } from './fixtures.mjs';
+import { test, expect, openPage, useServer, mockUrl, mockRequests, finalAnswer } from './fixtures.mjs';
 
 let runs = 0;
 const runId = (name) => `${name}-${process.pid}-${++runs}`;
@@ -185,3 +185,40 @@ test.describe('under a Content-Security-Policy without unsafe-eval', () => {
     expect(violations).toEqual([]);
   });
 });
+
+// A page's own tool is steered to like a built-in (issue 42): the README's weather tool, added
+// in the Tools panel, is the one the first reply may call for a weather question, though
+// "right now" is a word for the clock; the anatomy's tool fit says why, in both languages.
+for (const [lang, subject, outranked] of [
+  ['en', 'the question asks about “weather”, its subject', '“now” counts for weather, what the question asks about'],
+  ['zh', '问题问的是“weather”，正是它的主题', '“now”属于问题所问的 weather'],
+]) {
+  test(`a tool added in the Tools panel is steered to for its question, and the fit shows why (${lang})`, async ({ page }) => {
+    const run = runId(`page-tool-${lang}`);
+    await openPage(page, { lang });
+    const panel = page.locator('#tools-panel');
+    await panel.locator('> summary').click();
+    await page.locator('#js-name').fill('weather');
+    await page.locator('#js-description').fill('Current weather for a city.');
+    await page.locator('#js-keywords').fill('');
+    await page.locator('#js-examples').fill('Will it rain in Paris today?');
+    await page.locator('#js-parameters').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
+    await page.locator('#js-body').fill('return `Sunny, 21 °C in ${args.city}`;');
+    await page.locator('#js-tool-form button[type=submit]').click();
+    await expect(page.locator('#js-tool-status')).toContainText(lang === 'en' ? 'Tool weather is ready.' : '工具 weather 已就绪。');
+    await useServer(page, mockUrl('ollama', run));
+    await page.locator('#model').fill('qwen2.5-coder:0.5b');
+    await ask(page, 'What is the weather like in Lisbon right now?');
+    await expect(finalAnswer(page)).toHaveText('The answer is Sunny, 21 °C in Lisbon.');
+    const [first] = await mockRequests('ollama', run);
+    expect(first.body.response_format.json_schema.schema.properties.action.const).toBe('weather');
+    const card = page.getByTestId('step-card').first();
+    await expect(card).toContainText('weather');
+    await card.locator('details.anatomy > summary').click();
+    const anatomy = card.locator('.anatomy-body');
+    await expect(anatomy).toContainText(subject);
+    await expect(anatomy).toContainText(outranked);
+    await anatomy.locator('ul.fits').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/page-tool-fit-${lang}.png` });
+  });
+}

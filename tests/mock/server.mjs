@@ -61,7 +61,8 @@
 // |                   |   never a line end; non-stream: the calc script               |                                                       |
 // | ollama            | a stand-in for Ollama (issue 23: Ollama cannot be installed here): /models as   |
 // |                   |   Ollama's /v1/models (owned_by "library", ids qwen2.5-coder:0.5b, llama3.2:1b); | auto picks the JSON schema; the schema path's |
-// |                   |   with response_format 0: a JSON calc step, 1+: a JSON final "The answer is OBS."; | replies; a prompt past the context is named |
+// |                   |   with response_format 0: a JSON calc step (the one tool a schema allows, if   |                                              |
+// |                   |   another), 1+: a JSON final "The answer is OBS.";                             | replies; a prompt past the context is named |
 // |                   |   without it the calc script; usage.prompt_tokens at most OLLAMA_CTX (2048), as  |   in the trace (a prompt_cut guard)          |
 // |                   |   Ollama cuts a longer prompt from the front without an error                  |                                              |
 // Faults (http*, not-json, huge-body, hang, cors-refuse) apply to /models too; otherwise /models lists
@@ -169,6 +170,16 @@ const SCENARIOS = {
     contextTokens: OLLAMA_CTX,
     reply: (step, c) => {
       if (!c.responseFormat) return calc(step, c);
+      // A schema that allows one tool other than the calculator is followed, as a model under
+      // it would: its string parameters get the question's last capitalised word.
+      const only = c.responseFormat.json_schema?.schema?.properties?.action?.const;
+      if (step === 0 && only && only !== 'calculator' && only !== 'final_answer') {
+        const schema = c.responseFormat.json_schema.schema.properties.action_input;
+        const question = textOf(c.messages.find((m) => m?.role === 'user')?.content);
+        const name = question.match(/[A-Z][a-z]+(?=[^A-Z]*$)/)?.[0] ?? 'x';
+        const input = Object.fromEntries(Object.keys(schema?.properties ?? {}).map((k) => [k, name]));
+        return jsonStep(`I need ${only}.`, only, input);
+      }
       return step === 0
         ? jsonStep('I need to compute 23 * 17 + 4.', 'calculator', CALC_INPUT)
         : jsonStep(`The Observation shows ${c.obs}.`, 'final_answer', `The answer is ${c.obs}.`);

@@ -28,6 +28,11 @@ pub struct Definition {
     pub description: String,
     #[serde(default = "empty_object_schema")]
     pub parameters: serde_json::Value,
+    #[serde(default)]
+    pub examples: Vec<String>,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    pub role: Option<reactloop::tools::Role>,
     pub timeout_ms: Option<u32>,
 }
 

@@ -77,6 +77,12 @@ export interface ToolDefinition {
   description?: string;
   /** A JSON schema object. */
   parameters?: object;
+  /** Questions the tool answers, any language: a question like one points to the tool (the tool fit). */
+  examples?: string[];
+  /** Words or phrases that name what the tool is about ("weather", "天气"). */
+  keywords?: string[];
+  /** `computes`: it evaluates an expression, its first string parameter; none: it gives a fact. */
+  role?: 'computes';
   /**
    * May return a value or a promise; a throw, a rejection or a timeout becomes an observation.
    * It runs on the page's thread: a synchronous hang cannot be interrupted (worker-tool.js runs
@@ -90,9 +96,9 @@ export interface ToolDefinition {
 /** What an answer must hold (a benchmark task's `expect`): any of the texts, or the number within `tolerance`. */
 export interface Expect { any_of?: string[]; number?: number; tolerance?: number }
 
-export interface ToolSpec { name: string; description: string; parameters: object }
+export interface ToolSpec { name: string; description: string; parameters: object; examples?: string[]; keywords?: string[]; role?: 'computes' | 'clock' | 'searches' }
 /** A built-in tool's spec, with its description in each interface language. */
-export interface BuiltinTool { name: string; description: string; parameters: object; view: { description: Text } }
+export interface BuiltinTool { name: string; description: string; parameters: object; keywords?: string[]; role: 'computes' | 'clock' | 'searches'; view: { description: Text } }
 
 /** Replaces the model's reply or the tool's result of the pending step. */
 export interface Edit {
@@ -132,9 +138,11 @@ export interface ModelRequest {
   steer?: { tool: string; why: 'fits' | 'next'; uses?: string[]; args?: object };
   /** How well each tool fits the question, best first; on the first request only. */
   fits?: ToolFit[];
+  /** Why the first reply is steered to no tool though some fit: the model chooses. */
+  unsteered?: { why: 'weak'; best: string } | { why: 'split'; tools: string[] };
 }
 /** A tool's fit to the question: the sum of its evidence's weights. */
-export interface ToolFit { tool: string; score: number; evidence: Evidence[] }
+export interface ToolFit { tool: string; role?: 'computes' | 'clock' | 'searches'; score: number; evidence: Evidence[] }
 /** What in the question points to a tool. */
 export type Evidence =
   | { kind: 'described'; word: string }
@@ -145,7 +153,12 @@ export type Evidence =
   | { kind: 'operation'; word: string }
   | { kind: 'quantity'; word: string }
   | { kind: 'time'; word: string; now: boolean }
-  | { kind: 'day'; phrase: string; days: number };
+  | { kind: 'day'; phrase: string; days: number }
+  | { kind: 'keyword'; word: string }
+  | { kind: 'example'; example: string }
+  | { kind: 'value'; param: string; value: string }
+  | { kind: 'outranked'; word: string; by: string }
+  | { kind: 'qualifier'; word: string };
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
 export interface ToolCall {
@@ -226,6 +239,8 @@ export interface StepView {
   avoid: Text | null;
   /** Why the request allows only `request.steer.tool`. */
   steer: Text | null;
+  /** Why the first request steers to no tool (`request.unsteered`). */
+  unsteered: Text | null;
   /** Each tool's fit to the question and its evidence (`request.fits`), best first. */
   fits: Text[];
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */

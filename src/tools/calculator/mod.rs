@@ -69,6 +69,8 @@ pub(crate) fn spec() -> ToolSpec {
             "required": ["expression"],
             "examples": [{ "expression": "<arithmetic from the question>" }]
         }),
+        role: Some(super::Role::Computes),
+        ..ToolSpec::default()
     }
 }
 

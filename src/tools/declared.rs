@@ -1,0 +1,223 @@
+//! What a tool declares that points to it in a question, read the same way for every tool,
+//! built-in or a page's own: the words of its name and its keywords (its subject), its
+//! examples, the values its parameters list, the text of its parameters, and whether it
+//! takes a number. `fit` weighs them.
+
+use super::days::find_word;
+use super::registry::words;
+use super::search_docs::tokenize;
+use super::{Evidence, ToolSpec};
+
+/// The text of a tool's parameters: their names (`order_id` as "order id"), descriptions and
+/// listed values.
+pub(super) fn params_text(spec: &ToolSpec) -> String {
+    let Some(properties) = spec
+        .parameters
+        .get("properties")
+        .and_then(|p| p.as_object())
+    else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (name, schema) in properties {
+        out.push_str(&name.replace('_', " "));
+        out.push(' ');
+        if let Some(d) = schema.get("description").and_then(|d| d.as_str()) {
+            out.push_str(d);
+            out.push(' ');
+        }
+        for value in enum_values(schema) {
+            out.push_str(value);
+            out.push(' ');
+        }
+    }
+    out
+}
+
+fn enum_values(schema: &serde_json::Value) -> impl Iterator<Item = &str> {
+    (schema
+        .get("enum")
+        .and_then(|e| e.as_array())
+        .into_iter()
+        .flatten())
+    .filter_map(|v| v.as_str())
+}
+
+/// Words of a name that say nothing of what a tool is about.
+#[rustfmt::skip]
+const GENERIC: &[&str] = &[
+    "get", "set", "find", "lookup", "look", "search", "fetch", "query", "current", "latest",
+    "info", "information", "data", "tool", "check", "status", "list", "api", "the", "and", "for",
+    "from", "run", "show", "tell", "by", "of", "my",
+];
+
+/// The tool's keywords the question holds, and, for a tool with no role, the words of its
+/// name ("order" of `order_status`, "weather"); one word per place in the question, in a
+/// light word form ("orders" for "order", "weather's").
+pub(super) fn subject_words(spec: &ToolSpec, lower: &str) -> Vec<String> {
+    let mut candidates: Vec<String> = spec
+        .keywords
+        .iter()
+        .map(|k| k.trim().to_lowercase())
+        .collect();
+    if spec.role.is_none() {
+        candidates.extend(name_words(&spec.name).filter(|w| !GENERIC.contains(&w.as_str())));
+    }
+    let mut places = Vec::new();
+    let mut out = Vec::new();
+    for word in candidates.into_iter().filter(|w| !w.is_empty()) {
+        if let Some((at, len)) = find_form(lower, &word).filter(|(at, _)| !places.contains(at)) {
+            places.push(at);
+            // As the question writes it: "documents", "orders".
+            out.push(lower[at..at + len].to_string());
+        }
+    }
+    out
+}
+
+/// The words of a tool's name: `order_status`, `stockPrice`, `get-weather`.
+fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
+    let mut spaced = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() && prev_lower {
+            spaced.push(' ');
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        spaced.push(if c.is_alphanumeric() {
+            c.to_ascii_lowercase()
+        } else {
+            ' '
+        });
+    }
+    let words: Vec<String> = spaced
+        .split_whitespace()
+        .filter(|w| w.len() >= 3)
+        .map(String::from)
+        .collect();
+    words.into_iter()
+}
+
+/// Where `word` occurs in `lower` in a light word form: as it is, with a plural `s` or `es`
+/// or a possessive `'s`, or without its own plural `s`.
+fn find_form(lower: &str, word: &str) -> Option<(usize, usize)> {
+    if !word.is_ascii() {
+        return find_word(lower, word).map(|at| (at, word.len()));
+    }
+    let forms = [
+        word.to_string(),
+        format!("{word}s"),
+        format!("{word}es"),
+        format!("{word}'s"),
+        word.strip_suffix('s').unwrap_or(word).to_string(),
+    ];
+    (forms.iter().filter(|f| f.len() >= 2))
+        .find_map(|f| find_word(lower, f).map(|at| (at, f.len())))
+}
+
+/// The example most like the question, and how many of its words the question holds.
+pub(super) fn best_example(spec: &ToolSpec, question: &str) -> (Option<String>, usize) {
+    let asked = example_words(question);
+    (spec.examples.iter())
+        .map(|example| {
+            let shared = (example_words(example).iter())
+                .filter(|w| asked.contains(w))
+                .count();
+            (Some(example.clone()), shared)
+        })
+        .max_by_key(|(_, shared)| *shared)
+        .unwrap_or((None, 0))
+}
+
+/// Words that can tell questions apart: Latin words (a plural `s` dropped) and pairs of
+/// Chinese characters, without function words, question words or numbers.
+fn example_words(text: &str) -> Vec<String> {
+    let latin = tokenize(text).into_iter().filter(|t| {
+        t.is_ascii()
+            && !t.chars().all(|c| c.is_ascii_digit())
+            && !QUESTION_WORDS.contains(&t.as_str())
+    });
+    let cjk = words(text).into_iter().filter(|w| {
+        w.chars().all(crate::lang::is_cjk_ideograph) && !QUESTION_PAIRS.contains(&w.as_str())
+    });
+    let mut out: Vec<String> = Vec::new();
+    for token in latin {
+        let token = match token.strip_suffix('s') {
+            Some(stem) if stem.len() >= 3 => stem.to_string(),
+            _ => token,
+        };
+        if !out.contains(&token) {
+            out.push(token);
+        }
+    }
+    out.extend(cjk);
+    out
+}
+
+/// Pairs of Chinese characters that every kind of question has.
+pub(super) const QUESTION_PAIRS: &[&str] = &[
+    "多少", "是多", "有多", "几个", "哪些", "为什", "什么", "怎么", "么样",
+];
+
+/// Question words the search's stop list keeps (it searches for them in documents).
+const QUESTION_WORDS: &[&str] = &[
+    "how", "many", "much", "what", "which", "when", "where", "who", "will", "should", "can",
+    "like", "there",
+];
+
+/// The values the question holds of what a parameter lists (its `enum`), one per parameter.
+pub(super) fn values(spec: &ToolSpec, lower: &str) -> Vec<Evidence> {
+    let Some(properties) = spec
+        .parameters
+        .get("properties")
+        .and_then(|p| p.as_object())
+    else {
+        return Vec::new();
+    };
+    let mut out: Vec<Evidence> = Vec::new();
+    for (param, schema) in properties {
+        let value = enum_values(schema).find(|v| {
+            let counted = out
+                .iter()
+                .any(|e| matches!(e, Evidence::Value { value, .. } if value == v));
+            !counted && v.chars().count() >= 2 && find_word(lower, &v.to_lowercase()).is_some()
+        });
+        if let Some(value) = value {
+            out.push(Evidence::Value {
+                param: param.clone(),
+                value: value.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// Whether a tool takes a number as a parameter (a value to convert, an amount).
+pub(super) fn takes_number(spec: &ToolSpec) -> bool {
+    let Some(properties) = spec
+        .parameters
+        .get("properties")
+        .and_then(|p| p.as_object())
+    else {
+        return false;
+    };
+    (properties.values()).any(|p| {
+        matches!(
+            p.get("type").and_then(|t| t.as_str()),
+            Some("number" | "integer")
+        )
+    })
+}
+
+/// Whether `number` follows `word` in the question, with at most a space, `#` or `:` between
+/// them ("order 1042", "order #1042", 订单3310).
+pub(super) fn follows(question: &str, word: &str, number: &str) -> bool {
+    let lower = question.to_lowercase();
+    lower.match_indices(number).any(|(at, _)| {
+        let before = lower[..at].trim_end_matches([' ', '#', ':', '：', '＃']);
+        before.ends_with(word)
+            || (word.is_ascii()
+                && (before.ends_with(&format!("{word}s"))
+                    || before.ends_with(&format!("{word}'s"))))
+    })
+}

@@ -1,0 +1,337 @@
+//! A page's own tools take part in the tool fit and the steering on equal terms with the
+//! built-ins: each brings its evidence (its name's words, keywords, examples, listed values),
+//! the question's subject outranks generic evidence ("now", a number that is another tool's
+//! argument), weak or split evidence steers to no tool, and a page tool that declares it
+//! computes gets the calculator's rules.
+
+use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::config::AgentConfig;
+use reactloop::lang::Lang;
+use reactloop::llm::{Constrained, ModelRequest, Unsteered};
+use reactloop::sentences;
+use reactloop::tools::{
+    default_documents, fit, Evidence, Registry, RegistryError, Role, ToolFit, ToolSpec,
+};
+use reactloop::trace::ModelReply;
+use serde_json::json;
+
+/// The README's weather tool, as written there.
+fn weather() -> ToolSpec {
+    ToolSpec {
+        name: "weather".into(),
+        description: "Current weather for a city.".into(),
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+        ..ToolSpec::default()
+    }
+}
+
+fn order_status() -> ToolSpec {
+    ToolSpec {
+        name: "order_status".into(),
+        description: "Looks up an online order by its order number.".into(),
+        parameters: json!({"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}),
+        keywords: vec!["order".into(), "订单".into()],
+        ..ToolSpec::default()
+    }
+}
+
+fn convert() -> ToolSpec {
+    ToolSpec {
+        name: "convert_units".into(),
+        description: "Converts a value from one unit to another.".into(),
+        parameters: json!({"type": "object", "properties": {
+            "value": {"type": "number"},
+            "from": {"type": "string", "enum": ["km", "mi", "kg", "lb"]},
+            "to": {"type": "string", "enum": ["km", "mi", "kg", "lb"]}
+        }, "required": ["value", "from", "to"]}),
+        examples: vec!["How many pounds is 5 kg?".into()],
+        ..ToolSpec::default()
+    }
+}
+
+fn forecast() -> ToolSpec {
+    ToolSpec {
+        name: "forecast".into(),
+        description: "The coming days' weather.".into(),
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+        keywords: vec!["weather".into()],
+        examples: vec!["巴黎这几天天气怎么样？".into()],
+        ..ToolSpec::default()
+    }
+}
+
+fn registry(page: &[ToolSpec]) -> Registry {
+    let mut registry = Registry::with_builtins(default_documents());
+    for tool in page {
+        registry
+            .register_external(tool.clone())
+            .expect("a valid tool");
+    }
+    registry
+}
+
+fn fits(question: &str, page: &[ToolSpec]) -> Vec<ToolFit> {
+    let lang = if question.is_ascii() {
+        Lang::En
+    } else {
+        Lang::Zh
+    };
+    registry(page).fits(question, |t| reactloop::told::tool_description(t, lang))
+}
+
+fn evidence<'a>(fits: &'a [ToolFit], tool: &str) -> &'a [Evidence] {
+    &fits
+        .iter()
+        .find(|f| f.tool == tool)
+        .expect("the tool's fit")
+        .evidence
+}
+
+fn agent(question: &str, page: &[ToolSpec]) -> Agent {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    Agent::new(question, registry(page), config)
+}
+
+fn request(agent: &Agent) -> ModelRequest {
+    match agent.next() {
+        Next::CallModel { request } => request.clone(),
+        _ => panic!("the agent does not ask the model"),
+    }
+}
+
+/// Feeds a call of `tool` and its result; returns the next request.
+fn call(agent: &mut Agent, tool: &str, args: serde_json::Value, result: &str) -> ModelRequest {
+    let text = format!("Thought: t\nAction: {tool}\nAction Input: {args}");
+    agent
+        .feed_model(ModelReply {
+            text,
+            ..ModelReply::default()
+        })
+        .expect("a reply");
+    if let Next::RunTool { .. } = agent.next() {
+        let output = Ok(result.to_string());
+        agent
+            .feed_tool(ToolResult {
+                output,
+                elapsed_ms: None,
+                edited: false,
+            })
+            .expect("a result");
+    }
+    request(agent)
+}
+
+fn steered(request: &ModelRequest) -> Option<&str> {
+    request.steer.as_ref().map(|s| s.tool.as_str())
+}
+
+#[test]
+fn the_readme_weather_tool_is_steered_to_and_now_is_its_not_the_clocks() {
+    let question = "What is the weather like in Lisbon right now?";
+    let fits = fits(question, &[weather()]);
+    assert_eq!(fits[0].tool, "weather", "{fits:?}");
+    assert!(evidence(&fits, "weather").contains(&Evidence::Keyword {
+        word: "weather".into()
+    }));
+    assert!(
+        evidence(&fits, "current_time").contains(&Evidence::Outranked {
+            word: "now".into(),
+            by: "weather".into()
+        })
+    );
+    let agent = agent(question, &[weather()]);
+    let first = request(&agent);
+    assert_eq!(steered(&first), Some("weather"));
+    assert!(first
+        .thought_prefix
+        .as_deref()
+        .is_some_and(|t| t.ends_with("weather")));
+    // The anatomy says what pointed there, in both languages.
+    let said = sentences::fit(&first.fits[0]);
+    assert!(said.en.contains("“weather”, its subject"), "{}", said.en);
+    assert!(said.zh.contains("“weather”，正是它的主题"), "{}", said.zh);
+}
+
+#[test]
+fn a_number_after_the_tools_word_is_its_identifier_not_one_to_compute_with() {
+    let question = "What is the total of order 1042 with 20% VAT added?";
+    let fits = fits(question, &[order_status()]);
+    let calc = evidence(&fits, "calculator");
+    assert!(calc.contains(&Evidence::Outranked {
+        word: "1042".into(),
+        by: "order_status".into()
+    }));
+    assert!(calc.contains(&Evidence::Number {
+        number: "20".into()
+    }));
+    assert!(
+        fit::computes(&fits),
+        "20% of the total is still a computation"
+    );
+    let mut agent = agent(question, &[order_status()]);
+    assert_eq!(steered(&request(&agent)), Some("order_status"));
+    let next = call(
+        &mut agent,
+        "order_status",
+        json!({"order_id": "1042"}),
+        "Order 1042: total 58.40 EUR.",
+    );
+    let steer = next.steer.expect("the computation comes next");
+    assert_eq!(
+        (steer.tool.as_str(), steer.uses),
+        ("calculator", vec!["20".to_string()])
+    );
+    // 订单3310: the identifier is written right after the keyword.
+    let zh = self::fits("订单3310送到了吗？", &[order_status()]);
+    assert_eq!(zh[0].tool, "order_status");
+    assert!(!evidence(&zh, "calculator")
+        .iter()
+        .any(|e| matches!(e, Evidence::Number { .. })));
+}
+
+#[test]
+fn a_tool_that_takes_the_number_converts_it_and_nothing_is_left_to_compute() {
+    let question = "How many pounds is 70 kg?";
+    let fits = fits(question, &[convert()]);
+    assert_eq!(fits[0].tool, "convert_units", "{fits:?}");
+    let own = evidence(&fits, "convert_units");
+    assert!(own.contains(&Evidence::Example {
+        example: "How many pounds is 5 kg?".into()
+    }));
+    assert!(own.contains(&Evidence::Value {
+        param: "from".into(),
+        value: "kg".into()
+    }));
+    // "kg" counts once, though both parameters list it.
+    assert_eq!(
+        own.iter()
+            .filter(|e| matches!(e, Evidence::Value { .. }))
+            .count(),
+        1
+    );
+    assert!(!fit::computes(&fits));
+    let mut agent = agent(question, &[convert()]);
+    assert_eq!(steered(&request(&agent)), Some("convert_units"));
+    let next = call(
+        &mut agent,
+        "convert_units",
+        json!({"value": 70, "from": "kg", "to": "lb"}),
+        "70 kg = 154.324 lb",
+    );
+    assert_eq!(steered(&next), None, "no calculation after the conversion");
+    // "convert" is the converter's word when it names the tool, not the calculator's.
+    let fits = self::fits("Convert 26.2 miles to kilometers.", &[convert()]);
+    assert_eq!(fits[0].tool, "convert_units", "{fits:?}");
+    assert!(evidence(&fits, "calculator")
+        .iter()
+        .all(|e| matches!(e, Evidence::Outranked { .. })));
+}
+
+#[test]
+fn an_example_in_chinese_points_to_its_tool() {
+    let fits = fits("东京这几天的天气怎么样？", &[forecast()]);
+    assert_eq!(fits[0].tool, "forecast", "{fits:?}");
+    assert!(evidence(&fits, "forecast")
+        .iter()
+        .any(|e| matches!(e, Evidence::Example { .. })));
+}
+
+#[test]
+fn split_or_weak_evidence_steers_to_no_tool_and_says_why() {
+    // Two tools whose subject is the weather.
+    let question = "What is the weather in Oslo?";
+    let agent = agent(question, &[weather(), forecast()]);
+    let first = request(&agent);
+    assert_eq!(steered(&first), None);
+    assert_eq!(
+        first.unsteered,
+        Some(Unsteered::Split {
+            tools: ["weather".into(), "forecast".into()]
+        })
+    );
+    let said = sentences::unsteered(first.unsteered.as_ref().unwrap());
+    assert!(said.en.contains("weather and forecast") && said.zh.contains("weather 和 forecast"));
+    // "today" alone, with a page tool that gives facts: the clock is not steered to, and the
+    // Thought names no tool.
+    let agent = self::agent("Should I take an umbrella in Oslo today?", &[weather()]);
+    let first = request(&agent);
+    assert_eq!(steered(&first), None);
+    assert!(
+        matches!(first.unsteered, Some(Unsteered::Weak { .. })),
+        "{:?}",
+        first.unsteered
+    );
+    assert_eq!(
+        first.thought_prefix.as_deref(),
+        Some("To answer this, I need")
+    );
+    let clock = evidence(&first.fits, "current_time");
+    assert!(
+        clock.contains(&Evidence::Qualifier {
+            word: "today".into()
+        }),
+        "{clock:?}"
+    );
+    // With only the built-ins, "today" is the clock's.
+    let agent = self::agent("Should I take an umbrella in Oslo today?", &[]);
+    assert_eq!(steered(&request(&agent)), Some("current_time"));
+}
+
+#[test]
+fn a_page_tool_that_computes_gets_the_calculators_rules() {
+    let math = ToolSpec {
+        name: "math".into(),
+        description: "Evaluates an arithmetic expression.".into(),
+        parameters: json!({"type": "object", "properties": {"expr": {"type": "string"}}, "required": ["expr"]}),
+        role: Some(Role::Computes),
+        ..ToolSpec::default()
+    };
+    let mut registry = registry(&[math]);
+    registry.set_enabled("calculator", false);
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    let mut agent = Agent::new("What is the capital of Peru?", registry, config);
+    // Made to act, the model computed something for a question without numbers: the page's
+    // computing tool is held to what the calculator is.
+    let next = call(&mut agent, "math", json!({"expr": "1 + 1"}), "2");
+    assert!(next.must_answer.is_some(), "{next:?}");
+}
+
+#[test]
+fn a_page_tool_may_declare_only_what_it_can_be() {
+    let mut registry = Registry::with_builtins(Vec::new());
+    let clock = ToolSpec {
+        role: Some(Role::Clock),
+        ..weather()
+    };
+    let refused = registry.register_external(clock).unwrap_err();
+    assert_eq!(
+        refused,
+        RegistryError::RoleNotDeclarable {
+            name: "weather".into()
+        }
+    );
+    let said = sentences::registry_error(&refused);
+    assert!(said.en.contains("'computes' or none") && said.zh.contains("'computes'"));
+    let many = ToolSpec {
+        keywords: vec!["w".into(); 33],
+        ..weather()
+    };
+    assert_eq!(
+        registry.register_external(many).unwrap_err(),
+        RegistryError::TooMuchEvidence {
+            name: "weather".into()
+        }
+    );
+    let long = ToolSpec {
+        examples: vec!["x".repeat(301)],
+        ..weather()
+    };
+    assert!(registry.register_external(long).is_err());
+    assert!(registry.register_external(forecast()).is_ok());
+}
