@@ -7,7 +7,7 @@
 use reactloop::agent::{Agent, Next, ToolResult};
 use reactloop::config::AgentConfig;
 use reactloop::lang::Lang;
-use reactloop::llm::{Constrained, ModelRequest, Unsteered};
+use reactloop::llm::{chat_body, ClientConfig, Constrained, ModelRequest, Unsteered};
 use reactloop::sentences;
 use reactloop::tools::{
     default_documents, fit, Evidence, Registry, RegistryError, Role, ToolFit, ToolSpec,
@@ -334,4 +334,31 @@ fn a_page_tool_may_declare_only_what_it_can_be() {
     };
     assert!(registry.register_external(long).is_err());
     assert!(registry.register_external(forecast()).is_ok());
+}
+
+#[test]
+fn after_a_find_a_page_tool_nothing_points_to_is_left_out() {
+    let question = "What is the weather like in Lisbon right now?";
+    let mut agent = agent(question, &[weather(), order_status()]);
+    let first = request(&agent);
+    assert!(first.left_out.is_empty(), "nothing was found yet");
+    let next = call(
+        &mut agent,
+        "weather",
+        json!({"city": "Lisbon"}),
+        "Sunny, 21 °C",
+    );
+    assert_eq!(next.left_out, ["order_status"]);
+    let cfg = ClientConfig::new("http://localhost:8080/v1", "m");
+    let tools: Vec<ToolSpec> = agent.registry().specs().into_iter().cloned().collect();
+    let grammar = chat_body(&cfg, &next, &tools)["grammar"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !grammar.contains("order_status") && grammar.contains("weather"),
+        "{grammar}"
+    );
+    let said = sentences::left_out(&next.left_out);
+    assert!(said.en.contains("order_status") && said.zh.contains("order_status"));
 }

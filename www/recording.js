@@ -32,7 +32,7 @@ const RUN = {
     'summary?': 'string',
     view: {
       guards: [SENTENCE], repairs: [SENTENCE], notes: [SENTENCE],
-      'format_error?': SENTENCE, 'avoid?': SENTENCE, 'steer?': SENTENCE, 'unsteered?': SENTENCE, 'fits?': [SENTENCE],
+      'format_error?': SENTENCE, 'avoid?': SENTENCE, 'steer?': SENTENCE, 'unsteered?': SENTENCE, 'left_out?': SENTENCE, 'fits?': [SENTENCE],
       'error?': { message: SENTENCE, 'hint?': SENTENCE },
       'spans?': { 'thought?': SPAN, 'action?': SPAN, 'input?': SPAN, 'answer?': SPAN },
     },

@@ -336,6 +336,7 @@ function constraintLines({ request, view }, { t, say }) {
     request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : view?.avoid ? h('p', {}, say(view.avoid)) : null,
     view?.steer ? h('p', {}, say(view.steer)) : null,
     view?.unsteered ? h('p', {}, say(view.unsteered)) : null,
+    view?.left_out ? h('p', {}, say(view.left_out)) : null,
     request.thought_prefix ? h('p', {}, t(request.thought_closed ? 'anatomy.thoughtClosed' : 'anatomy.thoughtPrefix'), ' ', quote(request.thought_prefix)) : null,
     request.answer_prefix ? h('p', {}, t('anatomy.answerPrefix'), ' ', quote(request.answer_prefix)) : null,
     request.checks_answer != null ? h('p', {}, t('anatomy.checksAnswer'), ' ', quote(request.checks_answer)) : null,

@@ -196,6 +196,10 @@ impl Agent {
             true if config.strategy.acts() => self.fits.clone(),
             _ => Vec::new(),
         };
+        let left_out = match steer.is_none() && must_answer.is_none() && !asks_plan && on {
+            true => self.without_evidence(),
+            false => Vec::new(),
+        };
         let follows = config.act_first && !self.course.own_course() && on;
         let unsteered = (follows && !fits.is_empty() && steer.is_none() && must_answer.is_none())
             .then(|| self.unsteered())
@@ -218,7 +222,21 @@ impl Agent {
             steer,
             fits,
             unsteered,
+            left_out,
         }
+    }
+
+    /// After a tool found something, the page's tools (no role) that nothing in the question
+    /// points to: the 0.5B model, its answer in hand, went on to call the weather for "London"
+    /// and an order lookup with a number of its own.
+    fn without_evidence(&self) -> Vec<String> {
+        if !self.calls.iter().any(|c| c.succeeded) {
+            return Vec::new();
+        }
+        (self.fits.iter())
+            .filter(|f| f.role.is_none() && f.score < fit::SOME)
+            .map(|f| f.tool.clone())
+            .collect()
     }
 
     /// Why the first reply goes to no tool, when some tool has evidence: it is weak, or two

@@ -148,6 +148,10 @@ pub struct ModelRequest {
     /// Why the first reply is steered to no tool though tools fit: the model chooses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsteered: Option<Unsteered>,
+    /// Tools a constrained reply may not call: after something was found, a page's tool
+    /// that nothing in the question points to (a call of it could only invent its input).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -360,6 +364,13 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
                 .collect();
             (&steered[..], Some(FINAL_ANSWER))
         }
+        _ if !req.left_out.is_empty() => {
+            steered = (tools.iter())
+                .filter(|t| !req.left_out.contains(&t.name))
+                .cloned()
+                .collect();
+            (&steered[..], req.avoid.as_ref().map(|a| a.tool.as_str()))
+        }
         _ => (tools, req.avoid.as_ref().map(|a| a.tool.as_str())),
     };
     let actions = actions(tools, avoid);
@@ -543,6 +554,7 @@ fn model_request(value: Value) -> Result<ModelRequest, serde_json::Error> {
         steer: f.opt("steer")?,
         fits: f.or("fits", Vec::new())?,
         unsteered: f.opt("unsteered")?,
+        left_out: f.or("left_out", Vec::new())?,
     })
 }
 

@@ -311,6 +311,15 @@ pub fn unsteered(unsteered: &Unsteered) -> Text {
     }
 }
 
+/// Why a request leaves page tools out of the reply's allowed actions.
+pub fn left_out(tools: &[String]) -> Text {
+    let list = tools.join(", ");
+    Text {
+        en: format!("Something was found, and nothing in the question points to {list}: the constraint leaves them out (a call could only invent its input)."),
+        zh: format!("已经找到了结果，而问题里没有指向 {list} 的内容：约束去掉了它们（调用它们只能编造输入）。"),
+    }
+}
+
 /// Why a request allows only one tool.
 pub fn steer(steer: &Steer) -> Text {
     let tool = &steer.tool;

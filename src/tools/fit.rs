@@ -25,7 +25,7 @@ use super::{Registry, Role, ToolSpec};
 /// A score from which a tool's evidence is strong enough to steer the run to it.
 pub const STRONG: u32 = 3;
 /// Below this, the best tool's evidence is no evidence: the question is for the model alone.
-const SOME: u32 = 2;
+pub const SOME: u32 = 2;
 
 /// One tool's fit to the question: the sum of its evidence's weights.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

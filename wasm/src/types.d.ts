@@ -140,6 +140,8 @@ export interface ModelRequest {
   fits?: ToolFit[];
   /** Why the first reply is steered to no tool though some fit: the model chooses. */
   unsteered?: { why: 'weak'; best: string } | { why: 'split'; tools: string[] };
+  /** Page tools a constrained reply may not call: nothing in the question points to them, and something was found. */
+  left_out?: string[];
 }
 /** A tool's fit to the question: the sum of its evidence's weights. */
 export interface ToolFit { tool: string; role?: 'computes' | 'clock' | 'searches'; score: number; evidence: Evidence[] }
@@ -241,6 +243,8 @@ export interface StepView {
   steer: Text | null;
   /** Why the first request steers to no tool (`request.unsteered`). */
   unsteered: Text | null;
+  /** Why the request leaves `request.left_out` out of the allowed actions. */
+  left_out: Text | null;
   /** Each tool's fit to the question and its evidence (`request.fits`), best first. */
   fits: Text[];
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
