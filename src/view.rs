@@ -38,7 +38,7 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
         "spans": spans,
         "avoid": step.request.avoid.as_ref().map(sentences::avoid),
         "steer": step.request.steer.as_ref().map(sentences::steer),
-        "unsteered": step.request.unsteered.as_ref().map(sentences::unsteered),
+        "unsteered": step.request.unsteered.as_deref().map(sentences::unsteered),
         "left_out": (!step.request.left_out.is_empty())
             .then(|| sentences::left_out(&step.request.left_out)),
         "fits": step.request.fits.iter().map(sentences::fit).collect::<Vec<_>>(),

@@ -247,12 +247,12 @@ fn split_or_weak_evidence_steers_to_no_tool_and_says_why() {
     let first = request(&agent);
     assert_eq!(steered(&first), None);
     assert_eq!(
-        first.unsteered,
-        Some(Unsteered::Split {
+        first.unsteered.as_deref(),
+        Some(&Unsteered::Split {
             tools: ["weather".into(), "forecast".into()]
         })
     );
-    let said = sentences::unsteered(first.unsteered.as_ref().unwrap());
+    let said = sentences::unsteered(first.unsteered.as_deref().unwrap());
     assert!(said.en.contains("weather and forecast") && said.zh.contains("weather 和 forecast"));
     // "today" alone, with a page tool that gives facts: the clock is not steered to, and the
     // Thought names no tool.
@@ -260,7 +260,7 @@ fn split_or_weak_evidence_steers_to_no_tool_and_says_why() {
     let first = request(&agent);
     assert_eq!(steered(&first), None);
     assert!(
-        matches!(first.unsteered, Some(Unsteered::Weak { .. })),
+        matches!(first.unsteered.as_deref(), Some(Unsteered::Weak { .. })),
         "{:?}",
         first.unsteered
     );

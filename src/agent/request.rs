@@ -203,7 +203,8 @@ impl Agent {
         let follows = config.act_first && !self.course.own_course() && on;
         let unsteered = (follows && !fits.is_empty() && steer.is_none() && must_answer.is_none())
             .then(|| self.unsteered())
-            .flatten();
+            .flatten()
+            .map(Box::new);
         ModelRequest {
             must_answer,
             thought_prefix,

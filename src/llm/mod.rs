@@ -145,9 +145,10 @@ pub struct ModelRequest {
     /// chose from it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fits: Vec<ToolFit>,
-    /// Why the first reply is steered to no tool though tools fit: the model chooses.
+    /// Why the first reply is steered to no tool though tools fit: the model chooses. Boxed:
+    /// only a first request may have one, and every step's effect carries its request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unsteered: Option<Unsteered>,
+    pub unsteered: Option<Box<Unsteered>>,
     /// Tools a constrained reply may not call: after something was found, a page's tool
     /// that nothing in the question points to (a call of it could only invent its input).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

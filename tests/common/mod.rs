@@ -363,9 +363,9 @@ pub fn full_request() -> ModelRequest {
                 },
             ],
         }],
-        unsteered: Some(reactloop::llm::Unsteered::Split {
+        unsteered: Some(Box::new(reactloop::llm::Unsteered::Split {
             tools: ["weather".into(), "current_time".into()],
-        }),
+        })),
         left_out: vec!["order_status".into()],
     }
 }
