@@ -8,16 +8,20 @@ use super::registry::words;
 use super::search_docs::tokenize;
 use super::{Evidence, ToolSpec};
 
-/// The text of a tool's parameters: their names (`order_id` as "order id"), descriptions and
-/// listed values.
-pub(super) fn params_text(spec: &ToolSpec) -> String {
-    let Some(properties) = spec
+/// A tool's parameters and their schemas, in schema order.
+fn properties(spec: &ToolSpec) -> impl Iterator<Item = (&String, &serde_json::Value)> {
+    (spec
         .parameters
         .get("properties")
         .and_then(|p| p.as_object())
-    else {
-        return String::new();
-    };
+        .into_iter())
+    .flatten()
+}
+
+/// The text of a tool's parameters: their names (`order_id` as "order id"), descriptions and
+/// listed values.
+pub(super) fn params_text(spec: &ToolSpec) -> String {
+    let properties = properties(spec);
     let mut out = String::new();
     for (name, schema) in properties {
         out.push_str(&name.replace('_', " "));
@@ -167,13 +171,7 @@ const QUESTION_WORDS: &[&str] = &[
 
 /// The values the question holds of what a parameter lists (its `enum`), one per parameter.
 pub(super) fn values(spec: &ToolSpec, lower: &str) -> Vec<Evidence> {
-    let Some(properties) = spec
-        .parameters
-        .get("properties")
-        .and_then(|p| p.as_object())
-    else {
-        return Vec::new();
-    };
+    let properties = properties(spec);
     let mut out: Vec<Evidence> = Vec::new();
     for (param, schema) in properties {
         let value = enum_values(schema).find(|v| {
@@ -194,14 +192,8 @@ pub(super) fn values(spec: &ToolSpec, lower: &str) -> Vec<Evidence> {
 
 /// Whether a tool takes a number as a parameter (a value to convert, an amount).
 pub(super) fn takes_number(spec: &ToolSpec) -> bool {
-    let Some(properties) = spec
-        .parameters
-        .get("properties")
-        .and_then(|p| p.as_object())
-    else {
-        return false;
-    };
-    (properties.values()).any(|p| {
+    let properties = properties(spec);
+    properties.map(|(_, p)| p).any(|p| {
         matches!(
             p.get("type").and_then(|t| t.as_str()),
             Some("number" | "integer")
