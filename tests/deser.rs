@@ -188,6 +188,9 @@ fn format_errors() -> Vec<FormatError> {
             result: "25".into(),
         },
         FormatError::NoteCopied,
+        FormatError::LabelAsAnswer {
+            label: "Observation".into(),
+        },
     ]
 }
 
@@ -677,7 +680,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::QuestionRepeated
         | FormatError::NumberUnused { .. }
         | FormatError::ResultMissed { .. }
-        | FormatError::NoteCopied => {}
+        | FormatError::NoteCopied
+        | FormatError::LabelAsAnswer { .. } => {}
     }
 }
 

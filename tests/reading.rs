@@ -204,6 +204,33 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "a word of the format is no answer",
+            fin("The answer is Observation."),
+            NOTHING(),
+            error(FormatError::LabelAsAnswer {
+                label: "Observation".into(),
+            }),
+            None,
+        ),
+        (
+            "nor in Chinese",
+            fin("答案是观察结果。"),
+            NOTHING(),
+            error(FormatError::LabelAsAnswer {
+                label: "观察结果".into(),
+            }),
+            None,
+        ),
+        (
+            "an answer that holds the word as part of a sentence stands",
+            fin("The answer is the observation deck on floor 86."),
+            NOTHING(),
+            Parsed::Final {
+                answer: "The answer is the observation deck on floor 86.".into(),
+            },
+            None,
+        ),
+        (
             "the loop's note given back is no answer",
             fin("The answer is Answer with what the search_docs result above says."),
             noted(COT, Lang::En),

@@ -100,6 +100,9 @@ tagged! {
         /// feedback), not found by a tool or worked out: the 1.5B model answered "The answer is
         /// to come from the search_docs result above.", a note's own words. Reported by the agent.
         NoteCopied = "note_copied",
+        /// A final answer that is only a word of the format ("The answer is Observation."): the
+        /// 0.5B model, told the Observation held its answer, named the Observation.
+        LabelAsAnswer { label: String } = "label_as_answer",
     }
 }
 

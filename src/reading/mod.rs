@@ -157,6 +157,12 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
             };
             return parsed;
         }
+        if let Some(label) = format_label(answer) {
+            parsed.parsed = Parsed::Error {
+                error: FormatError::LabelAsAnswer { label },
+            };
+            return parsed;
+        }
         if copies_note(answer, run) {
             parsed.parsed = Parsed::Error {
                 error: FormatError::NoteCopied,
@@ -382,6 +388,32 @@ fn copies_note(answer: &str, run: &RunSoFar) -> bool {
     long && notes.iter().any(|n| n.contains(&answer))
         && !run.question.to_lowercase().contains(&answer)
         && !in_result
+}
+
+/// The word of the format a final answer is, and nothing else ("Observation.", "the
+/// Observation", 观察结果), as written.
+fn format_label(answer: &str) -> Option<String> {
+    const LABELS: &[&str] = &[
+        "observation",
+        "observations",
+        "the observation",
+        "the observation above",
+        "thought",
+        "action",
+        "action input",
+        "final answer",
+        "final_answer",
+        "the result",
+        "result",
+        "观察",
+        "观察结果",
+        "结果",
+        "答案",
+    ];
+    let text = without_end_mark(without_opening(answer).trim_matches(['"', '\'', '“', '”']));
+    LABELS
+        .contains(&text.trim().to_lowercase().as_str())
+        .then(|| text.trim().to_string())
 }
 
 /// The answer after the opening a constrained reply starts it with ("The answer is", "答案是").

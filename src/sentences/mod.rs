@@ -251,6 +251,10 @@ pub fn format_error(error: &FormatError) -> Text {
             format!("the answer does not give the calculator's result, {result}"),
             format!("答案没有给出计算器的结果 {result}"),
         ),
+        FormatError::LabelAsAnswer { label } => (
+            format!("the answer is only “{label}”, a word of the format"),
+            format!("答案只是格式里的词“{label}”"),
+        ),
         FormatError::NoteCopied => (
             "the answer repeats the loop's note".to_string(),
             "答案重复了循环的提示".to_string(),

@@ -153,6 +153,13 @@ pub fn format_error(error: &FormatError, lang: Lang) -> String {
             "计算器给出的是 {result}，而这个答案里没有它：计算的答案就是它的结果。请用 {result} \
              回答；如果问题还需要一步，先完成那一步。"
         ),
+        FormatError::LabelAsAnswer { label } => say!(
+            lang,
+            "'{label}' is a word of the format, not an answer. Write what the Observation says \
+             that answers the question, as the Action Input of 'Action: final_answer'.",
+            "'{label}' 只是格式里的一个词，不是答案。请把 Observation 里回答问题的内容写在 \
+             'Action: final_answer' 之后的 Action Input 里。"
+        ),
         FormatError::NoteCopied => say!(
             lang,
             "That repeats a note of the loop to you; it is not an answer. Write the answer \
