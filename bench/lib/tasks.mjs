@@ -117,8 +117,8 @@ async function runTask(Agent, settings, task, tools = []) {
     // Ended at the step limit while sending the same reply again: a stuck model the loop
     // could not move.
     stuckAtLimit: outcome.type === 'step_limit' && repeatsLastReply(trace),
-    // Calls of a page tool with a value neither the question nor an observation gave.
-    inventedCalls: tools.length ? inventedCalls(trace, tools.map((t) => t.name)) : 0,
+    // Calls of a page tool the question is not for (the task's `tools`).
+    inventedCalls: tools.length ? inventedCalls(trace, tools.map((t) => t.name), task.tools) : 0,
     promptTokens: trace ? sumUsage(trace, 'prompt_tokens') : 0,
     completionTokens: trace ? sumUsage(trace, 'completion_tokens') : 0,
     wallMs: Math.round(wallMs),

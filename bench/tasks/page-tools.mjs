@@ -72,23 +72,12 @@ export function pageTools(data) {
 }
 
 /**
- * Calls of a page tool whose arguments hold a value found neither in the question nor in an
- * earlier observation: made up (the 0.5B model sent the order lookup "1234567890" for a
- * weather question).
+ * Calls of a page tool that the task's question is not for (`task.tools`): its input could only
+ * be made up (the 0.5B model sent the order lookup "1234567890" for a weather question).
  */
-export function inventedCalls(trace, pageToolNames) {
-  let seen = norm(trace?.question);
-  let count = 0;
-  for (const step of trace?.steps ?? []) {
-    const call = step.call;
-    if (call && pageToolNames.includes(call.tool)) {
-      const values = Object.values(call.args ?? {}).map(norm).filter((v) => v !== '');
-      if (values.some((v) => !seen.includes(v) && !knownWord(v))) count += 1;
-    }
-    seen += ' ' + norm(step.observation?.text);
-  }
-  return count;
+export function inventedCalls(trace, pageToolNames, taskTools = []) {
+  return (trace?.steps ?? []).filter((step) => {
+    const tool = step.call?.tool;
+    return tool && pageToolNames.includes(tool) && !taskTools.includes(tool);
+  }).length;
 }
-
-// A unit or a currency code is the tool's own vocabulary, not a value to find.
-const knownWord = (v) => unit(v) != null || ['usd', 'eur', 'jpy', 'cny'].includes(v);

@@ -63,15 +63,24 @@ test("pagetools.json: the tools' answers are what the tasks expect", () => {
   assert.throws(() => run("convert_units", { value: 1, from: "kg", to: "km" }), /cannot convert/);
 });
 
-test("inventedCalls: a value from neither the question nor an observation", () => {
+test("inventedCalls: a call of a page tool the question is not for", () => {
   const trace = {
     question: "What is the weather like in Lisbon right now?",
     steps: [
-      { call: { tool: "current_time", args: {} }, observation: { text: "Friday, 14 March 2025" } },
-      { call: { tool: "order_status", args: { order_id: "1234567890" } }, observation: { text: "no entry" } },
-      { call: { tool: "weather", args: { city: "lisbon" } }, observation: { text: "Lisbon: 19 °C" } },
-      { call: { tool: "convert_units", args: { value: 19, from: "C", to: "F" } }, observation: { text: "66.2" } },
+      { call: { tool: "current_time", args: {} } },
+      { call: { tool: "order_status", args: { order_id: "1234567890" } } },
+      { call: { tool: "weather", args: { city: "Lisboa" } } },
+      { parse: { kind: "final" } },
     ],
   };
-  assert.equal(inventedCalls(trace, tools.map((t) => t.name)), 1);
+  assert.equal(inventedCalls(trace, tools.map((t) => t.name), ["weather"]), 1);
+  assert.equal(inventedCalls(trace, tools.map((t) => t.name), ["weather", "order_status"]), 0);
+});
+
+test("pagetools.json: each task names the page tools it is for", () => {
+  const names = tools.map((t) => t.name);
+  for (const t of set.tasks) {
+    assert.ok(Array.isArray(t.tools) && t.tools.every((n) => names.includes(n)), t.id);
+    assert.equal(t.tools.length === 0, t.category === "builtin", t.id);
+  }
 });
