@@ -362,3 +362,17 @@ fn after_a_find_a_page_tool_nothing_points_to_is_left_out() {
     let said = sentences::left_out(&next.left_out);
     assert!(said.en.contains("order_status") && said.zh.contains("order_status"));
 }
+
+#[test]
+fn after_a_call_on_weak_evidence_every_tool_stays() {
+    // "today" alone is weak evidence for the clock: the question may be for the weather tool,
+    // whose words it does not share.
+    let mut agent = agent("Should I take an umbrella in Oslo today?", &[weather()]);
+    let next = call(
+        &mut agent,
+        "current_time",
+        json!({}),
+        "Friday, 14 March 2025",
+    );
+    assert!(next.left_out.is_empty(), "{:?}", next.left_out);
+}

@@ -227,11 +227,15 @@ impl Agent {
         }
     }
 
-    /// After a tool found something, the page's tools (no role) that nothing in the question
-    /// points to: the 0.5B model, its answer in hand, went on to call the weather for "London"
-    /// and an order lookup with a number of its own.
+    /// After a tool the question points to (strong evidence) found something, the page's tools
+    /// (no role) that nothing in the question points to: the 0.5B model, its answer in hand,
+    /// went on to call the weather for "London" and an order lookup with a number of its own.
+    /// Not after a call on weak evidence: the question may be for a tool whose words it does
+    /// not share ("GLOBX 的股价" for a share price tool described in English).
     fn without_evidence(&self) -> Vec<String> {
-        if !self.calls.iter().any(|c| c.succeeded) {
+        let strong =
+            |tool: &str| (self.fits.iter()).any(|f| f.tool == tool && f.score >= fit::STRONG);
+        if !self.calls.iter().any(|c| c.succeeded && strong(&c.tool)) {
             return Vec::new();
         }
         (self.fits.iter())
