@@ -164,8 +164,10 @@ fn a_number_after_the_tools_word_is_its_identifier_not_one_to_compute_with() {
         word: "1042".into(),
         by: "order_status".into()
     }));
-    assert!(calc.contains(&Evidence::Number {
-        number: "20".into()
+    // The one number left waits for the order's total.
+    assert!(calc.contains(&Evidence::Awaits {
+        word: "20".into(),
+        by: "order_status".into()
     }));
     assert!(
         fit::computes(&fits),
@@ -375,4 +377,107 @@ fn after_a_call_on_weak_evidence_every_tool_stays() {
         "Friday, 14 March 2025",
     );
     assert!(next.left_out.is_empty(), "{:?}", next.left_out);
+}
+
+fn stock_price() -> ToolSpec {
+    ToolSpec {
+        name: "stock_price".into(),
+        description: "Latest share price of a company by its ticker (e.g. ACME), in US dollars."
+            .into(),
+        parameters: json!({"type": "object", "properties": {"ticker": {"type": "string"}}, "required": ["ticker"]}),
+        ..ToolSpec::default()
+    }
+}
+
+fn exchange_rate() -> ToolSpec {
+    ToolSpec {
+        name: "exchange_rate".into(),
+        description: "Exchange rate between two currencies by ISO code (USD, EUR, JPY).".into(),
+        parameters: json!({"type": "object", "properties": {"base": {"type": "string"}, "quote": {"type": "string"}}}),
+        ..ToolSpec::default()
+    }
+}
+
+#[test]
+fn a_question_in_chinese_finds_a_tool_declared_in_english() {
+    // 股价 is a share price: the subject of `stock_price`, read through the glossary.
+    let agent = agent("ZETA 的股价现在是多少？", &[stock_price(), weather()]);
+    let first = request(&agent);
+    assert_eq!(steered(&first), Some("stock_price"), "{:?}", first.fits);
+    assert!(evidence(&first.fits, "stock_price")
+        .iter()
+        .any(|e| matches!(e, Evidence::Keyword { word } if word.starts_with("股价 ("))));
+    let said = sentences::fit(first.fits.iter().find(|f| f.tool == "stock_price").unwrap());
+    assert!(said.en.contains("股价"), "{}", said.en);
+    // A word the description writes (USD) is weaker: it names the tool in the first Thought,
+    // and steers nothing.
+    let agent = self::agent("5 美元能换多少日元？", &[exchange_rate(), weather()]);
+    let first = request(&agent);
+    assert_eq!(steered(&first), None, "{:?}", first.fits);
+    assert_eq!(
+        first.thought_prefix.as_deref(),
+        Some("To answer this, I need exchange_rate")
+    );
+    // The other way: an English question, a tool declared in Chinese.
+    let zh_tool = ToolSpec {
+        name: "tianqi".into(),
+        description: "查询城市的天气".into(),
+        keywords: vec!["天气".into()],
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+        ..ToolSpec::default()
+    };
+    let fits = fits("What is the weather in Rome?", &[zh_tool]);
+    assert_eq!(fits[0].tool, "tianqi", "{fits:?}");
+    // Nothing of a term the question does not hold.
+    let fits = self::fits("What is 48 * 37?", &[stock_price(), exchange_rate()]);
+    assert_eq!(fits[0].tool, "calculator");
+    assert!(evidence(&fits, "stock_price").is_empty());
+}
+
+#[test]
+fn a_computation_on_one_number_waits_for_the_fact_it_needs() {
+    let question = "How much do 40 shares of ACME cost in total?";
+    let mut agent = agent(question, &[stock_price(), weather()]);
+    let first = request(&agent);
+    // Not the calculator first: 40 alone computes nothing.
+    assert_ne!(steered(&first), Some("calculator"));
+    let calc = evidence(&first.fits, "calculator");
+    assert!(
+        calc.iter()
+            .all(|e| matches!(e, Evidence::Awaits { by, .. } if by == "stock_price")),
+        "{calc:?}"
+    );
+    let said = sentences::fit(first.fits.iter().find(|f| f.tool == "calculator").unwrap());
+    assert!(
+        said.en.contains("waits for what stock_price finds"),
+        "{}",
+        said.en
+    );
+    assert!(said.zh.contains("stock_price"), "{}", said.zh);
+    assert_eq!(
+        first.thought_prefix.as_deref(),
+        Some("To answer this, I need stock_price")
+    );
+    // With the price found, the computation comes next, with the question's 40.
+    let next = call(
+        &mut agent,
+        "stock_price",
+        json!({"ticker": "ACME"}),
+        "ACME: 123.45 USD",
+    );
+    let steer = next.steer.expect("the computation comes next");
+    assert_eq!(
+        (steer.tool.as_str(), steer.uses),
+        ("calculator", vec!["40".to_string()])
+    );
+    // An operation of one number is a computation of its own, and two numbers are one.
+    for question in ["What is the square root of 40?", "What is 40 times 3?"] {
+        let agent = self::agent(question, &[stock_price(), weather()]);
+        assert_eq!(steered(&request(&agent)), Some("calculator"), "{question}");
+    }
+    // With the built-ins alone, the rule does not apply: no tool gives the other operand.
+    let fits = fits(question, &[]);
+    assert!(!evidence(&fits, "calculator")
+        .iter()
+        .any(|e| matches!(e, Evidence::Awaits { .. })));
 }

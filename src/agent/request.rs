@@ -141,15 +141,18 @@ impl Agent {
             // steered to, or else the best fit when it is ahead of the others.
             (false, None) if config.act_first && config.strategy.acts() => {
                 let opening = prompt::opening(Opening::ChooseTool, lang);
-                // Named only on strong evidence: on weak evidence the model chooses.
+                // Named on strong evidence, or a page's tool ahead of all on some: a tool
+                // declared in another language, or by its description alone, has no more to
+                // show. On weaker evidence the model chooses.
                 let ahead = match &self.fits[..] {
                     [best, next, ..] if best.score > next.score => Some(best),
                     [best] if best.score > 0 => Some(best),
                     _ => None,
                 };
-                let ahead = ahead
-                    .filter(|f| f.score >= fit::STRONG)
-                    .map(|f| f.tool.as_str());
+                let named = |f: &&ToolFit| {
+                    f.score >= fit::STRONG || (f.role.is_none() && f.score >= fit::SOME)
+                };
+                let ahead = ahead.filter(named).map(|f| f.tool.as_str());
                 Some(match next.or(ahead) {
                     Some(tool) => format!("{opening} {tool}"),
                     None => opening.to_string(),

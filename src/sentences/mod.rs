@@ -395,6 +395,10 @@ fn evidence(evidence: &Evidence) -> (String, String) {
             format!("“{word}” counts for {by}, what the question asks about"),
             format!("“{word}”属于问题所问的 {by}"),
         ),
+        Evidence::Awaits { word, by } => (
+            format!("“{word}” waits for what {by} finds: one number is not a computation yet"),
+            format!("“{word}”要等 {by} 查到的结果：只有一个数还算不了"),
+        ),
         Evidence::Source { word } => (
             format!("the question points to the documents (“{word}”)"),
             format!("问题指向文档（“{word}”）"),

@@ -59,22 +59,27 @@ const GENERIC: &[&str] = &[
 /// name ("order" of `order_status`, "weather"); one word per place in the question, in a
 /// light word form ("orders" for "order", "weather's").
 pub(super) fn subject_words(spec: &ToolSpec, lower: &str) -> Vec<String> {
-    let mut candidates: Vec<String> = spec
-        .keywords
-        .iter()
-        .map(|k| k.trim().to_lowercase())
-        .collect();
-    if spec.role.is_none() {
-        candidates.extend(name_words(&spec.name).filter(|w| !GENERIC.contains(&w.as_str())));
-    }
     let mut places = Vec::new();
     let mut out = Vec::new();
-    for word in candidates.into_iter().filter(|w| !w.is_empty()) {
+    for word in subject(spec) {
         if let Some((at, len)) = find_form(lower, &word).filter(|(at, _)| !places.contains(at)) {
             places.push(at);
             // As the question writes it: "documents", "orders".
             out.push(lower[at..at + len].to_string());
         }
+    }
+    out
+}
+
+/// What a tool is about: its keywords, and for a tool with no role, the words of its name
+/// that say something ("order" of `order_status`, not "status").
+pub(super) fn subject(spec: &ToolSpec) -> Vec<String> {
+    let mut out: Vec<String> = (spec.keywords.iter())
+        .map(|k| k.trim().to_lowercase())
+        .filter(|k| !k.is_empty())
+        .collect();
+    if spec.role.is_none() {
+        out.extend(name_words(&spec.name).filter(|w| !GENERIC.contains(&w.as_str())));
     }
     out
 }
@@ -104,7 +109,7 @@ fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
 
 /// Where `word` occurs in `lower` in a light word form: as it is, with a plural `s` or `es`
 /// or a possessive `'s`, or without its own plural `s`.
-fn find_form(lower: &str, word: &str) -> Option<(usize, usize)> {
+pub(super) fn find_form(lower: &str, word: &str) -> Option<(usize, usize)> {
     if !word.is_ascii() {
         return find_word(lower, word).map(|at| (at, word.len()));
     }

@@ -16,8 +16,10 @@ use std::collections::HashSet;
 
 use super::days::{day_offset, find_word};
 use super::declared::{
-    best_example, follows, params_text, subject_words, takes_number, values, QUESTION_PAIRS,
+    best_example, find_form, follows, params_text, subject, subject_words, takes_number, values,
+    QUESTION_PAIRS,
 };
+use super::glossary::glosses;
 use super::registry::words;
 use super::search_docs::tokenize;
 use super::{Registry, Role, ToolSpec};
@@ -62,6 +64,12 @@ pub enum Evidence {
     /// Generic evidence ("now", a number) that another tool's subject outranks: "now" in
     /// "the weather right now" asks for the weather; "1042" in "order 1042" is the order's.
     Outranked {
+        word: String,
+        by: String,
+    },
+    /// A computation asked of one number ("40 shares ... in total") waits for its other
+    /// operand, from the tool that gives facts the question points to.
+    Awaits {
         word: String,
         by: String,
     },
@@ -111,7 +119,7 @@ pub enum Evidence {
 impl Evidence {
     fn weight(&self) -> u32 {
         match self {
-            Evidence::Outranked { .. } => 0,
+            Evidence::Outranked { .. } | Evidence::Awaits { .. } => 0,
             Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
             Evidence::Qualifier { .. } => 1,
             Evidence::Value { .. } => 2,
@@ -134,6 +142,12 @@ const OPERATION: &[&str] = &[
     "compute", "calculate", "convert", "correspond", "equivalent",
     "加", "减", "乘", "除", "平方", "立方", "开方", "平均", "总共", "一共", "合计", "百分",
     "对数", "倍", "打折", "计算", "算", "换算", "相当于", "折合",
+];
+/// Operations on one number.
+#[rustfmt::skip]
+const UNARY: &[&str] = &[
+    "square", "squared", "root", "sqrt", "cube", "cubed", "factorial", "logarithm", "log",
+    "平方", "立方", "开方", "对数",
 ];
 /// The operations that ask to compute or convert whatever the numbers are.
 #[rustfmt::skip]
@@ -167,18 +181,20 @@ impl Registry {
     pub fn fits(&self, question: &str, describe: impl Fn(&ToolSpec) -> &str) -> Vec<ToolFit> {
         let lower = question.to_lowercase();
         let asked = words(question);
+        let glossed = glosses(&lower);
         let mut fits: Vec<ToolFit> = self
             .enabled()
             .map(|entry| {
                 let spec = &entry.spec;
                 let (example, shared) = best_example(spec, question);
                 let example = example.filter(|_| shared >= 2);
-                let mut about = format!("{} {} {}", spec.name, describe(spec), params_text(spec));
+                let mut about_text =
+                    format!("{} {} {}", spec.name, describe(spec), params_text(spec));
                 if example.is_none() {
                     // An example like the question is evidence of its own, not word by word.
-                    about = format!("{about} {}", spec.examples.join(" "));
+                    about_text = format!("{about_text} {}", spec.examples.join(" "));
                 }
-                let about = words(&about);
+                let about = words(&about_text);
                 let mut evidence: Vec<Evidence> = asked
                     .iter()
                     .filter(|w| about.contains(w) && !QUESTION_PAIRS.contains(&w.as_str()))
@@ -197,6 +213,13 @@ impl Registry {
                 if let Some(example) = example {
                     evidence.push(Evidence::Example { example });
                 }
+                let declared = format!("{about_text} {}", spec.keywords.join(" "));
+                evidence.extend(translated(
+                    spec,
+                    &declared.to_lowercase(),
+                    &glossed,
+                    &evidence,
+                ));
                 evidence.extend(values(spec, &lower));
                 match spec.role {
                     Some(Role::Searches) => self.document_evidence(question, &mut evidence),
@@ -213,6 +236,7 @@ impl Registry {
             })
             .collect();
         self.outrank(question, &mut fits);
+        self.await_operand(&mut fits);
         for fit in &mut fits {
             fit.score = fit.evidence.iter().map(Evidence::weight).sum();
         }
@@ -281,6 +305,47 @@ impl Registry {
         }
     }
 
+    /// A computation on one number the question gives, with no operation of one number
+    /// ("square root"), waits for its other operand: with a tool that gives facts pointed to,
+    /// the calculator's evidence is that tool's. "How much do 40 shares of ACME cost in total?"
+    /// needs the price first; the 0.5B model, steered to the calculator, wrote `40 * 1000`.
+    fn await_operand(&self, fits: &mut [ToolFit]) {
+        let facts = (fits.iter())
+            .filter(|f| f.role.is_none())
+            .map(|f| {
+                (
+                    f.tool.clone(),
+                    f.evidence.iter().map(Evidence::weight).sum::<u32>(),
+                )
+            })
+            .filter(|(_, score)| *score > 0)
+            .max_by_key(|(_, score)| *score);
+        let Some((by, _)) = facts else { return };
+        for fit in fits.iter_mut().filter(|f| f.role == Some(Role::Computes)) {
+            let count =
+                |p: &dyn Fn(&Evidence) -> bool| fit.evidence.iter().filter(|e| p(e)).count();
+            let numbers = count(&|e| matches!(e, Evidence::Number { .. }));
+            let unary = count(
+                &|e| matches!(e, Evidence::Operation { word } if UNARY.contains(&word.as_str())),
+            );
+            if numbers != 1 || unary > 0 || !asks_computation(fit) {
+                continue;
+            }
+            for e in fit.evidence.iter_mut() {
+                let word = match &*e {
+                    Evidence::Number { number: word }
+                    | Evidence::Operation { word }
+                    | Evidence::Quantity { word } => word.clone(),
+                    _ => continue,
+                };
+                *e = Evidence::Awaits {
+                    word,
+                    by: by.clone(),
+                };
+            }
+        }
+    }
+
     /// With tools that give facts registered and none named by the question, a word for now
     /// alone is no sign that the question asks the time: "GLOBX 的股价现在是多少" asks for a
     /// price now, whatever tool gives it.
@@ -339,6 +404,42 @@ impl Registry {
             }
         }
     }
+}
+
+/// What the question's terms in the other language point to (`glossary`): 股价 ("price") is
+/// the subject of `stock_price`, 美元 ("usd") a word of a description that lists USD. One
+/// piece of evidence per term, none for a term the question's own words already gave.
+fn translated(
+    spec: &ToolSpec,
+    declared: &str,
+    glossed: &[(&str, &str)],
+    found: &[Evidence],
+) -> Vec<Evidence> {
+    let subject = subject(spec);
+    let mut out: Vec<Evidence> = Vec::new();
+    let mut read: Vec<&str> = Vec::new();
+    // A term the tool is about before one its text only mentions.
+    for about in [true, false] {
+        for &(term, word) in glossed {
+            let given = found.iter().any(|e| match e {
+                Evidence::Described { word } | Evidence::Keyword { word } => word == term,
+                _ => false,
+            });
+            if given || read.contains(&term) {
+                continue;
+            }
+            let word_shown = format!("{term} ({word})");
+            if about && subject.iter().any(|s| find_form(word, s).is_some()) {
+                out.push(Evidence::Keyword { word: word_shown });
+            } else if !about && find_form(declared, word).is_some() {
+                out.push(Evidence::Described { word: word_shown });
+            } else {
+                continue;
+            }
+            read.push(term);
+        }
+    }
+    out
 }
 
 /// The words a question writes as names, lower-cased: capitalised where no sentence begins,
@@ -453,18 +554,23 @@ fn phrases<'a>(lower: &'a str, list: &'a [&'a str]) -> impl Iterator<Item = Stri
 /// to compute or convert ("then work out", 换算). An operation word alone is not one: "on
 /// average" in a question about the documents asks for what they say.
 pub fn computes(fits: &[ToolFit]) -> bool {
-    fits.iter()
+    (fits.iter())
         .filter(|f| f.role == Some(Role::Computes))
         .any(|f| {
-            let has = |p: &dyn Fn(&Evidence) -> bool| f.evidence.iter().any(p);
-            let number = has(&|e| matches!(e, Evidence::Number { .. }));
-            let asks =
-                has(&|e| matches!(e, Evidence::Operation { .. } | Evidence::Quantity { .. }));
-            let verb = has(
-                &|e| matches!(e, Evidence::Operation { word } if COMPUTE.contains(&word.as_str())),
-            );
-            (number && asks) || verb
+            asks_computation(f)
+                || f.evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::Awaits { .. }))
         })
+}
+
+fn asks_computation(fit: &ToolFit) -> bool {
+    let has = |p: &dyn Fn(&Evidence) -> bool| fit.evidence.iter().any(p);
+    let number = has(&|e| matches!(e, Evidence::Number { .. }));
+    let asks = has(&|e| matches!(e, Evidence::Operation { .. } | Evidence::Quantity { .. }));
+    let verb =
+        has(&|e| matches!(e, Evidence::Operation { word } if COMPUTE.contains(&word.as_str())));
+    (number && asks) || verb
 }
 
 /// What the fit gave another tool that the computation would have had: "1042" in "order

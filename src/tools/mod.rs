@@ -20,6 +20,7 @@ mod declared;
 mod dispatch;
 mod error;
 pub mod fit;
+mod glossary;
 mod names;
 mod registry;
 pub mod search_docs;

@@ -160,6 +160,7 @@ export type Evidence =
   | { kind: 'example'; example: string }
   | { kind: 'value'; param: string; value: string }
   | { kind: 'outranked'; word: string; by: string }
+  | { kind: 'awaits'; word: string; by: string }
   | { kind: 'qualifier'; word: string };
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
