@@ -191,6 +191,10 @@ fn format_errors() -> Vec<FormatError> {
         FormatError::LabelAsAnswer {
             label: "Observation".into(),
         },
+        FormatError::ActionNotThought {
+            chosen: "weather".into(),
+            action: "search_docs".into(),
+        },
     ]
 }
 
@@ -583,14 +587,14 @@ fn requests() -> Vec<ModelRequest> {
         });
         out.push(r);
     }
-    for why in [SteerWhy::Fits, SteerWhy::Next] {
+    for why in [SteerWhy::Fits, SteerWhy::Next, SteerWhy::Thought] {
         let mut r = request(None, Constrained::JsonSchema);
         r.steer = Some(Steer {
             tool: "calculator".into(),
             why,
             uses: match why {
                 SteerWhy::Next => vec!["3".into(), "0.5".into()],
-                SteerWhy::Fits => Vec::new(),
+                SteerWhy::Fits | SteerWhy::Thought => Vec::new(),
             },
             args: None,
         });
@@ -681,7 +685,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::NumberUnused { .. }
         | FormatError::ResultMissed { .. }
         | FormatError::NoteCopied
-        | FormatError::LabelAsAnswer { .. } => {}
+        | FormatError::LabelAsAnswer { .. }
+        | FormatError::ActionNotThought { .. } => {}
     }
 }
 

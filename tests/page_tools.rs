@@ -481,3 +481,57 @@ fn a_computation_on_one_number_waits_for_the_fact_it_needs() {
         .iter()
         .any(|e| matches!(e, Evidence::Awaits { .. })));
 }
+
+#[test]
+fn a_call_of_another_tool_than_the_thought_chose_is_sent_back_and_the_choice_steered_to() {
+    let mut agent = agent(
+        "How much do 40 shares of ACME cost in total?",
+        &[stock_price(), weather()],
+    );
+    let first = request(&agent);
+    assert_eq!(steered(&first), None);
+    // The 0.5B model's reply at 386e74d: its Thought chose the price, its Action searched.
+    agent
+        .feed_model(ModelReply {
+            text: "Thought: To answer this, I need stock_price information for ACME.\nAction: search_docs\nAction Input: {\"query\": \"ACME\"}".into(),
+            ..ModelReply::default()
+        })
+        .expect("a reply");
+    let next = request(&agent);
+    let steer = next.steer.as_ref().expect("the Thought's choice");
+    assert_eq!(
+        (steer.tool.as_str(), steer.why),
+        ("stock_price", reactloop::llm::SteerWhy::Thought)
+    );
+    let said = sentences::steer(steer);
+    assert!(said.en.contains("Thought chose stock_price"), "{}", said.en);
+    let step = &agent.trace().steps[0];
+    let feedback = &step.observation.as_ref().expect("feedback").text;
+    assert!(
+        feedback.contains("Your Thought chose stock_price, but your Action is search_docs"),
+        "{feedback}"
+    );
+    // Without a constraint: the same feedback, no steer.
+    let config = AgentConfig {
+        constrained: Constrained::Off,
+        ..AgentConfig::default()
+    };
+    let mut agent = Agent::new(
+        "How much do 40 shares of ACME cost in total?",
+        registry(&[stock_price()]),
+        config,
+    );
+    request(&agent);
+    agent
+        .feed_model(ModelReply {
+            text: "Thought: I need stock_price.\nAction: search_docs\nAction Input: {\"query\": \"ACME\"}".into(),
+            ..ModelReply::default()
+        })
+        .expect("a reply");
+    assert_eq!(steered(&request(&agent)), None);
+    let observation = agent.trace().steps[0]
+        .observation
+        .as_ref()
+        .expect("feedback");
+    assert!(observation.text.contains("Your Thought chose stock_price"));
+}

@@ -20,6 +20,8 @@ struct Before {
     number_noted: bool,
     result_noted: bool,
     steered: bool,
+    /// The one tool the request allowed.
+    allowed_only: Option<&'static str>,
     /// What the loop wrote into the Observations.
     notes: Vec<String>,
 }
@@ -33,6 +35,7 @@ const NOTHING: fn() -> Before = || Before {
     number_noted: false,
     result_noted: false,
     steered: false,
+    allowed_only: None,
     notes: vec![],
 };
 
@@ -201,6 +204,59 @@ fn a_reply_means_what_the_run_makes_of_it() {
             fin("The answer is What is 6 * 7?"),
             NOTHING(),
             error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "a call of another tool than the one its Thought chose",
+            "Thought: To answer this, I need current_time for today.\nAction: search_docs\nAction Input: {\"query\": \"today\"}".to_string(),
+            NOTHING(),
+            error(FormatError::ActionNotThought {
+                chosen: "current_time".into(),
+                action: "search_docs".into(),
+            }),
+            None,
+        ),
+        (
+            "the same call, steered to by the request: the constraint chose, not the model",
+            "Thought: To answer this, I need current_time for today.\nAction: search_docs\nAction Input: {\"query\": \"today\"}".to_string(),
+            Before {
+                allowed_only: Some("search_docs"),
+                ..NOTHING()
+            },
+            Parsed::Action {
+                tool: "search_docs".into(),
+                input: json!({"query": "today"}),
+            },
+            None,
+        ),
+        (
+            "a Thought that names the tool it calls, beside another, is its own choice",
+            "Thought: Not current_time: search_docs has it.\nAction: search_docs\nAction Input: {\"query\": \"today\"}".to_string(),
+            NOTHING(),
+            Parsed::Action {
+                tool: "search_docs".into(),
+                input: json!({"query": "today"}),
+            },
+            None,
+        ),
+        (
+            "a Thought that reads a tool's result names a tool already called",
+            "Thought: current_time gave the date.\nAction: calculator\nAction Input: {\"expression\": \"2025 - 1969\"}".to_string(),
+            clock_ran("How many years since 1969?"),
+            Parsed::Action {
+                tool: "calculator".into(),
+                input: json!({"expression": "2025 - 1969"}),
+            },
+            None,
+        ),
+        (
+            "a name inside a longer word is not the tool's",
+            "Thought: I need a my_current_time_zone.\nAction: search_docs\nAction Input: {\"query\": \"zone\"}".to_string(),
+            NOTHING(),
+            Parsed::Action {
+                tool: "search_docs".into(),
+                input: json!({"query": "zone"}),
+            },
             None,
         ),
         (
@@ -680,6 +736,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             number_noted: before.number_noted,
             result_noted: before.result_noted,
             steered: before.steered,
+            allowed_only: before.allowed_only,
             notes: &notes,
             examples: &examples,
             question: before.question,

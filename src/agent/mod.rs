@@ -296,6 +296,12 @@ impl Agent {
             number_noted: self.number_noted || self.course.checking().is_some(),
             result_noted: self.result_noted || self.course.checking().is_some(),
             steered: reply.edited || self.steered(),
+            allowed_only: self
+                .current()
+                .request
+                .steer
+                .as_ref()
+                .map(|s| s.tool.as_str()),
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);

@@ -175,18 +175,23 @@ impl Agent {
             .then(|| prompt::opening(Opening::Answer, lang).to_string());
         // Not to the tool the last reply misused: left out, it stays out.
         let misused = |tool: &&str| avoid.as_ref().is_some_and(|a| a.tool == *tool);
-        let steer = next
+        // The tool the last Thought chose, which its Action did not call.
+        let chosen = match &last.format_error {
+            Some(FormatError::ActionNotThought { chosen, .. }) => Some(chosen.as_str()),
+            _ => None,
+        };
+        let steer = (chosen.or(next))
             .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
             .map(|tool| {
                 let first = self.calls.is_empty();
                 Steer {
                     tool: tool.to_string(),
-                    why: if first {
-                        SteerWhy::Fits
-                    } else {
-                        SteerWhy::Next
+                    why: match (chosen.is_some(), first) {
+                        (true, _) => SteerWhy::Thought,
+                        (false, true) => SteerWhy::Fits,
+                        (false, false) => SteerWhy::Next,
                     },
-                    uses: if first {
+                    uses: if first || chosen.is_some() {
                         Vec::new()
                     } else {
                         self.numbers_to_use(tool)

@@ -28,6 +28,8 @@ pub enum SteerWhy {
     Fits,
     /// After a call: the question still needs this tool (a fact, then the computation).
     Next,
+    /// The last Thought chose this tool and its Action called another.
+    Thought,
 }
 
 /// Why a first reply is steered to no tool ([`super::ModelRequest::unsteered`]); the

@@ -103,6 +103,11 @@ tagged! {
         /// A final answer that is only a word of the format ("The answer is Observation."): the
         /// 0.5B model, told the Observation held its answer, named the Observation.
         LabelAsAnswer { label: String } = "label_as_answer",
+        /// A call of a tool other than the one its own Thought chose, while that tool has not
+        /// run yet: "To answer this, I need stock_price information for ACME." then `Action:
+        /// search_docs`. The 0.5B model searched the documents for the tool's name.
+        /// Reported by the agent.
+        ActionNotThought { chosen: String, action: String } = "action_not_thought",
     }
 }
 

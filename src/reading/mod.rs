@@ -71,6 +71,41 @@ impl Examples {
     }
 }
 
+/// The tool a call's Thought names as its choice when the Action calls another: the Thought
+/// names one tool that has not run, and not the one called. A tool the run already called is
+/// no choice (a Thought that reads an error names its tool), nor is a call the request allowed
+/// alone, nor one a person wrote.
+fn chosen_elsewhere(parsed: &ParseResult, run: &RunSoFar) -> Option<String> {
+    let Parsed::Action { tool, .. } = &parsed.parsed else {
+        return None;
+    };
+    if run.steered || run.allowed_only.is_some() {
+        return None;
+    }
+    let thought = parsed.thought.as_deref()?;
+    let names = run.registry.specs();
+    let named: Vec<&str> = (names.iter().map(|s| s.name.as_str()))
+        .filter(|name| names_tool(thought, name))
+        .collect();
+    match named[..] {
+        [chosen] if chosen != tool && !run.calls.iter().any(|c| c.tool == chosen) => names
+            .iter()
+            .any(|s| &s.name == tool)
+            .then(|| chosen.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether `text` writes the tool's name as a word of its own (`weather`, not `weathers` or
+/// `get_weather`).
+fn names_tool(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(part)
+            && !text[at + name.len()..].chars().next().is_some_and(part)
+    })
+}
+
 /// The string values in a call's arguments.
 fn strings(input: &Value) -> Vec<&str> {
     match input {
@@ -101,6 +136,9 @@ pub struct RunSoFar<'a> {
     /// A person edited this reply or an earlier step: the run's course is theirs, so the
     /// checks of a model's own course (a number of the question left unused) stay silent.
     pub steered: bool,
+    /// The one tool the request allowed (a constraint's steer): its Action was not the
+    /// model's choice.
+    pub allowed_only: Option<&'a str>,
     pub examples: &'a Examples,
 }
 
@@ -169,6 +207,18 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
             };
             return parsed;
         }
+    }
+    if let Some(chosen) = chosen_elsewhere(&parsed, run) {
+        let Parsed::Action { tool, .. } = &parsed.parsed else {
+            return parsed;
+        };
+        parsed.parsed = Parsed::Error {
+            error: FormatError::ActionNotThought {
+                chosen,
+                action: tool.clone(),
+            },
+        };
+        return parsed;
     }
     // The 0.5B model answered questions about the documents with the example's "(7 + 5) * 3
     // is 36." and, told so, computed the example's expression.

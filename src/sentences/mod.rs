@@ -255,6 +255,10 @@ pub fn format_error(error: &FormatError) -> Text {
             format!("the answer is only “{label}”, a word of the format"),
             format!("答案只是格式里的词“{label}”"),
         ),
+        FormatError::ActionNotThought { chosen, action } => (
+            format!("the Thought chose {chosen}, the Action is {action}"),
+            format!("Thought 选择了 {chosen}，Action 却是 {action}"),
+        ),
         FormatError::NoteCopied => (
             "the answer repeats the loop's note".to_string(),
             "答案重复了循环的提示".to_string(),
@@ -331,6 +335,10 @@ pub fn steer(steer: &Steer) -> Text {
         SteerWhy::Fits => (
             format!("The question's evidence points to {tool} (see the tool fit), so the constraint allows only {tool} in this reply."),
             format!("问题里的依据指向 {tool}（见工具匹配），所以约束在本次回复中只允许 {tool}。"),
+        ),
+        SteerWhy::Thought => (
+            format!("The last Thought chose {tool} and its Action called another tool, so the constraint allows only {tool} in this reply."),
+            format!("上一个 Thought 选择了 {tool}，它的 Action 却调用了别的工具，所以约束在本次回复中只允许 {tool}。"),
         ),
         SteerWhy::Next => (
             format!("After what ran, the question still needs {tool}, so the constraint allows only {tool} in this reply."),

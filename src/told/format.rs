@@ -160,6 +160,13 @@ pub fn format_error(error: &FormatError, lang: Lang) -> String {
             "'{label}' 只是格式里的一个词，不是答案。请把 Observation 里回答问题的内容写在 \
              'Action: final_answer' 之后的 Action Input 里。"
         ),
+        FormatError::ActionNotThought { chosen, action } => say!(
+            lang,
+            "Your Thought chose {chosen}, but your Action is {action}. Write the Action your \
+             Thought chose: 'Action: {chosen}' and its Action Input.",
+            "你的 Thought 选择了 {chosen}，但 Action 写的是 {action}。请写出 Thought 所选的 \
+             Action：'Action: {chosen}' 和它的 Action Input。"
+        ),
         FormatError::NoteCopied => say!(
             lang,
             "That repeats a note of the loop to you; it is not an answer. Write the answer \

@@ -15,11 +15,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 use super::days::{day_offset, find_word};
-use super::declared::{
-    best_example, find_form, follows, params_text, subject, subject_words, takes_number, values,
-    QUESTION_PAIRS,
-};
-use super::glossary::glosses;
+use super::declared::{best_example, params_text, subject_words, values, QUESTION_PAIRS};
+use super::glossary::{glosses, translated};
 use super::registry::words;
 use super::search_docs::tokenize;
 use super::{Registry, Role, ToolSpec};
@@ -117,7 +114,7 @@ pub enum Evidence {
 }
 
 impl Evidence {
-    fn weight(&self) -> u32 {
+    pub(super) fn weight(&self) -> u32 {
         match self {
             Evidence::Outranked { .. } | Evidence::Awaits { .. } => 0,
             Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
@@ -145,7 +142,7 @@ const OPERATION: &[&str] = &[
 ];
 /// Operations on one number.
 #[rustfmt::skip]
-const UNARY: &[&str] = &[
+pub(super) const UNARY: &[&str] = &[
     "square", "squared", "root", "sqrt", "cube", "cubed", "factorial", "logarithm", "log",
     "平方", "立方", "开方", "对数",
 ];
@@ -244,127 +241,7 @@ impl Registry {
         fits
     }
 
-    /// The question's subject outranks generic evidence. When a tool that gives facts (no
-    /// role) has the question's subject (a keyword or an example), the clock's "now" words
-    /// qualify that subject; a word of that tool is not the calculator's operation ("convert");
-    /// and a number is that tool's argument, not one to compute with, when the tool takes a
-    /// number or the number follows one of its words ("order 1042", 订单3310).
-    fn outrank(&self, question: &str, fits: &mut [ToolFit]) {
-        let subjects: Vec<(String, Vec<String>, bool)> = (fits.iter())
-            .filter_map(|f| {
-                let spec = self.spec(&f.tool).filter(|s| s.role.is_none())?;
-                let words: Vec<String> = (f.evidence.iter())
-                    .filter_map(|e| match e {
-                        Evidence::Keyword { word } => Some(word.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                let example = f
-                    .evidence
-                    .iter()
-                    .any(|e| matches!(e, Evidence::Example { .. }));
-                (example || !words.is_empty()).then(|| (f.tool.clone(), words, takes_number(spec)))
-            })
-            .collect();
-        let Some((first, _, _)) = subjects.first() else {
-            self.qualify_now(fits);
-            return;
-        };
-        let claims = |number: &str| -> Option<&str> {
-            subjects.iter().find_map(|(tool, words, numeric)| {
-                (*numeric || words.iter().any(|w| follows(question, w, number)))
-                    .then_some(tool.as_str())
-            })
-        };
-        for fit in fits.iter_mut() {
-            let role = self.spec(&fit.tool).and_then(|s| s.role);
-            for e in fit.evidence.iter_mut() {
-                let outranked = match (role, &*e) {
-                    (Some(Role::Clock), Evidence::Time { word, now: true }) => {
-                        Some((word.clone(), first.as_str()))
-                    }
-                    (Some(Role::Computes), Evidence::Number { number }) => {
-                        claims(number).map(|by| (number.clone(), by))
-                    }
-                    (Some(Role::Computes), Evidence::Operation { word }) => (subjects.iter())
-                        .find(|(_, words, _)| {
-                            words
-                                .iter()
-                                .any(|w| w.contains(word.as_str()) || word.contains(w.as_str()))
-                        })
-                        .map(|(by, _, _)| (word.clone(), by.as_str())),
-                    _ => None,
-                };
-                if let Some((word, by)) = outranked {
-                    *e = Evidence::Outranked {
-                        word,
-                        by: by.to_string(),
-                    };
-                }
-            }
-        }
-    }
-
-    /// A computation on one number the question gives, with no operation of one number
-    /// ("square root"), waits for its other operand: with a tool that gives facts pointed to,
-    /// the calculator's evidence is that tool's. "How much do 40 shares of ACME cost in total?"
-    /// needs the price first; the 0.5B model, steered to the calculator, wrote `40 * 1000`.
-    fn await_operand(&self, fits: &mut [ToolFit]) {
-        let facts = (fits.iter())
-            .filter(|f| f.role.is_none())
-            .map(|f| {
-                (
-                    f.tool.clone(),
-                    f.evidence.iter().map(Evidence::weight).sum::<u32>(),
-                )
-            })
-            .filter(|(_, score)| *score > 0)
-            .max_by_key(|(_, score)| *score);
-        let Some((by, _)) = facts else { return };
-        for fit in fits.iter_mut().filter(|f| f.role == Some(Role::Computes)) {
-            let count =
-                |p: &dyn Fn(&Evidence) -> bool| fit.evidence.iter().filter(|e| p(e)).count();
-            let numbers = count(&|e| matches!(e, Evidence::Number { .. }));
-            let unary = count(
-                &|e| matches!(e, Evidence::Operation { word } if UNARY.contains(&word.as_str())),
-            );
-            if numbers != 1 || unary > 0 || !asks_computation(fit) {
-                continue;
-            }
-            for e in fit.evidence.iter_mut() {
-                let word = match &*e {
-                    Evidence::Number { number: word }
-                    | Evidence::Operation { word }
-                    | Evidence::Quantity { word } => word.clone(),
-                    _ => continue,
-                };
-                *e = Evidence::Awaits {
-                    word,
-                    by: by.clone(),
-                };
-            }
-        }
-    }
-
-    /// With tools that give facts registered and none named by the question, a word for now
-    /// alone is no sign that the question asks the time: "GLOBX 的股价现在是多少" asks for a
-    /// price now, whatever tool gives it.
-    fn qualify_now(&self, fits: &mut [ToolFit]) {
-        if self.enabled().all(|e| e.spec.role.is_some()) {
-            return;
-        }
-        for fit in fits.iter_mut().filter(|f| f.role == Some(Role::Clock)) {
-            let about_time = (fit.evidence.iter())
-                .any(|e| matches!(e, Evidence::Time { now: false, .. } | Evidence::Day { .. }));
-            for e in fit.evidence.iter_mut().filter(|_| !about_time) {
-                if let Evidence::Time { word, now: true } = e {
-                    *e = Evidence::Qualifier { word: word.clone() };
-                }
-            }
-        }
-    }
-
-    fn spec(&self, name: &str) -> Option<&ToolSpec> {
+    pub(super) fn spec(&self, name: &str) -> Option<&ToolSpec> {
         self.enabled().map(|e| &e.spec).find(|s| s.name == name)
     }
 
@@ -404,42 +281,6 @@ impl Registry {
             }
         }
     }
-}
-
-/// What the question's terms in the other language point to (`glossary`): 股价 ("price") is
-/// the subject of `stock_price`, 美元 ("usd") a word of a description that lists USD. One
-/// piece of evidence per term, none for a term the question's own words already gave.
-fn translated(
-    spec: &ToolSpec,
-    declared: &str,
-    glossed: &[(&str, &str)],
-    found: &[Evidence],
-) -> Vec<Evidence> {
-    let subject = subject(spec);
-    let mut out: Vec<Evidence> = Vec::new();
-    let mut read: Vec<&str> = Vec::new();
-    // A term the tool is about before one its text only mentions.
-    for about in [true, false] {
-        for &(term, word) in glossed {
-            let given = found.iter().any(|e| match e {
-                Evidence::Described { word } | Evidence::Keyword { word } => word == term,
-                _ => false,
-            });
-            if given || read.contains(&term) {
-                continue;
-            }
-            let word_shown = format!("{term} ({word})");
-            if about && subject.iter().any(|s| find_form(word, s).is_some()) {
-                out.push(Evidence::Keyword { word: word_shown });
-            } else if !about && find_form(declared, word).is_some() {
-                out.push(Evidence::Described { word: word_shown });
-            } else {
-                continue;
-            }
-            read.push(term);
-        }
-    }
-    out
 }
 
 /// The words a question writes as names, lower-cased: capitalised where no sentence begins,
@@ -564,7 +405,7 @@ pub fn computes(fits: &[ToolFit]) -> bool {
         })
 }
 
-fn asks_computation(fit: &ToolFit) -> bool {
+pub(super) fn asks_computation(fit: &ToolFit) -> bool {
     let has = |p: &dyn Fn(&Evidence) -> bool| fit.evidence.iter().any(p);
     let number = has(&|e| matches!(e, Evidence::Number { .. }));
     let asks = has(&|e| matches!(e, Evidence::Operation { .. } | Evidence::Quantity { .. }));

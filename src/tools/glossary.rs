@@ -5,6 +5,10 @@
 //! told: the common subjects of tools (weather, money, orders, places, units, messages,
 //! media, travel, health), not the questions of any benchmark.
 
+use super::declared::{find_form, subject};
+use super::fit::Evidence;
+use super::ToolSpec;
+
 /// A Chinese term and its English words (lower case; a word's plural is matched by `fit`).
 #[rustfmt::skip]
 const PAIRS: &[(&str, &[&str])] = &[
@@ -99,6 +103,42 @@ pub(super) fn glosses(lower: &str) -> Vec<(&'static str, &'static str)> {
         taken.push((at, len, term));
         if !out.contains(&(term, word)) {
             out.push((term, word));
+        }
+    }
+    out
+}
+
+/// What the question's terms in the other language point to (`glossary`): 股价 ("price") is
+/// the subject of `stock_price`, 美元 ("usd") a word of a description that lists USD. One
+/// piece of evidence per term, none for a term the question's own words already gave.
+pub(super) fn translated(
+    spec: &ToolSpec,
+    declared: &str,
+    glossed: &[(&str, &str)],
+    found: &[Evidence],
+) -> Vec<Evidence> {
+    let subject = subject(spec);
+    let mut out: Vec<Evidence> = Vec::new();
+    let mut read: Vec<&str> = Vec::new();
+    // A term the tool is about before one its text only mentions.
+    for about in [true, false] {
+        for &(term, word) in glossed {
+            let given = found.iter().any(|e| match e {
+                Evidence::Described { word } | Evidence::Keyword { word } => word == term,
+                _ => false,
+            });
+            if given || read.contains(&term) {
+                continue;
+            }
+            let word_shown = format!("{term} ({word})");
+            if about && subject.iter().any(|s| find_form(word, s).is_some()) {
+                out.push(Evidence::Keyword { word: word_shown });
+            } else if !about && find_form(declared, word).is_some() {
+                out.push(Evidence::Described { word: word_shown });
+            } else {
+                continue;
+            }
+            read.push(term);
         }
     }
     out

@@ -22,6 +22,7 @@ mod error;
 pub mod fit;
 mod glossary;
 mod names;
+mod outrank;
 mod registry;
 pub mod search_docs;
 
