@@ -222,3 +222,30 @@ for (const [lang, subject, outranked] of [
     await page.screenshot({ path: `test-results/screenshots/page-tool-fit-${lang}.png` });
   });
 }
+
+// A question in Chinese finds the same tool, declared in English: 天气 is read as "weather"
+// through the core's glossary, and the anatomy says so.
+test('a question in Chinese is steered to a tool declared in English, and the fit shows the word read', async ({ page }) => {
+  const run = runId('page-tool-glossary');
+  await openPage(page, { lang: 'zh' });
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#js-name').fill('weather');
+  await page.locator('#js-description').fill('Current weather for a city.');
+  await page.locator('#js-keywords').fill('');
+  await page.locator('#js-examples').fill('');
+  await page.locator('#js-parameters').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
+  await page.locator('#js-body').fill('return `Sunny, 21 °C in ${args.city}`;');
+  await page.locator('#js-tool-form button[type=submit]').click();
+  await expect(page.locator('#js-tool-status')).toContainText('工具 weather 已就绪。');
+  await useServer(page, mockUrl('ollama', run));
+  await page.locator('#model').fill('qwen2.5-coder:0.5b');
+  await ask(page, '东京现在的天气怎么样？');
+  await expect(finalAnswer(page)).toContainText('Sunny, 21 °C');
+  const [first] = await mockRequests('ollama', run);
+  expect(first.body.response_format.json_schema.schema.properties.action.const).toBe('weather');
+  const card = page.getByTestId('step-card').first();
+  await card.locator('details.anatomy > summary').click();
+  await expect(card.locator('.anatomy-body')).toContainText('问题问的是“天气 (weather)”，正是它的主题');
+  await card.locator('.anatomy-body ul.fits').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/page-tool-glossary-zh.png' });
+});
