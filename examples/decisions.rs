@@ -104,7 +104,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|f| format!("{}:{}", f.tool, f.score))
                 .collect();
             let then = second(&mut agent, &request);
-            println!("{id} | {} | {}\n    2nd: {then}", fits.join(" "), show(&request));
+            println!(
+                "{id} | {} | {}\n    2nd: {then}",
+                fits.join(" "),
+                show(&request)
+            );
         }
     }
     Ok(())
