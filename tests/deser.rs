@@ -405,6 +405,7 @@ fn repairs() -> Vec<Repair> {
         Repair::ArgumentsRunAsCall,
         Repair::ExpressionRunAsCall,
         Repair::ExpressionEvaluated,
+        Repair::ListedValueCompleted,
         Repair::CopiedLabelRemoved,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
@@ -803,6 +804,7 @@ fn covered_repair(r: &Repair) {
         | Repair::ArgumentsRunAsCall
         | Repair::ExpressionRunAsCall
         | Repair::ExpressionEvaluated
+        | Repair::ListedValueCompleted
         | Repair::CopiedLabelRemoved
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer

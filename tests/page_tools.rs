@@ -535,3 +535,59 @@ fn a_call_of_another_tool_than_the_thought_chose_is_sent_back_and_the_choice_ste
         .expect("feedback");
     assert!(observation.text.contains("Your Thought chose stock_price"));
 }
+
+#[test]
+fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
+    let units = ToolSpec {
+        name: "convert_units".into(),
+        description: "Converts a value from one unit to another.".into(),
+        parameters: json!({"type": "object", "properties": {
+            "value": {"type": "number"},
+            "from": {"type": "string", "enum": ["km", "mi", "m", "ft", "C", "F"]},
+            "to": {"type": "string", "enum": ["km", "mi", "m", "ft", "C", "F"]}
+        }, "required": ["value", "from", "to"]}),
+        ..ToolSpec::default()
+    };
+    // (question, the call's from and to, what runs)
+    let cases = [
+        // The 0.5B model's call at f1cc81f, on both paths: `m` for miles.
+        (
+            "Convert 26.2 miles to kilometers.",
+            "m",
+            "km",
+            Some(("mi", "km")),
+        ),
+        // 英里 is "mile" in the glossary.
+        ("把 10 英里换算成公里。", "m", "km", Some(("mi", "km"))),
+        // Metres named: `m` stands.
+        ("Convert 5 meters to miles.", "m", "mi", None),
+        // Nothing longer named.
+        ("Convert 5 m to feet.", "m", "ft", None),
+    ];
+    for (question, from, to, want) in cases {
+        let mut agent = agent(question, std::slice::from_ref(&units));
+        request(&agent);
+        let text = format!(
+            "Thought: t\nAction: convert_units\nAction Input: {{\"value\": 1, \"from\": \"{from}\", \"to\": \"{to}\"}}"
+        );
+        agent
+            .feed_model(ModelReply {
+                text,
+                ..ModelReply::default()
+            })
+            .expect("a reply");
+        let parse = agent.trace().steps[0].parse.clone().expect("parsed");
+        let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
+            panic!("{question}: {:?}", parse.parsed);
+        };
+        let ran = (
+            input["from"].as_str().unwrap(),
+            input["to"].as_str().unwrap(),
+        );
+        let completed = parse
+            .repairs
+            .contains(&reactloop::parse::Repair::ListedValueCompleted);
+        assert_eq!(ran, want.unwrap_or((from, to)), "{question}");
+        assert_eq!(completed, want.is_some(), "{question}");
+    }
+}

@@ -167,6 +167,9 @@ pub enum Repair {
     /// Set by the agent: final_answer was an arithmetic expression at the last step the limit
     /// allows, and its value is the answer.
     ExpressionEvaluated,
+    /// Set by the agent: a value a parameter lists, cut short (`m` for "miles", where `mi` is
+    /// listed), was completed to the value the question names.
+    ListedValueCompleted,
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,

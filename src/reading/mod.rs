@@ -106,6 +106,25 @@ fn names_tool(text: &str, name: &str) -> bool {
     })
 }
 
+/// Completes the listed values the model cut short ([`Registry::completed_value`]); whether
+/// any was.
+fn complete_values(tool: &str, input: &mut Value, run: &RunSoFar) -> bool {
+    let Value::Object(args) = input else {
+        return false;
+    };
+    let mut completed = false;
+    for (param, value) in args.iter_mut() {
+        let Some(given) = value.as_str() else {
+            continue;
+        };
+        if let Some(full) = (run.registry).completed_value(tool, param, given, run.question) {
+            *value = Value::String(full);
+            completed = true;
+        }
+    }
+    completed
+}
+
 /// The string values in a call's arguments.
 fn strings(input: &Value) -> Vec<&str> {
     match input {
@@ -145,6 +164,11 @@ pub struct RunSoFar<'a> {
 /// `parsed` (the parse of `reply` on its own) read in the context of the run.
 pub fn in_context(parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
     let mut parsed = read(parsed, reply, run);
+    if let Parsed::Action { tool, input } = &mut parsed.parsed {
+        if !run.steered && complete_values(tool, input, run) {
+            parsed.repairs.push(Repair::ListedValueCompleted);
+        }
+    }
     if let Parsed::Final { answer } = &mut parsed.parsed {
         if let Some(kept) = without_copied_label(answer) {
             *answer = kept;

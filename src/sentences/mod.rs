@@ -163,6 +163,7 @@ pub fn repair(repair: Repair) -> Text {
         Repair::InputCompletesFinalAnswer => ("'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'", "单独的“Action Input:”作为上一条回复中“Action: final_answer”的答案读取"),
         Repair::ArgumentsRunAsCall => ("final_answer held a tool's arguments that no Observation had shown: that call was run", "final_answer 里是工具参数：执行了那次调用"),
         Repair::ExpressionRunAsCall => ("final_answer was an expression, not its value: the calculator was run on it", "final_answer 是算式而不是它的值：用计算器算了它"),
+        Repair::ListedValueCompleted => ("a listed value cut short was completed to the one the question names (m for “miles”: mi)", "被截短的列出值补全为问题所说的那个（“miles”是 mi，而不是 m）"),
         Repair::ExpressionEvaluated => ("final_answer was an expression at the last step: its value is the answer", "最后一步的 final_answer 是算式：以它的值为答案"),
         Repair::CopiedLabelRemoved => ("the answer opened with a copied label ('Observation:'): the label was taken out", "答案开头照抄了标签（Observation:）：去掉了这个标签"),
         Repair::AnswerFromEarlierCall => ("final_answer repeated an earlier call's arguments: that call's result is the answer", "final_answer 重复了之前一次调用的参数：以那次调用的结果为答案"),

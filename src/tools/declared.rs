@@ -195,6 +195,53 @@ pub(super) fn values(spec: &ToolSpec, lower: &str) -> Vec<Evidence> {
     out
 }
 
+/// The value a parameter lists that the model cut short: `value` is the start of another
+/// listed value that the question names ("miles" for `mi`), and the question names `value`
+/// itself nowhere. Under a constraint, listed values that share a start (`m`, `mi`) let a small
+/// model close the string early: the 0.5B model converted "26.2 miles" as 26.2 `m`.
+pub(super) fn completed_value(
+    spec: &ToolSpec,
+    param: &str,
+    value: &str,
+    question: &str,
+) -> Option<String> {
+    let (_, schema) = properties(spec).find(|(name, _)| name.as_str() == param)?;
+    let listed: Vec<&str> = enum_values(schema).collect();
+    if !listed.contains(&value) {
+        return None;
+    }
+    let lower = question.to_lowercase();
+    let mut words: Vec<String> = (lower.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect();
+    // A Chinese question names a unit in its own words: 英里 is "mile".
+    words.extend(
+        (super::glossary::glosses(&lower).into_iter())
+            .filter(|(_, word)| word.is_ascii())
+            .map(|(_, word)| word.to_string()),
+    );
+    // The listed value each word names: the longest one it starts with.
+    let named: Vec<&str> = (words.iter())
+        .filter_map(|w| {
+            (listed.iter())
+                .filter(|v| w.starts_with(&v.to_lowercase()))
+                .max_by_key(|v| v.len())
+                .copied()
+        })
+        .collect();
+    if named.contains(&value) {
+        return None;
+    }
+    let longer: Vec<&str> = (named.into_iter())
+        .filter(|v| v.len() > value.len() && v.to_lowercase().starts_with(&value.to_lowercase()))
+        .collect();
+    match longer[..] {
+        [one, ..] if longer.iter().all(|v| *v == one) => Some(one.to_string()),
+        _ => None,
+    }
+}
+
 /// Whether a tool takes a number as a parameter (a value to convert, an amount).
 pub(super) fn takes_number(spec: &ToolSpec) -> bool {
     let properties = properties(spec);

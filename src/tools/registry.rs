@@ -69,6 +69,19 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// The listed value of `tool`'s `param` that the model cut short to `value`, when the
+    /// question names it (`declared::completed_value`).
+    pub fn completed_value(
+        &self,
+        tool: &str,
+        param: &str,
+        value: &str,
+        question: &str,
+    ) -> Option<String> {
+        let spec = self.specs().into_iter().find(|s| s.name == tool)?;
+        super::declared::completed_value(spec, param, value, question)
+    }
+
     /// An empty registry.
     pub fn new() -> Self {
         Self::default()
