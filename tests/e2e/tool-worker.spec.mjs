@@ -186,6 +186,22 @@ test.describe('under a Content-Security-Policy without unsafe-eval', () => {
   });
 });
 
+// The README's weather tool, added in the Tools panel (no keywords; `examples`, one a line),
+// and the Ollama stand-in as the server.
+async function addWeatherTool(page, run, lang, examples) {
+  await page.locator('#tools-panel > summary').click();
+  await page.locator('#js-name').fill('weather');
+  await page.locator('#js-description').fill('Current weather for a city.');
+  await page.locator('#js-keywords').fill('');
+  await page.locator('#js-examples').fill(examples);
+  await page.locator('#js-parameters').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
+  await page.locator('#js-body').fill('return `Sunny, 21 °C in ${args.city}`;');
+  await page.locator('#js-tool-form button[type=submit]').click();
+  await expect(page.locator('#js-tool-status')).toContainText(lang === 'en' ? 'Tool weather is ready.' : '工具 weather 已就绪。');
+  await useServer(page, mockUrl('ollama', run));
+  await page.locator('#model').fill('qwen2.5-coder:0.5b');
+}
+
 // A page's own tool is steered to like a built-in (issue 42): the README's weather tool, added
 // in the Tools panel, is the one the first reply may call for a weather question, though
 // "right now" is a word for the clock; the anatomy's tool fit says why, in both languages.
@@ -196,18 +212,7 @@ for (const [lang, subject, outranked] of [
   test(`a tool added in the Tools panel is steered to for its question, and the fit shows why (${lang})`, async ({ page }) => {
     const run = runId(`page-tool-${lang}`);
     await openPage(page, { lang });
-    const panel = page.locator('#tools-panel');
-    await panel.locator('> summary').click();
-    await page.locator('#js-name').fill('weather');
-    await page.locator('#js-description').fill('Current weather for a city.');
-    await page.locator('#js-keywords').fill('');
-    await page.locator('#js-examples').fill('Will it rain in Paris today?');
-    await page.locator('#js-parameters').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
-    await page.locator('#js-body').fill('return `Sunny, 21 °C in ${args.city}`;');
-    await page.locator('#js-tool-form button[type=submit]').click();
-    await expect(page.locator('#js-tool-status')).toContainText(lang === 'en' ? 'Tool weather is ready.' : '工具 weather 已就绪。');
-    await useServer(page, mockUrl('ollama', run));
-    await page.locator('#model').fill('qwen2.5-coder:0.5b');
+    await addWeatherTool(page, run, lang, 'Will it rain in Paris today?');
     await ask(page, 'What is the weather like in Lisbon right now?');
     await expect(finalAnswer(page)).toHaveText('The answer is Sunny, 21 °C in Lisbon.');
     const [first] = await mockRequests('ollama', run);
@@ -228,17 +233,7 @@ for (const [lang, subject, outranked] of [
 test('a question in Chinese is steered to a tool declared in English, and the fit shows the word read', async ({ page }) => {
   const run = runId('page-tool-glossary');
   await openPage(page, { lang: 'zh' });
-  await page.locator('#tools-panel > summary').click();
-  await page.locator('#js-name').fill('weather');
-  await page.locator('#js-description').fill('Current weather for a city.');
-  await page.locator('#js-keywords').fill('');
-  await page.locator('#js-examples').fill('');
-  await page.locator('#js-parameters').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
-  await page.locator('#js-body').fill('return `Sunny, 21 °C in ${args.city}`;');
-  await page.locator('#js-tool-form button[type=submit]').click();
-  await expect(page.locator('#js-tool-status')).toContainText('工具 weather 已就绪。');
-  await useServer(page, mockUrl('ollama', run));
-  await page.locator('#model').fill('qwen2.5-coder:0.5b');
+  await addWeatherTool(page, run, 'zh', '');
   await ask(page, '东京现在的天气怎么样？');
   await expect(finalAnswer(page)).toContainText('Sunny, 21 °C');
   const [first] = await mockRequests('ollama', run);
