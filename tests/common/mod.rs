@@ -361,6 +361,10 @@ pub fn full_request() -> ModelRequest {
                 Evidence::Qualifier {
                     word: "现在".into(),
                 },
+                Evidence::Awaits {
+                    word: "40".into(),
+                    by: "stock_price".into(),
+                },
             ],
         }],
         unsteered: Some(Box::new(reactloop::llm::Unsteered::Split {
