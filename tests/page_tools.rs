@@ -124,6 +124,21 @@ fn call(agent: &mut Agent, tool: &str, args: serde_json::Value, result: &str) ->
     request(agent)
 }
 
+/// Feeds a call of the tool that gives a fact; the next request must steer the computation:
+/// the question's numbers it must use.
+fn computed_next(
+    agent: &mut Agent,
+    tool: &str,
+    args: serde_json::Value,
+    result: &str,
+) -> Vec<String> {
+    let steer = call(agent, tool, args, result)
+        .steer
+        .expect("the computation comes next");
+    assert_eq!(steer.tool, "calculator");
+    steer.uses
+}
+
 fn steered(request: &ModelRequest) -> Option<&str> {
     request.steer.as_ref().map(|s| s.tool.as_str())
 }
@@ -175,17 +190,13 @@ fn a_number_after_the_tools_word_is_its_identifier_not_one_to_compute_with() {
     );
     let mut agent = agent(question, &[order_status()]);
     assert_eq!(steered(&request(&agent)), Some("order_status"));
-    let next = call(
+    let uses = computed_next(
         &mut agent,
         "order_status",
         json!({"order_id": "1042"}),
         "Order 1042: total 58.40 EUR.",
     );
-    let steer = next.steer.expect("the computation comes next");
-    assert_eq!(
-        (steer.tool.as_str(), steer.uses),
-        ("calculator", vec!["20".to_string()])
-    );
+    assert_eq!(uses, ["20"]);
     // 订单3310: the identifier is written right after the keyword.
     let zh = self::fits("订单3310送到了吗？", &[order_status()]);
     assert_eq!(zh[0].tool, "order_status");
@@ -459,17 +470,13 @@ fn a_computation_on_one_number_waits_for_the_fact_it_needs() {
         Some("To answer this, I need stock_price")
     );
     // With the price found, the computation comes next, with the question's 40.
-    let next = call(
+    let uses = computed_next(
         &mut agent,
         "stock_price",
         json!({"ticker": "ACME"}),
         "ACME: 123.45 USD",
     );
-    let steer = next.steer.expect("the computation comes next");
-    assert_eq!(
-        (steer.tool.as_str(), steer.uses),
-        ("calculator", vec!["40".to_string()])
-    );
+    assert_eq!(uses, ["40"]);
     // An operation of one number is a computation of its own, and two numbers are one.
     for question in ["What is the square root of 40?", "What is 40 times 3?"] {
         let agent = self::agent(question, &[stock_price(), weather()]);
