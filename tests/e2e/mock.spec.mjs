@@ -190,7 +190,8 @@ for (const [lang, question, phrase, fixed] of [
     await ask(page, question);
     // The stand-in echoes each Observation as its answer, feedback included, which the loop
     // sends back (`note_copied`): only the first step matters here.
-    await expect(page.getByTestId('step-card').first()).toBeVisible();
+    // The card shows while the request is still being read by the stand-in: wait for its log.
+    await expect.poll(async () => (await mockRequests('ollama', run)).length).toBeGreaterThan(0);
     const [first] = await mockRequests('ollama', run);
     const schema = first.body.response_format.json_schema.schema;
     expect(schema.properties.action.const).toBe('current_time');
