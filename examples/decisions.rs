@@ -100,8 +100,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     continue;
                 }
             };
+            // Each tool with evidence, and its evidence as the trace has it.
             let fits: Vec<String> = (request.fits.iter())
-                .map(|f| format!("{}:{}", f.tool, f.score))
+                .filter(|f| !f.evidence.is_empty())
+                .map(|f| {
+                    let evidence: Vec<String> = (f.evidence.iter())
+                        .map(|e| serde_json::to_string(e).unwrap_or_default())
+                        .collect();
+                    format!("{}:{} {}", f.tool, f.score, evidence.join(""))
+                })
                 .collect();
             let then = second(&mut agent, &request);
             println!(

@@ -594,8 +594,12 @@ fn requests() -> Vec<ModelRequest> {
             tool: "calculator".into(),
             why,
             uses: match why {
-                SteerWhy::Next => vec!["3".into(), "0.5".into()],
-                SteerWhy::Fits | SteerWhy::Thought => Vec::new(),
+                SteerWhy::Next => ["3".into(), "0.5".into()].into(),
+                SteerWhy::Fits | SteerWhy::Thought => Box::default(),
+            },
+            seen: match why {
+                SteerWhy::Next => ["3".into(), "0.5".into(), "2024".into()].into(),
+                SteerWhy::Fits | SteerWhy::Thought => Box::default(),
             },
             args: None,
         });

@@ -250,15 +250,17 @@ fn a_constrained_run_searches_then_computes() {
         .map(|s| s.request.steer.clone())
         .collect();
     let steer = |tool: &str, why, uses: &[&str]| {
-        Some(Steer {
-            tool: tool.into(),
+        Some((
+            tool.to_string(),
             why,
-            uses: uses.iter().map(|n| n.to_string()).collect(),
-            args: None,
-        })
+            uses.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+        ))
     };
+    let kinds: Vec<_> = (steers.iter())
+        .map(|s| s.as_ref().map(|s| (s.tool.clone(), s.why, s.uses.to_vec())))
+        .collect();
     assert_eq!(
-        steers,
+        kinds,
         [
             steer("search_docs", SteerWhy::Fits, &[]),
             // The computation is to use the question's 4, which the search did not.
@@ -266,6 +268,13 @@ fn a_constrained_run_searches_then_computes() {
             None
         ]
     );
+    // And may hold the numbers the question and the search gave: the dimension is 384.
+    let seen = &steers[1].as_ref().unwrap().seen;
+    assert!(
+        seen.contains(&"4".into()) && seen.contains(&"384".into()),
+        "{seen:?}"
+    );
+    assert!(steers[0].as_ref().unwrap().seen.is_empty());
     assert_eq!(trace.steps[0].request.fits[0].tool, "search_docs");
     assert!(trace.steps[1].request.fits.is_empty());
     let found = &trace.steps[0].observation.as_ref().unwrap().text;
@@ -281,7 +290,7 @@ fn a_constrained_run_searches_then_computes() {
     for other in ["search_docs", "current_time", "final_answer"] {
         assert!(!grammar.contains(other), "{other} in {grammar}");
     }
-    assert!(grammar.contains("xi* xo"), "{grammar}");
+    assert!(grammar.contains("xa xo"), "{grammar}");
     assert!(grammar.contains("\"4\""), "{grammar}");
     // The reader is told why, in both languages, and sees the fit.
     let view = reactloop::view::step(&trace.steps[1], "").unwrap();
@@ -415,7 +424,7 @@ fn this_year_is_the_clocks_year() {
         let trace = run(question, Constrained::Grammar, &[CLOCK, MINUS, ANSWER]);
         let steer = trace.steps[1].request.steer.clone().expect("a steer");
         assert_eq!(steer.tool, "calculator", "{question}");
-        assert_eq!(steer.uses, ["2026", "1969"], "{question}");
+        assert_eq!(*steer.uses, ["2026", "1969"], "{question}");
     }
     // Without "this year", the clock's year is not required.
     let trace = run(
@@ -639,23 +648,26 @@ fn a_number_alone_is_not_the_computation() {
 
 /// The calculation steered to after a fact was found must hold the question's unused numbers,
 /// each whole, and an operator: the fact alone or the question's number alone is no
-/// computation. The JSON schema's pattern, read by a regular-expression engine.
+/// computation. Its other numbers are ones the run has seen or short ones, and it is short:
+/// no timestamp strung into it, no run to the token limit. The JSON schema's pattern, read by
+/// a regular-expression engine.
 #[test]
 fn a_steered_calculation_uses_the_question_numbers() {
-    let request = |uses: &[&str]| ModelRequest {
+    let request = |uses: &[&str], seen: &[&str]| ModelRequest {
         constrained: Constrained::JsonSchema,
         steer: Some(Steer {
             tool: "calculator".into(),
             why: SteerWhy::Next,
             uses: uses.iter().map(|n| n.to_string()).collect(),
+            seen: seen.iter().map(|n| n.to_string()).collect(),
             args: None,
         }),
         ..ModelRequest::default()
     };
     let cfg = client();
     let tools = registry().specs().into_iter().cloned().collect::<Vec<_>>();
-    let pattern = |uses: &[&str]| {
-        let body = chat_body(&cfg, &request(uses), &tools);
+    let pattern = |uses: &[&str], seen: &[&str]| {
+        let body = chat_body(&cfg, &request(uses, seen), &tools);
         let schema = &body["response_format"]["json_schema"]["schema"];
         let p = schema
             .pointer("/properties/action_input/properties/expression/pattern")
@@ -664,25 +676,44 @@ fn a_steered_calculation_uses_the_question_numbers() {
             .to_string();
         regex_lite::Regex::new(&p).unwrap()
     };
-    let cases: [(&[&str], &[&str], &[&str]); 3] = [
+    let long = format!("58.40 * 0.20 * 100 / 1{}", "0".repeat(60));
+    let runaway = format!("58.4 {}", "+ 58.4 ".repeat(30));
+    // The numbers to use, the numbers seen, expressions allowed, expressions refused.
+    type Case<'a> = (&'a [&'a str], &'a [&'a str], &'a [&'a str], &'a [&'a str]);
+    let cases: [Case; 5] = [
         (
             &["3"],
+            &["3", "2024"],
             &["2024 * 3", "3*2024", "(2024) * 3", "sqrt(3) + 1"],
             &["3", "2024", "2024 * 35", "32024 * 2", "2024 * 1.3", "3 3"],
         ),
         (
             &["1949", "2"],
+            &["1949", "2", "2025"],
             &["(2025 - 1949) * 2", "2 * (2025 - 1949)", "1949*2"],
             &["2025 - 1949", "1949 2", "(2025 - 19492) * 2", "2"],
         ),
         (
             &["0.25"],
+            &["0.25", "2000"],
             &["2000 * 0.25"],
-            &["2000 * 0x25", "2000 * 0.255"],
+            &["2000 * 0x25", "2000 * 0.255", "2500 * 0.25"],
+        ),
+        (
+            &["40"],
+            &["40", "123.45"],
+            &["123.45 * 40", "40 * 123.450", "(123.45 * 40) * 1.2"],
+            &["123.45 * 2025 - 1200 * 40", "40 * 1.21578125", "123.45 * 202.5 - 40"],
+        ),
+        (
+            &["20"],
+            &["20", "3", "58.4"],
+            &["58.40 * (1 + 20 / 100)", "58.4 + 58.4 * 20 / 100"],
+            &[&long, &runaway],
         ),
     ];
-    for (uses, allowed, refused) in cases {
-        let p = pattern(uses);
+    for (uses, seen, allowed, refused) in cases {
+        let p = pattern(uses, seen);
         for text in allowed {
             assert!(p.is_match(text), "{uses:?}: {text} refused");
         }
@@ -690,6 +721,7 @@ fn a_steered_calculation_uses_the_question_numbers() {
             assert!(!p.is_match(text), "{uses:?}: {text} allowed");
         }
     }
-    // Without numbers to use, the calculator's own pattern stands: a number alone is written.
-    assert!(pattern(&[]).is_match("2024"));
+    // With no number left to use, the numbers seen still hold: any of them alone is written.
+    let p = pattern(&[], &["2024"]);
+    assert!(p.is_match("2024") && !p.is_match("2025 * 2"));
 }

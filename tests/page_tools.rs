@@ -136,7 +136,7 @@ fn computed_next(
         .steer
         .expect("the computation comes next");
     assert_eq!(steer.tool, "calculator");
-    steer.uses
+    steer.uses.to_vec()
 }
 
 fn steered(request: &ModelRequest) -> Option<&str> {
@@ -597,4 +597,66 @@ fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
         assert_eq!(ran, want.unwrap_or((from, to)), "{question}");
         assert_eq!(completed, want.is_some(), "{question}");
     }
+}
+
+/// A tool that needs a number is no tool for a question that gives none: a converter that
+/// speaks of temperature, beside a weather tool, for a question of two cities' temperatures.
+#[test]
+fn a_tool_whose_number_the_question_cannot_give_has_no_evidence_from_it() {
+    let weather = ToolSpec {
+        description: "Current weather for a city: temperature in °C, sky, wind.".into(),
+        ..weather()
+    };
+    let converter = ToolSpec {
+        description: "Converts a value from one unit to another, temperature (C, F) too.".into(),
+        examples: Vec::new(),
+        ..convert()
+    };
+    let page = [weather, converter];
+    let first = request(&agent("开罗的气温比奥斯陆高多少度？", &page));
+    assert_eq!(first.fits[0].tool, "weather", "{:?}", first.fits);
+    let unfilled = evidence(&first.fits, "convert_units");
+    assert!(!unfilled.is_empty(), "{:?}", first.fits);
+    assert!(unfilled
+        .iter()
+        .all(|e| matches!(e, Evidence::Unfilled { param, .. } if param == "value")));
+    let said = sentences::fit(
+        first
+            .fits
+            .iter()
+            .find(|f| f.tool == "convert_units")
+            .unwrap(),
+    );
+    assert!(
+        said.en.contains("gives no number for its value"),
+        "{}",
+        said.en
+    );
+    // A number in the question, in digits or in words, is the converter's to convert.
+    for question in [
+        "把 100 华氏度换算成摄氏度。",
+        "What is the temperature of five hundred kelvin in C?",
+    ] {
+        let fits = fits(question, &page);
+        assert!(
+            (evidence(&fits, "convert_units").iter())
+                .all(|e| !matches!(e, Evidence::Unfilled { .. })),
+            "{question}: {fits:?}"
+        );
+    }
+}
+
+/// 股 counts shares: "买 25 股 GLOBX" asks about a stock, read through the glossary.
+#[test]
+fn shares_counted_in_chinese_point_to_the_share_price() {
+    let first = request(&agent(
+        "买 25 股 GLOBX 要花多少美元？",
+        &[stock_price(), exchange_rate()],
+    ));
+    assert_eq!(first.fits[0].tool, "stock_price", "{:?}", first.fits);
+    assert!(
+        first.fits[0].score > first.fits[1].score,
+        "{:?}",
+        first.fits
+    );
 }

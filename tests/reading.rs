@@ -751,7 +751,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
 
 #[test]
 fn numbers_are_read_as_a_reader_would_compare_them() {
-    use reactloop::reading::{mentions_number, numbers};
+    use reactloop::reading::{facts, mentions_number, numbers};
     let cases: &[(&str, &[&str])] = &[
         ("since 1969", &["1969"]),
         ("(17 + 8) * 4 / 5", &["17", "8", "4", "5"]),
@@ -765,6 +765,15 @@ fn numbers_are_read_as_a_reader_would_compare_them() {
     ];
     for (text, want) in cases {
         assert_eq!(numbers(text), *want, "{text}");
+    }
+    // A result's facts leave out a date's and a time's parts, not a range or a sum.
+    for (text, want) in [
+        ("ACME: 123.45 USD (2025-03-14 12:00 UTC).", &["123.45"][..]),
+        ("shipped on 2025/03/12, 3 items, 58.40 EUR", &["3", "58.4"]),
+        ("Friday, 14 March 2025, 12:00:00", &["14", "2025"]),
+        ("10-20 people, 5 - 3 = 2", &["10", "20", "5", "3", "2"]),
+    ] {
+        assert_eq!(facts(text), want, "{text}");
     }
     for (text, has) in [
         ("What is the capital of France?", false),

@@ -184,6 +184,8 @@ impl Agent {
             .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
             .map(|tool| {
                 let first = self.calls.is_empty();
+                // After a fact was found, the computation that uses it.
+                let computes = !first && chosen.is_none();
                 Steer {
                     tool: tool.to_string(),
                     why: match (chosen.is_some(), first) {
@@ -191,10 +193,13 @@ impl Agent {
                         (false, true) => SteerWhy::Fits,
                         (false, false) => SteerWhy::Next,
                     },
-                    uses: if first || chosen.is_some() {
-                        Vec::new()
-                    } else {
-                        self.numbers_to_use(tool)
+                    uses: match computes {
+                        true => self.numbers_to_use(tool).into(),
+                        false => Box::default(),
+                    },
+                    seen: match computes {
+                        true => self.numbers_seen(tool).into(),
+                        false => Box::default(),
                     },
                     args: self.fixed_args(tool),
                 }
@@ -321,6 +326,29 @@ impl Agent {
             Some(Role::Computes) => self.numbers_to_compute(),
             _ => Vec::new(),
         }
+    }
+
+    /// The numbers a computation after a found fact may hold, besides short ones: the
+    /// question's and those of the calls and their results, but a date's or a time's.
+    fn numbers_seen(&self, tool: &str) -> Vec<String> {
+        if self.registry.role(tool) != Some(Role::Computes) {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = Vec::new();
+        let results = (self.calls.iter().filter(|c| c.succeeded)).flat_map(|c| {
+            reading::facts(&c.observation)
+                .into_iter()
+                .chain(reading::facts(&c.args.to_string()))
+        });
+        for n in reading::operands(&self.trace.question)
+            .into_iter()
+            .chain(results)
+        {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+        out
     }
 
     fn numbers_to_compute(&self) -> Vec<String> {

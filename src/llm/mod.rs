@@ -387,7 +387,8 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
     // The numbers the steered calculation must use, when the steer is to the calculator.
     let uses = req.steer.as_ref().filter(|steer| {
         let spec = tools.iter().find(|t| t.name == steer.tool);
-        !steer.uses.is_empty() && spec.and_then(|s| s.role) == Some(crate::tools::Role::Computes)
+        let constrains = !steer.uses.is_empty() || !steer.seen.is_empty();
+        constrains && spec.and_then(|s| s.role) == Some(crate::tools::Role::Computes)
     });
     let schema = || {
         if req.asks_plan {
@@ -397,7 +398,7 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         } else {
             let mut schema = react_schema(&actions, thought, answer);
             if let Some(steer) = uses {
-                uses::into_schema(&mut schema, &steer.tool, &steer.uses);
+                uses::into_schema(&mut schema, &steer.tool, &steer.uses, &steer.seen);
             }
             ("react_step", schema)
         }
@@ -410,7 +411,7 @@ pub fn chat_body(cfg: &ClientConfig, req: &ModelRequest, tools: &[ToolSpec]) -> 
         } else {
             let grammar = react_grammar(&actions, thought, answer);
             match uses {
-                Some(steer) => uses::into_grammar(&grammar, &steer.uses),
+                Some(steer) => uses::into_grammar(&grammar, &steer.uses, &steer.seen),
                 None => grammar,
             }
         }

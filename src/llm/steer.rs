@@ -11,8 +11,12 @@ pub struct Steer {
     pub why: SteerWhy,
     /// Numbers of the question that no call has used and the built-in calculator's expression
     /// must hold (after a fact was found, the computation that uses it).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub uses: Vec<String>,
+    #[serde(default, skip_serializing_if = "<[String]>::is_empty")]
+    pub uses: Box<[String]>,
+    /// The numbers of the question and the tools' results (not a date's or a time's): with
+    /// short ones, the only numbers that expression may hold.
+    #[serde(default, skip_serializing_if = "<[String]>::is_empty")]
+    pub seen: Box<[String]>,
     /// Arguments the question fixes, which the steered call writes as they are (the clock's
     /// `days` for "30 days from today"). Boxed: most requests have none, and every step's
     /// effect carries its request.

@@ -1,10 +1,13 @@
-//! A calculation that must use given numbers. After a fact was found (a year, a count), the
-//! 0.5B model sent the calculator the fact alone (`2024`), or the question's other number alone
-//! (`3`), and answered with it; it never wrote `2024 * 3`. Steered to the computation, its
+//! A calculation steered to after a fact was found. The 0.5B model sent the calculator the
+//! fact alone (`2024`), or the question's other number alone (`3`), and answered with it; it
+//! never wrote `2024 * 3`. Or it ran on to the token limit: `123.45 * 2025 - 1200 * …` from a
+//! price's timestamp, `58.40 * 0.20 * 100 / 10000000…`. Steered to the computation, its
 //! expression must hold each number the question gives and no call has used yet, as a whole
-//! number, and an operator: the constraint leaves the model only the computation.
+//! number, and an operator; and every number in it is one the run has seen (the question's,
+//! the results') or a short one (three digits, or a digit and two decimals: a percentage, a
+//! factor), in at most [`MAX_PIECES`] pieces. The constraint leaves the model only the
+//! computation.
 
-use super::constrain::EXPRESSION_CHARS;
 use crate::tools::calculator;
 use serde_json::{json, Value};
 
@@ -14,10 +17,37 @@ const BOUNDARY: &str = " ,+*/%^()-";
 const OPERATOR: &str = "+*/%^,-";
 /// At most this many numbers are required (their orders multiply the alternatives).
 pub const MAX_USES: usize = 2;
+/// At most this many pieces (a character, a name, or a number and the character after it)
+/// between two required numbers: a computation of a found fact is short.
+const MAX_PIECES: usize = 12;
+
+/// A number that may be written: one the run has seen, its decimals with trailing zeros
+/// ("58.40" for 58.4), or a short one.
+fn regex_number(seen: &[String]) -> String {
+    let mut alternatives: Vec<String> = (seen.iter())
+        .map(|n| match n.contains('.') {
+            true => format!("{}0*", n.replace('.', "[.]")),
+            false => n.clone(),
+        })
+        .collect();
+    alternatives.push("[0-9]{1,3}|[0-9]?[.][0-9]{1,2}".into());
+    format!("({})", alternatives.join("|"))
+}
+
+fn gbnf_number(seen: &[String]) -> String {
+    let mut alternatives: Vec<String> = (seen.iter())
+        .map(|n| match n.contains('.') {
+            true => format!("\"{n}\" \"0\"*"),
+            false => format!("\"{n}\""),
+        })
+        .collect();
+    alternatives.push("[0-9] ([0-9] [0-9]?)? | [0-9]? \".\" [0-9] [0-9]?".into());
+    alternatives.join(" | ")
+}
 
 /// The pieces of an expression, as a pattern or as GBNF.
 struct Pieces {
-    /// Any run of expression characters and names.
+    /// Any run of pieces, each a character, a name or a number written as allowed.
     any: String,
     boundary: String,
     operator: String,
@@ -27,10 +57,11 @@ struct Pieces {
 }
 
 impl Pieces {
-    fn regex() -> Pieces {
+    fn regex(seen: &[String]) -> Pieces {
         let names = calculator::names().join("|");
+        let piece = format!("([{BOUNDARY}]|{names}|{}[{BOUNDARY}])", regex_number(seen));
         Pieces {
-            any: format!("([{EXPRESSION_CHARS}]|{names})*"),
+            any: format!("{piece}{{0,{MAX_PIECES}}}{}?", regex_number(seen)),
             boundary: format!("[{BOUNDARY}]"),
             operator: format!("[{OPERATOR}]"),
             literal: |n| n.replace('.', "[.]"),
@@ -40,7 +71,7 @@ impl Pieces {
 
     fn gbnf() -> Pieces {
         Pieces {
-            any: "xi*".into(),
+            any: "xa".into(),
             boundary: "xb".into(),
             operator: "xo".into(),
             literal: |n| format!("\"{n}\""),
@@ -93,28 +124,44 @@ fn orders(numbers: &[String]) -> Vec<Vec<&String>> {
     }
 }
 
-/// The pattern of an expression that uses `numbers` (at most [`MAX_USES`]) and an operator.
-pub fn pattern(numbers: &[String]) -> String {
-    let alternatives = Pieces::regex().alternatives(&numbers[..numbers.len().min(MAX_USES)]);
+/// The pattern of an expression that uses `numbers` (at most [`MAX_USES`]) and an operator,
+/// with no number but those `seen` and short ones.
+pub fn pattern(numbers: &[String], seen: &[String]) -> String {
+    let pieces = Pieces::regex(seen);
+    let alternatives = match numbers {
+        [] => vec![pieces.any.clone()],
+        _ => pieces.alternatives(&numbers[..numbers.len().min(MAX_USES)]),
+    };
     format!("^({})$", alternatives.join("|"))
 }
 
 /// The GBNF rules of `exprstr`, the same expression as [`pattern`], quotes included.
-pub fn gbnf_rules(numbers: &[String]) -> String {
-    let alternatives = Pieces::gbnf().alternatives(&numbers[..numbers.len().min(MAX_USES)]);
+pub fn gbnf_rules(numbers: &[String], seen: &[String]) -> String {
+    let pieces = Pieces::gbnf();
+    let alternatives = match numbers {
+        [] => vec![pieces.any.clone()],
+        _ => pieces.alternatives(&numbers[..numbers.len().min(MAX_USES)]),
+    };
     let names: Vec<String> = calculator::names()
         .into_iter()
         .map(|n| format!("\"{n}\""))
         .collect();
+    // Nested, not `{0,N}`: every llama.cpp a page may meet reads it.
+    let mut run = String::new();
+    for _ in 0..MAX_PIECES {
+        run = format!("(xp {run})?");
+    }
     format!(
-        "exprstr ::= \"\\\"\" ( {} ) \"\\\"\"\nxi ::= [{EXPRESSION_CHARS}] | {}\nxb ::= [{BOUNDARY}]\nxo ::= [{OPERATOR}]",
+        "exprstr ::= \"\\\"\" ( {} ) \"\\\"\"\nxa ::= {run} xn?\nxp ::= xc | xn xb\nxc ::= xb | {}\nxn ::= {}\nxb ::= [{BOUNDARY}]\nxo ::= [{OPERATOR}]",
         alternatives.join(" | "),
-        names.join(" | ")
+        names.join(" | "),
+        gbnf_number(seen),
     )
 }
 
-/// A step's schema with the calculator's `expression` required to use `numbers`.
-pub fn into_schema(schema: &mut Value, tool: &str, numbers: &[String]) {
+/// A step's schema with the calculator's `expression` required to use `numbers` and no
+/// number but those `seen` and short ones.
+pub fn into_schema(schema: &mut Value, tool: &str, numbers: &[String], seen: &[String]) {
     let branches = match schema.get_mut("anyOf").and_then(Value::as_array_mut) {
         Some(branches) => branches.iter_mut().collect(),
         None => vec![schema],
@@ -126,17 +173,17 @@ pub fn into_schema(schema: &mut Value, tool: &str, numbers: &[String]) {
         if let Some(Value::Object(expression)) =
             branch.pointer_mut("/properties/action_input/properties/expression")
         {
-            expression.insert("pattern".into(), json!(pattern(numbers)));
+            expression.insert("pattern".into(), json!(pattern(numbers, seen)));
         }
     }
 }
 
-/// A step's grammar with the calculator's `expression` required to use `numbers`.
-pub fn into_grammar(grammar: &str, numbers: &[String]) -> String {
+/// A step's grammar with the calculator's `expression` as in [`into_schema`].
+pub fn into_grammar(grammar: &str, numbers: &[String], seen: &[String]) -> String {
     grammar
         .lines()
         .map(|line| match line.starts_with("exprstr ::=") {
-            true => gbnf_rules(numbers),
+            true => gbnf_rules(numbers, seen),
             false => line.to_string(),
         })
         .collect::<Vec<_>>()

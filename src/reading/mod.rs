@@ -10,8 +10,9 @@ use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
 use crate::prompt::{self, FewShot, Opening};
+pub use crate::tools::fit::mentions_number;
 use crate::tools::{calculator, HostContext, Registry, Role};
-pub use numbers::{mentions_number, numbers, operands};
+pub use numbers::{facts, numbers, operands};
 use numbers::{result_missed, unused_number};
 
 /// A call made earlier in the run and what came back.

@@ -37,6 +37,40 @@ pub fn operands(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The numbers of a tool's result a computation may use: all but the parts of a date or a
+/// time ("2025-03-14 12:00"), which the 0.5B model strung into `123.45 * 2025 - 1200 * …`.
+pub fn facts(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut kept = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        // A run of digits joined by '-', '/' or ':': a date with two joins, a time with one ':'.
+        let mut end = i;
+        let (mut dashes, mut colons) = (0, 0);
+        while end < chars.len() && chars[end].is_ascii_digit() {
+            while chars.get(end).is_some_and(char::is_ascii_digit) {
+                end += 1;
+            }
+            let join = chars.get(end).copied();
+            let digit_after = chars.get(end + 1).is_some_and(char::is_ascii_digit);
+            match join {
+                Some('-' | '/') if digit_after => dashes += 1,
+                Some(':') if digit_after => colons += 1,
+                _ => break,
+            }
+            end += 1;
+        }
+        if end > i && (dashes >= 2 || colons >= 1) {
+            kept.push(' ');
+            i = end;
+        } else {
+            kept.push(chars[i]);
+            i += 1;
+        }
+    }
+    numbers(&kept)
+}
+
 /// The numbers of `text` that say how precise the answer is ("to 3 decimal places", "4
 /// significant figures", "保留 2 位小数"): not operands, so no step needs them.
 fn precision_numbers(text: &str) -> Vec<String> {
@@ -154,59 +188,4 @@ pub fn numbers(text: &str) -> Vec<String> {
         });
     }
     out
-}
-
-/// Whether `text` holds a number, in digits or in words ("seven", "half", "三", "一半"): a
-/// question without one needs no calculation.
-pub fn mentions_number(text: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "thousand",
-        "million",
-        "billion",
-        "half",
-        "twice",
-        "double",
-        "triple",
-        "dozen",
-        "percent",
-        "pi",
-    ];
-    // The Chinese number characters are recognition data, read in the question, never told.
-    !numbers(text).is_empty()
-        || text
-            .chars()
-            .any(|c| "零一二两三四五六七八九十百千万亿半倍".contains(c))
-        || text
-            .to_lowercase()
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .any(|word| WORDS.contains(&word))
 }

@@ -354,6 +354,15 @@ pub fn steer(steer: &Steer) -> Text {
         ));
         zh.push_str(&format!("它的算式必须用上问题里的 {uses}，并带有运算符。"));
     }
+    if !steer.seen.is_empty() {
+        let seen = steer.seen.join(", ");
+        en.push_str(&format!(
+            " Its numbers are those the question and the results gave ({seen}) or short ones."
+        ));
+        zh.push_str(&format!(
+            "算式里的数只能是问题和结果里出现过的（{seen}），或很短的数。"
+        ));
+    }
     if let Some(args) = &steer.args {
         let args = serde_json::Value::Object((**args).clone());
         en.push_str(&format!(" The question fixes its input: {args}."));
@@ -407,6 +416,10 @@ fn evidence(evidence: &Evidence) -> (String, String) {
         Evidence::Awaits { word, by } => (
             format!("“{word}” waits for what {by} finds: one number is not a computation yet"),
             format!("“{word}”要等 {by} 查到的结果：只有一个数还算不了"),
+        ),
+        Evidence::Unfilled { word, param } => (
+            format!("“{word}”, but the question gives no number for its {param}"),
+            format!("有“{word}”，但问题没有给出它的参数 {param} 要的数"),
         ),
         Evidence::Source { word } => (
             format!("the question points to the documents (“{word}”)"),

@@ -253,6 +253,20 @@ pub(super) fn takes_number(spec: &ToolSpec) -> bool {
     })
 }
 
+/// The first parameter a call must give that is a number: what the question has to supply.
+pub(super) fn required_number(spec: &ToolSpec) -> Option<&str> {
+    let required = spec.parameters.get("required").and_then(|r| r.as_array())?;
+    properties(spec)
+        .find(|(name, p)| {
+            let numeric = matches!(
+                p.get("type").and_then(|t| t.as_str()),
+                Some("number" | "integer")
+            );
+            numeric && required.iter().any(|r| r.as_str() == Some(name.as_str()))
+        })
+        .map(|(name, _)| name.as_str())
+}
+
 /// Whether `number` follows `word` in the question, with at most a space, `#` or `:` between
 /// them ("order 1042", "order #1042", 订单3310).
 pub(super) fn follows(question: &str, word: &str, number: &str) -> bool {

@@ -70,6 +70,12 @@ pub enum Evidence {
         word: String,
         by: String,
     },
+    /// A word of a tool that needs a number the question does not give: "气温" in "开罗的气温比
+    /// 奥斯陆高多少度？" is about temperature, and no value to convert.
+    Unfilled {
+        word: String,
+        param: String,
+    },
     /// A word for now alone, with tools that give facts beside the clock: it may say when
     /// for what another tool gives.
     Qualifier {
@@ -116,7 +122,7 @@ pub enum Evidence {
 impl Evidence {
     pub(super) fn weight(&self) -> u32 {
         match self {
-            Evidence::Outranked { .. } | Evidence::Awaits { .. } => 0,
+            Evidence::Outranked { .. } | Evidence::Awaits { .. } | Evidence::Unfilled { .. } => 0,
             Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
             Evidence::Qualifier { .. } => 1,
             Evidence::Value { .. } => 2,
@@ -233,6 +239,7 @@ impl Registry {
             })
             .collect();
         self.outrank(question, &mut fits);
+        self.unfilled(question, &mut fits);
         self.await_operand(&mut fits);
         for fit in &mut fits {
             fit.score = fit.evidence.iter().map(Evidence::weight).sum();
@@ -343,6 +350,12 @@ fn time_evidence(lower: &str, out: &mut Vec<Evidence>) {
     }
 }
 
+/// Whether the question has a word about dates and times ("weekday", 星期), beside any word
+/// for now.
+pub(super) fn about_dates(lower: &str) -> bool {
+    phrases(lower, DATES).next().is_some()
+}
+
 /// The day a fit's evidence counts from today, if it names one.
 pub fn day(fits: &[ToolFit], tool: &str) -> Option<i64> {
     let fit = fits.iter().find(|f| f.tool == tool)?;
@@ -380,6 +393,62 @@ fn numbers(question: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether `text` holds a number, in digits or in words ("seven", "half", "三", "一半"): a
+/// question without one needs no calculation.
+pub fn mentions_number(text: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "half",
+        "twice",
+        "double",
+        "triple",
+        "dozen",
+        "percent",
+        "pi",
+    ];
+    // The Chinese number characters are recognition data, read in the question, never told.
+    !numbers(text).is_empty()
+        || text.chars().any(|c| ('０'..='９').contains(&c))
+        || text
+            .chars()
+            .any(|c| "零一二两三四五六七八九十百千万亿半倍".contains(c))
+        || text
+            .to_lowercase()
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|word| WORDS.contains(&word))
 }
 
 /// The phrases of `list` that `lower` holds, in the list's order: Latin ones at word

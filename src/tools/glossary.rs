@@ -21,7 +21,7 @@ const PAIRS: &[(&str, &[&str])] = &[
     // Money and markets.
     ("价格", &["price"]), ("价钱", &["price"]), ("多少钱", &["price", "cost"]),
     ("股价", &["share price", "stock price", "price"]), ("股票", &["stock", "share"]),
-    ("股份", &["share"]), ("汇率", &["exchange rate", "rate"]), ("兑换", &["exchange"]),
+    ("股份", &["share"]), ("股", &["share", "stock"]), ("汇率", &["exchange rate", "rate"]), ("兑换", &["exchange"]),
     ("货币", &["currency"]), ("外汇", &["currency", "exchange"]),
     ("美元", &["usd", "dollar"]), ("欧元", &["eur", "euro"]), ("日元", &["jpy", "yen"]),
     ("人民币", &["cny", "yuan", "rmb"]), ("英镑", &["gbp", "pound"]),

@@ -2,8 +2,8 @@
 //! evidence, a computation on one number waits for the fact it needs, and "now" alone
 //! qualifies what a page's tool gives. `fit` weighs what is left.
 
-use super::declared::{follows, takes_number};
-use super::fit::{asks_computation, Evidence, ToolFit, UNARY};
+use super::declared::{follows, required_number, takes_number};
+use super::fit::{about_dates, asks_computation, mentions_number, Evidence, ToolFit, UNARY};
 use super::{Registry, Role};
 
 impl Registry {
@@ -30,7 +30,7 @@ impl Registry {
             })
             .collect();
         let Some((first, _, _)) = subjects.first() else {
-            self.qualify_now(fits);
+            self.qualify_now(question, fits);
             return;
         };
         let claims = |number: &str| -> Option<&str> {
@@ -62,6 +62,31 @@ impl Registry {
                     *e = Evidence::Outranked {
                         word,
                         by: by.to_string(),
+                    };
+                }
+            }
+        }
+    }
+
+    /// A tool that needs a number (a converter's `value`) is no tool for a question that gives
+    /// none: its words in the question, with nothing of its subject, count for nothing. The
+    /// 0.5B model was left to choose between a weather tool and a converter that both spoke
+    /// of temperature, for "开罗的气温比奥斯陆高多少度？".
+    pub(super) fn unfilled(&self, question: &str, fits: &mut [ToolFit]) {
+        if mentions_number(question) {
+            return;
+        }
+        for fit in fits.iter_mut().filter(|f| f.role.is_none()) {
+            let Some(param) = self.spec(&fit.tool).and_then(required_number) else {
+                continue;
+            };
+            let subject = (fit.evidence.iter())
+                .any(|e| matches!(e, Evidence::Keyword { .. } | Evidence::Example { .. }));
+            for e in fit.evidence.iter_mut().filter(|_| !subject) {
+                if let Evidence::Described { word } = e {
+                    *e = Evidence::Unfilled {
+                        word: word.clone(),
+                        param: param.to_string(),
                     };
                 }
             }
@@ -112,18 +137,26 @@ impl Registry {
     /// With tools that give facts registered and none named by the question, a word for now
     /// alone is no sign that the question asks the time: "GLOBX 的股价现在是多少" asks for a
     /// price now, whatever tool gives it.
-    fn qualify_now(&self, fits: &mut [ToolFit]) {
-        if self.enabled().all(|e| e.spec.role.is_some()) {
+    fn qualify_now(&self, question: &str, fits: &mut [ToolFit]) {
+        if self.enabled().all(|e| e.spec.role.is_some()) || about_dates(&question.to_lowercase()) {
             return;
         }
         for fit in fits.iter_mut().filter(|f| f.role == Some(Role::Clock)) {
             let about_time = (fit.evidence.iter())
                 .any(|e| matches!(e, Evidence::Time { now: false, .. } | Evidence::Day { .. }));
-            for e in fit.evidence.iter_mut().filter(|_| !about_time) {
+            if about_time {
+                continue;
+            }
+            let mut qualified = Vec::new();
+            for e in fit.evidence.iter_mut() {
                 if let Evidence::Time { word, now: true } = e {
+                    qualified.push(word.clone());
                     *e = Evidence::Qualifier { word: word.clone() };
                 }
             }
+            // Its description's word for now ("返回今天的日期") is the same word, not more.
+            fit.evidence
+                .retain(|e| !matches!(e, Evidence::Described { word } if qualified.contains(word)));
         }
     }
 }

@@ -302,7 +302,8 @@ pub fn full_request() -> ModelRequest {
         steer: Some(Steer {
             tool: "calculator".into(),
             why: SteerWhy::Next,
-            uses: vec!["3".into()],
+            uses: ["3".into()].into(),
+            seen: ["3".into(), "2024".into()].into(),
             args: Some(Box::new(serde_json::Map::from_iter([(
                 "days".to_string(),
                 json!(30),
@@ -364,6 +365,10 @@ pub fn full_request() -> ModelRequest {
                 Evidence::Awaits {
                     word: "40".into(),
                     by: "stock_price".into(),
+                },
+                Evidence::Unfilled {
+                    word: "气温 (temperature)".into(),
+                    param: "value".into(),
                 },
             ],
         }],

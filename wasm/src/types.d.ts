@@ -134,8 +134,8 @@ export interface ModelRequest {
   asks_plan?: boolean;
   /** The reply is to summarise the run so far (`compress: 'summary'`). */
   summarizes?: boolean;
-  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'), or the last Thought chose it and its Action called another ('thought'); `uses`: numbers of the question the steered calculation must hold; `args`: arguments the question fixes (the clock's `days`). */
-  steer?: { tool: string; why: 'fits' | 'next' | 'thought'; uses?: string[]; args?: object };
+  /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'), or the last Thought chose it and its Action called another ('thought'); `uses`: numbers of the question the steered calculation must hold; `seen`: the numbers of the question and the results, with short ones the only numbers it may hold; `args`: arguments the question fixes (the clock's `days`). */
+  steer?: { tool: string; why: 'fits' | 'next' | 'thought'; uses?: string[]; seen?: string[]; args?: object };
   /** How well each tool fits the question, best first; on the first request only. */
   fits?: ToolFit[];
   /** Why the first reply is steered to no tool though some fit: the model chooses. */
@@ -161,6 +161,7 @@ export type Evidence =
   | { kind: 'value'; param: string; value: string }
   | { kind: 'outranked'; word: string; by: string }
   | { kind: 'awaits'; word: string; by: string }
+  | { kind: 'unfilled'; word: string; param: string }
   | { kind: 'qualifier'; word: string };
 export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
