@@ -19,6 +19,7 @@ struct Before {
     last_step: bool,
     number_noted: bool,
     result_noted: bool,
+    question_noted: bool,
     steered: bool,
     /// The one tool the request allowed.
     allowed_only: Option<&'static str>,
@@ -34,6 +35,7 @@ const NOTHING: fn() -> Before = || Before {
     last_step: false,
     number_noted: false,
     result_noted: false,
+    question_noted: false,
     steered: false,
     allowed_only: None,
     notes: vec![],
@@ -102,6 +104,17 @@ fn noted(result: &str, lang: Lang) -> Before {
     });
     before.notes = vec![note];
     before
+}
+
+const FAISS: &str = "[1] FAISS: FAISS is an open-source library from Meta for similarity search.";
+const MCP: &str = "[1] MCP: The Model Context Protocol was introduced by Anthropic in 2024.";
+
+/// A search for `question` found `result`.
+fn found_for(question: &'static str, result: &str) -> Before {
+    Before {
+        question,
+        ..ran("search_docs", json!({ "query": "FAISS" }), result)
+    }
 }
 
 const COT: &str =
@@ -190,6 +203,51 @@ fn a_reply_means_what_the_run_makes_of_it() {
                 "[1] History: The library was founded in 1901.",
             ),
             answer("founded in 1901"),
+            None,
+        ),
+        (
+            "the question's subject alone, after a search that read the answer, is no answer",
+            fin("The answer is FAISS."),
+            found_for("Which company released FAISS?", FAISS),
+            error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "nor in Chinese: the question's own characters",
+            fin("答案是 MCP 的文档。"),
+            found_for("根据文档，MCP 是哪家公司提出的？", MCP),
+            error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "a word of its own is an answer",
+            fin("The answer is Meta."),
+            found_for("Which company released FAISS?", FAISS),
+            answer("The answer is Meta."),
+            None,
+        ),
+        (
+            "a question that offers its answers may get one of them back",
+            fin("The answer is FAISS."),
+            found_for("Which is older, FAISS or MCP?", FAISS),
+            answer("The answer is FAISS."),
+            None,
+        ),
+        (
+            "and so may a question of yes or no",
+            fin("Meta"),
+            found_for("Did Meta release FAISS?", FAISS),
+            answer("Meta"),
+            None,
+        ),
+        (
+            "said back once, the answer stands",
+            fin("The answer is FAISS."),
+            Before {
+                question_noted: true,
+                ..found_for("Which company released FAISS?", FAISS)
+            },
+            answer("The answer is FAISS."),
             None,
         ),
         (
@@ -735,6 +793,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
             last_step: before.last_step,
             number_noted: before.number_noted,
             result_noted: before.result_noted,
+            question_noted: before.question_noted,
             steered: before.steered,
             allowed_only: before.allowed_only,
             notes: &notes,

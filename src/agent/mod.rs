@@ -138,6 +138,8 @@ pub struct Agent {
     number_noted: bool,
     /// A final answer was sent back for leaving out the calculator's result (once a run).
     result_noted: bool,
+    /// A final answer was sent back for giving the question's words back.
+    question_noted: bool,
     /// The strategy's own state: a plan to carry out, an answer to check.
     course: Course,
     /// What happens to rounds that leave the window.
@@ -193,6 +195,7 @@ impl Agent {
             last: LastStep::default(),
             number_noted: false,
             result_noted: false,
+            question_noted: false,
             course: Course::new(config.strategy),
             compression: Compression::new(config.compress),
             constrained,
@@ -295,6 +298,7 @@ impl Agent {
             // "OK" to a self-check leaves the question's numbers where they were.
             number_noted: self.number_noted || self.course.checking().is_some(),
             result_noted: self.result_noted || self.course.checking().is_some(),
+            question_noted: self.question_noted,
             steered: reply.edited || self.steered(),
             allowed_only: self
                 .current()
@@ -309,6 +313,12 @@ impl Agent {
             parsed.parsed,
             Parsed::Error {
                 error: FormatError::NumberUnused { .. }
+            }
+        );
+        self.question_noted |= matches!(
+            parsed.parsed,
+            Parsed::Error {
+                error: FormatError::QuestionRepeated
             }
         );
         self.result_noted |= matches!(

@@ -10,8 +10,10 @@ use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
 use crate::prompt::{self, FewShot, Opening};
+mod echo;
 pub use crate::tools::fit::mentions_number;
 use crate::tools::{calculator, HostContext, Registry, Role};
+use echo::{echoes_question, repeats_question};
 pub use numbers::{facts, numbers, operands};
 use numbers::{result_missed, unused_number};
 
@@ -153,6 +155,8 @@ pub struct RunSoFar<'a> {
     pub number_noted: bool,
     /// A final answer was already sent back for leaving out the calculator's result.
     pub result_noted: bool,
+    /// A final answer was already sent back for giving the question's words back.
+    pub question_noted: bool,
     /// A person edited this reply or an earlier step: the run's course is theirs, so the
     /// checks of a model's own course (a number of the question left unused) stay silent.
     pub steered: bool,
@@ -214,7 +218,7 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
         parsed.repairs.push(Repair::ProseAsAnswer);
     }
     if let Parsed::Final { answer } = &parsed.parsed {
-        if repeats_question(answer, run) {
+        if repeats_question(answer, run) || echoes_question(answer, run) {
             parsed.parsed = Parsed::Error {
                 error: FormatError::QuestionRepeated,
             };
@@ -409,41 +413,6 @@ fn without_end_mark(text: &str) -> &str {
     text.trim()
         .trim_end_matches(['.', '。', '!', '！'])
         .trim_end()
-}
-
-/// The answer only gives back the question's words: the question or most of it, or the
-/// model's own argument to an earlier call (its search query), and no Observation holds it.
-/// Three words or more, or six characters of Chinese, so that a short answer the question
-/// offers ("2^11" of "3^7 or 2^11?") still stands.
-fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
-    let words = |text: &str| {
-        without_end_mark(text)
-            .trim_end_matches(['?', '？'])
-            .to_lowercase()
-    };
-    // Under a constraint the answer opens with the grammar's words ("答案是 <the question>").
-    let answer = words(without_opening(answer));
-    let long = answer.split_whitespace().count() >= 3
-        || answer.chars().filter(|c| !c.is_ascii()).count() >= 6;
-    if !long
-        || run
-            .observations
-            .iter()
-            .any(|o| o.to_lowercase().contains(&answer))
-    {
-        return false;
-    }
-    let question = run.question.to_lowercase();
-    let most_of_question =
-        question.contains(&answer) && answer.chars().count() * 5 >= question.chars().count() * 3;
-    let own_argument = run
-        .calls
-        .iter()
-        .flat_map(|c| strings(&c.args))
-        .any(|arg| words(arg) == answer);
-    // Not asked for the answer, the model's own expression as the answer stands for the call
-    // it means (below).
-    most_of_question || (run.answer_asked && own_argument)
 }
 
 /// The answer is words of a note the loop wrote, which neither the question nor a tool's

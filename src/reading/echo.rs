@@ -1,0 +1,80 @@
+//! Answers that give the question back instead of answering it.
+
+use std::collections::HashSet;
+
+use super::{numbers, strings, without_end_mark, without_opening, RunSoFar};
+
+/// The answer only gives back the question's words: the question or most of it, or the
+/// model's own argument to an earlier call (its search query), and no Observation holds it.
+/// Three words or more, or six characters of Chinese, so that a short answer the question
+/// offers ("2^11" of "3^7 or 2^11?") still stands.
+pub(super) fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
+    let words = |text: &str| {
+        without_end_mark(text)
+            .trim_end_matches(['?', '？'])
+            .to_lowercase()
+    };
+    // Under a constraint the answer opens with the grammar's words ("答案是 <the question>").
+    let answer = words(without_opening(answer));
+    let long = answer.split_whitespace().count() >= 3
+        || answer.chars().filter(|c| !c.is_ascii()).count() >= 6;
+    if !long
+        || run
+            .observations
+            .iter()
+            .any(|o| o.to_lowercase().contains(&answer))
+    {
+        return false;
+    }
+    let question = run.question.to_lowercase();
+    let most_of_question =
+        question.contains(&answer) && answer.chars().count() * 5 >= question.chars().count() * 3;
+    let own_argument = run
+        .calls
+        .iter()
+        .flat_map(|c| strings(&c.args))
+        .any(|arg| words(arg) == answer);
+    // Not asked for the answer, the model's own expression as the answer stands for the call
+    // it means (below).
+    most_of_question || (run.answer_asked && own_argument)
+}
+
+/// A short answer that only names what the question names, after a tool ran: made to answer,
+/// the 0.5B model wrote "The answer is FAISS." for "which company released FAISS?" and "答案是
+/// MCP 的文档。" for "根据文档，MCP 是哪家公司提出的？", though it had read the answer. Not for
+/// a question that offers its answers (yes or no, "A or B", 吗), and once a run, so an answer
+/// the model stands by stands.
+pub(super) fn echoes_question(answer: &str, run: &RunSoFar) -> bool {
+    if run.question_noted || run.steered || run.last_step || run.calls.is_empty() {
+        return false;
+    }
+    // Recognition data, read in the question, never told.
+    const OFFERS: &[&str] = &[" or ", "还是", "吗", "是否", "是不是", "有没有"];
+    const YES_NO: &[&str] = &[
+        "is", "are", "am", "was", "were", "do", "does", "did", "can", "could", "will", "would",
+        "should", "has", "have", "had", "may",
+    ];
+    let question = run.question.to_lowercase();
+    let first = question.split_whitespace().next().unwrap_or_default();
+    if OFFERS.iter().any(|o| question.contains(o)) || YES_NO.contains(&first) {
+        return false;
+    }
+    let answer = without_end_mark(without_opening(answer)).to_lowercase();
+    if !numbers(&answer).is_empty() {
+        return false;
+    }
+    let asked: HashSet<&str> = question
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // A Latin word is the question's when the question has it; Chinese, each character.
+    let chinese: Vec<char> = (answer.chars())
+        .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+        .collect();
+    let latin: Vec<&str> = (answer.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    (!chinese.is_empty() || !latin.is_empty())
+        && chinese.iter().all(|c| question.contains(*c))
+        && latin.iter().all(|w| asked.contains(w))
+}
