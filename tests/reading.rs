@@ -220,6 +220,26 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "nor is the question's own number, which no computation gave",
+            fin("The answer is 2077"),
+            Before {
+                question: "What is the status of my order 2077?",
+                ..ran("order_status", json!({"order_id": "2077"}), "Order 2077: processing.")
+            },
+            error(FormatError::QuestionRepeated),
+            None,
+        ),
+        (
+            "after a computation, a number of the question is for the result check to read",
+            fin("The answer is 5"),
+            Before {
+                question: "What is 5 * 1?",
+                ..calc_ran("5 * 1", "5")
+            },
+            answer("The answer is 5"),
+            None,
+        ),
+        (
             "a word of its own is an answer",
             fin("The answer is Meta."),
             found_for("Which company released FAISS?", FAISS),

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 
 use super::{numbers, strings, without_end_mark, without_opening, RunSoFar};
+use crate::tools::Role;
 
 /// The answer only gives back the question's words: the question or most of it, or the
 /// model's own argument to an earlier call (its search query), and no Observation holds it.
@@ -40,8 +41,9 @@ pub(super) fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
 }
 
 /// A short answer that only names what the question names, after a tool ran: made to answer,
-/// the 0.5B model wrote "The answer is FAISS." for "which company released FAISS?" and "答案是
-/// MCP 的文档。" for "根据文档，MCP 是哪家公司提出的？", though it had read the answer. Not for
+/// the 0.5B model wrote "The answer is FAISS." for "which company released FAISS?", "答案是
+/// MCP 的文档。" for "根据文档，MCP 是哪家公司提出的？" and "The answer is 2077" for the status of
+/// order 2077, though it had read the answer. Not for
 /// a question that offers its answers (yes or no, "A or B", 吗), and once a run, so an answer
 /// the model stands by stands.
 pub(super) fn echoes_question(answer: &str, run: &RunSoFar) -> bool {
@@ -60,7 +62,13 @@ pub(super) fn echoes_question(answer: &str, run: &RunSoFar) -> bool {
         return false;
     }
     let answer = without_end_mark(without_opening(answer)).to_lowercase();
-    if !numbers(&answer).is_empty() {
+    // A number of the question said back ("The answer is 2077" for the status of order 2077)
+    // is no answer either, in a run that computed nothing (after a computation, the answer's
+    // numbers are `result_missed`'s to read).
+    let computed = (run.calls.iter()).any(|c| c.succeeded && c.role == Some(Role::Computes));
+    let given = numbers(&question);
+    let said = numbers(&answer);
+    if !said.is_empty() && (computed || said.iter().any(|n| !given.contains(n))) {
         return false;
     }
     let asked: HashSet<&str> = question
