@@ -148,6 +148,14 @@ pub fn use_number(number: &str, lang: Lang) -> String {
     }
 }
 
+/// The Thought's opening after an answer that left out a name the question gives.
+pub fn use_name(name: &str, tool: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The question also names {name}, so I need {tool} for it"),
+        Lang::Zh => format!("问题里还提到了 {name}，所以我需要为它调用 {tool}"),
+    }
+}
+
 /// What a request without a constraint ends with when only the answer is left: after the model
 /// repeated a call whose result it has, on the last step the limit allows, or after it repeated
 /// a call that failed (`why`). Nothing else can make such a model answer: on the bench the 0.5B

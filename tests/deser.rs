@@ -195,6 +195,11 @@ fn format_errors() -> Vec<FormatError> {
             chosen: "weather".into(),
             action: "search_docs".into(),
         },
+        FormatError::NameUnused {
+            name: "Iceland".into(),
+            tool: "country_population".into(),
+            param: "country".into(),
+        },
     ]
 }
 
@@ -691,7 +696,8 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::ResultMissed { .. }
         | FormatError::NoteCopied
         | FormatError::LabelAsAnswer { .. }
-        | FormatError::ActionNotThought { .. } => {}
+        | FormatError::ActionNotThought { .. }
+        | FormatError::NameUnused { .. } => {}
     }
 }
 

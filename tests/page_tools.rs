@@ -660,3 +660,51 @@ fn shares_counted_in_chinese_point_to_the_share_price() {
         first.fits
     );
 }
+
+/// An answer after a lookup for one name of the question, while another is in no call and no
+/// result, is sent back: the same tool is steered to, for the other name, and the Thought says
+/// so.
+#[test]
+fn a_comparison_answered_after_one_lookup_is_steered_to_the_other() {
+    let population = ToolSpec {
+        name: "country_population".into(),
+        description: "Population of a country.".into(),
+        parameters: json!({"type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]}),
+        keywords: vec!["population".into(), "people".into()],
+        ..ToolSpec::default()
+    };
+    let question = "How many more people live in Norway than in Iceland?";
+    let mut agent = agent(question, &[population]);
+    assert_eq!(steered(&request(&agent)), Some("country_population"));
+    call(
+        &mut agent,
+        "country_population",
+        json!({"country": "Norway"}),
+        "Norway: 5550203 people.",
+    );
+    let answer = "Thought: t\nAction: final_answer\nAction Input: The answer is 5550203";
+    (agent.feed_model(ModelReply {
+        text: answer.into(),
+        ..ModelReply::default()
+    }))
+    .expect("a reply");
+    let next = request(&agent);
+    let steer = next.steer.as_ref().expect("a steer");
+    assert_eq!(steer.tool, "country_population");
+    assert_eq!(
+        steer.args.as_deref().map(|a| a["country"].clone()),
+        Some(json!("Iceland"))
+    );
+    assert_eq!(
+        next.thought_prefix.as_deref(),
+        Some("The question also names Iceland, so I need country_population for it")
+    );
+    let sent_back = agent.trace().steps[1].observation.as_ref().unwrap();
+    assert!(
+        sent_back
+            .text
+            .contains("Call country_population for Iceland too"),
+        "{}",
+        sent_back.text
+    );
+}

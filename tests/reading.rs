@@ -240,6 +240,44 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "a name of the question no call used: the step for it was left out",
+            fin("The answer is 5550203"),
+            Before {
+                question: "How many more people live in Norway than in Iceland?",
+                ..ran("country_population", json!({"country": "Norway"}), "Norway: 5550203 people.")
+            },
+            error(FormatError::NameUnused {
+                name: "Iceland".into(),
+                tool: "country_population".into(),
+                param: "country".into(),
+            }),
+            None,
+        ),
+        (
+            "a name the search result holds is used",
+            fin("The answer is 5550203"),
+            Before {
+                question: "How many more people live in Norway than in Iceland?",
+                ..ran(
+                    "country_population",
+                    json!({"country": "norway"}),
+                    "Norway: 5550203 people; Iceland: 387758.",
+                )
+            },
+            answer("The answer is 5550203"),
+            None,
+        ),
+        (
+            "no call was given a name of the question as a whole: nothing to repeat",
+            fin("The answer is 5550203"),
+            Before {
+                question: "How many more people live in Norway than in Iceland?",
+                ..searched("Norway population", "Norway: 5550203 people.")
+            },
+            answer("The answer is 5550203"),
+            None,
+        ),
+        (
             "a word of its own is an answer",
             fin("The answer is Meta."),
             found_for("Which company released FAISS?", FAISS),
@@ -249,7 +287,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
         (
             "a question that offers its answers may get one of them back",
             fin("The answer is FAISS."),
-            found_for("Which is older, FAISS or MCP?", FAISS),
+            found_for("Which is older, FAISS or MCP?", &format!("{FAISS}\n{MCP}")),
             answer("The answer is FAISS."),
             None,
         ),

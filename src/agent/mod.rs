@@ -312,7 +312,7 @@ impl Agent {
         self.number_noted |= matches!(
             parsed.parsed,
             Parsed::Error {
-                error: FormatError::NumberUnused { .. }
+                error: FormatError::NumberUnused { .. } | FormatError::NameUnused { .. }
             }
         );
         self.question_noted |= matches!(

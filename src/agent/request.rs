@@ -66,7 +66,9 @@ impl Agent {
         } else if config.act_first && self.calls.is_empty() && !self.no_tool_fits() {
             avoid(FINAL_ANSWER, AvoidWhy::ActFirst)
         } else if let Some(
-            FormatError::ArgumentsAsAnswer { .. } | FormatError::NumberUnused { .. },
+            FormatError::ArgumentsAsAnswer { .. }
+            | FormatError::NumberUnused { .. }
+            | FormatError::NameUnused { .. },
         ) = last.format_error
         {
             // Told the answer is not one yet, the model answers again unless it cannot.
@@ -114,6 +116,9 @@ impl Agent {
         let observed = !self.rounds.is_empty();
         let unused = match &last.format_error {
             Some(FormatError::NumberUnused { number }) => Some(prompt::use_number(number, lang)),
+            Some(FormatError::NameUnused { name, tool, .. }) => {
+                Some(prompt::use_name(name, tool, lang))
+            }
             _ => None,
         };
         let thought_prefix = match (observed, ran_on) {
@@ -180,30 +185,43 @@ impl Agent {
             Some(FormatError::ActionNotThought { chosen, .. }) => Some(chosen.as_str()),
             _ => None,
         };
-        let steer = (chosen.or(next))
-            .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
-            .map(|tool| {
-                let first = self.calls.is_empty();
-                // After a fact was found, the computation that uses it.
-                let computes = !first && chosen.is_none();
-                Steer {
-                    tool: tool.to_string(),
-                    why: match (chosen.is_some(), first) {
-                        (true, _) => SteerWhy::Thought,
-                        (false, true) => SteerWhy::Fits,
-                        (false, false) => SteerWhy::Next,
-                    },
-                    uses: match computes {
-                        true => self.numbers_to_use(tool).into(),
-                        false => Box::default(),
-                    },
-                    seen: match computes {
-                        true => self.numbers_seen(tool).into(),
-                        false => Box::default(),
-                    },
-                    args: self.fixed_args(tool),
-                }
-            });
+        // The tool called for one name of the question, for the name it left out.
+        let left_out_name = match &last.format_error {
+            Some(FormatError::NameUnused { name, tool, param }) => Some((tool, param, name)),
+            _ => None,
+        };
+        let steer = (chosen
+            .or(left_out_name.map(|(tool, ..)| tool.as_str()))
+            .or(next))
+        .filter(|tool| on && must_answer.is_none() && !asks_plan && !misused(tool))
+        .map(|tool| {
+            let first = self.calls.is_empty();
+            // After a fact was found, the computation that uses it.
+            let computes = !first && chosen.is_none();
+            Steer {
+                tool: tool.to_string(),
+                why: match (chosen.is_some(), first) {
+                    (true, _) => SteerWhy::Thought,
+                    (false, true) => SteerWhy::Fits,
+                    (false, false) => SteerWhy::Next,
+                },
+                uses: match computes {
+                    true => self.numbers_to_use(tool).into(),
+                    false => Box::default(),
+                },
+                seen: match computes {
+                    true => self.numbers_seen(tool).into(),
+                    false => Box::default(),
+                },
+                args: match left_out_name {
+                    Some((_, param, name)) => Some(Box::new(serde_json::Map::from_iter([(
+                        param.clone(),
+                        name.as_str().into(),
+                    )]))),
+                    None => self.fixed_args(tool),
+                },
+            }
+        });
         // What the first request chose from, for a reader of its anatomy.
         let fits = match self.rounds.is_empty() && self.calls.is_empty() {
             true if config.strategy.acts() => self.fits.clone(),

@@ -108,6 +108,12 @@ tagged! {
         /// search_docs`. The 0.5B model searched the documents for the tool's name.
         /// Reported by the agent.
         ActionNotThought { chosen: String, action: String } = "action_not_thought",
+        /// A final answer after a tool was called for one name the question gives, while
+        /// another name it gives was in no call, no Observation and not the answer: "How many
+        /// more people live in Norway than in Iceland?" answered with Norway's figure. The
+        /// same tool is steered to, with `param` set to `name`. Reported by the agent, once a
+        /// run.
+        NameUnused { name: String, tool: String, param: String } = "name_unused",
     }
 }
 

@@ -11,9 +11,11 @@ use serde_json::Value;
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
 use crate::prompt::{self, FewShot, Opening};
 mod echo;
+mod names;
 pub use crate::tools::fit::mentions_number;
 use crate::tools::{calculator, HostContext, Registry, Role};
 use echo::{echoes_question, repeats_question};
+use names::unused_name;
 pub use numbers::{facts, numbers, operands};
 use numbers::{result_missed, unused_number};
 
@@ -151,7 +153,7 @@ pub struct RunSoFar<'a> {
     pub answer_asked: bool,
     /// No step is left after this one: a call could not be answered.
     pub last_step: bool,
-    /// A final answer was already sent back for leaving out a number of the question.
+    /// A final answer was already sent back for leaving out a number or a name of the question.
     pub number_noted: bool,
     /// A final answer was already sent back for leaving out the calculator's result.
     pub result_noted: bool,
@@ -184,6 +186,10 @@ pub fn in_context(parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResu
         if let Some(number) = unused_number(answer, run) {
             parsed.parsed = Parsed::Error {
                 error: FormatError::NumberUnused { number },
+            };
+        } else if let Some((name, tool, param)) = unused_name(answer, run) {
+            parsed.parsed = Parsed::Error {
+                error: FormatError::NameUnused { name, tool, param },
             };
         } else if let Some(result) = result_missed(answer, run) {
             parsed.parsed = Parsed::Error {

@@ -248,6 +248,10 @@ pub fn format_error(error: &FormatError) -> Text {
             format!("the answer leaves out the question's {number}"),
             format!("答案没有用到问题里的 {number}"),
         ),
+        FormatError::NameUnused { name, .. } => (
+            format!("the answer leaves out {name}, which the question names"),
+            format!("答案没有用到问题里提到的 {name}"),
+        ),
         FormatError::ResultMissed { result } => (
             format!("the answer does not give the calculator's result, {result}"),
             format!("答案没有给出计算器的结果 {result}"),

@@ -145,6 +145,12 @@ pub fn format_error(error: &FormatError, lang: Lang) -> String {
             "问题里的 {number} 还没有用到：这个答案少了一步。请先用工具完成用到 {number} 的那一步，\
              再回答。"
         ),
+        FormatError::NameUnused { name, tool, .. } => say!(
+            lang,
+            "The question also names {name}, and nothing so far has used it: this answer skips \
+             a step. Call {tool} for {name} too, then answer.",
+            "问题里还提到了 {name}，还没有用到：这个答案少了一步。请也为 {name} 调用 {tool}，再回答。"
+        ),
         FormatError::ResultMissed { result } => say!(
             lang,
             "The calculator gave {result}, and this answer does not say it: the answer to a \

@@ -290,10 +290,10 @@ impl Registry {
     }
 }
 
-/// The words a question writes as names, lower-cased: capitalised where no sentence begins,
-/// or with capitals inside (FAISS, iPhone).
-fn names(question: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
+/// The words a question writes as names, lower-cased, in its order: capitalised where no
+/// sentence begins, or with capitals inside (FAISS, iPhone).
+pub fn names(question: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
     let mut sentence_start = true;
     let mut word = String::new();
     for c in question.chars().chain([' ']) {
@@ -304,8 +304,10 @@ fn names(question: &str) -> HashSet<String> {
         if !word.is_empty() {
             let mut chars = word.chars();
             let first_upper = chars.next().is_some_and(|c| c.is_ascii_uppercase());
-            if (first_upper && !sentence_start) || chars.any(|c| c.is_ascii_uppercase()) {
-                out.insert(word.to_lowercase());
+            let lower = word.to_lowercase();
+            let name = (first_upper && !sentence_start) || chars.any(|c| c.is_ascii_uppercase());
+            if name && !out.contains(&lower) {
+                out.push(lower);
             }
             word.clear();
             sentence_start = false;
