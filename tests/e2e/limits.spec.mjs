@@ -45,7 +45,7 @@ test('a trace over the step limit is refused by name; one at the limit loads', a
   await expect(page.locator('#skip')).toBeVisible();
   await expect(error).toHaveCount(0);
   const loaded = Date.now() - started;
-  await page.locator('#skip').click();
+  await page.locator('#skip').press('Enter'); // not a click: the replay scrolls the page under the pointer
   await expect(page.getByTestId('step-card')).toHaveCount(2000);
   // The click is answered (a timing goal would be a benchmark's: under load it took 1.1 s).
   const latency = await clickLatency(page, '#tools-panel > summary');
