@@ -25,5 +25,9 @@ export default defineConfig({
     viewport: { width: 1280, height: 720 },
     acceptDownloads: true,
     trace: 'retain-on-failure',
+    // The suite's host sends no isolation headers, so choosing the in-page engine would register
+    // the site's service worker and reload (tests/e2e-dist and tests/e2e-inpage test that), and
+    // page.route() does not see what a service worker fetches.
+    serviceWorkers: 'block',
   },
 });

@@ -11,6 +11,7 @@ import { initPrompt, promptSettings, showPreview, chosenLang, restorePrompt, fol
 import { traceToMarkdown, readParams, permalink, settingsParams, linkSettings } from './share.js';
 import { initCompare, rerenderCompare, openFork, openComparison } from './compare.js';
 import { readComparison } from './comparison.js';
+import { resumed } from './isolation.js';
 
 await init();
 $('#version').textContent = `reactloop ${version()}`;
@@ -389,7 +390,7 @@ const params = readParams();
 if (params.lang && !isLang(params.lang)) linkNotices.push({ key: 'link.unknownLang', value: params.lang });
 setLang(initialLang(params.lang));
 ui.uiLang.value = lang();
-initConnect();
+initConnect({ keep: () => ({ question: ui.question.value }) });
 initTools(settingsChanged);
 initPrompt(settingsChanged);
 initCompare({ buildAgent, question: () => ui.question.value, inPage: () => (inPagePanel()?.inPageLoaded() ? inPagePanel().inPageSettings() : null) });
@@ -401,6 +402,9 @@ if (link.strategy && !isStrategy(link.strategy)) linkNotices.push({ key: 'link.u
 renderLinkNotices();
 restoreSettings(link);
 if (params.question) ui.question.value = params.question;
+// The page reloaded itself cross-origin isolated as the in-page engine was opened: open it again.
+const kept = resumed();
+if (typeof kept?.question === 'string') ui.question.value = kept.question;
 renderExamples();
 wire();
 refresh();
@@ -413,6 +417,7 @@ else if (params['model-src']) {
   useInPage({ auto: false });
   agreed = loadInPagePanel().then((panel) => panel.loadFromLink(params['model-src']));
 } else if (params.endpoint) agreed = setEndpoint(params.endpoint, params.model);
+else if (kept) useInPage();
 else lookForServers();
 // On a phone the open Connect panel pushed the run below the first screen; a link that names
 // a server or a model keeps it open, for the consent it asks.

@@ -5,6 +5,7 @@ import { listModels, hostedPage } from './pkg/reactloop.js';
 import { $, h, choose } from './dom.js';
 import { t, lang, strings } from './i18n.js';
 import { doctor } from './trace.js';
+import { isolate } from './isolation.js';
 
 const PRESETS = {
   ollama: 'http://localhost:11434/v1',
@@ -38,10 +39,15 @@ let keyOrigin = null;
 let asking = null;
 let panel = null; // www/inpage-panel.js once imported (the in-page engine was chosen)
 let importing = null; // the promise of it
+let keep = () => ({}); // what the page keeps over its isolating reload
 
-/** The in-page panel's module, imported and set up the first time the engine is chosen. */
+/**
+ * The in-page panel's module, imported and set up the first time the engine is chosen. On a
+ * page that is not cross-origin isolated the site's service worker is registered first and the
+ * page reloads through it (www/isolation.js): the promise then never settles.
+ */
 export function loadInPagePanel() {
-  importing ??= import('./inpage-panel.js').then((module) => {
+  importing ??= isolate(keep()).then((reloading) => (reloading ? new Promise(() => {}) : import('./inpage-panel.js'))).then((module) => {
     module.initInPage({ decline: () => usePreset('demo') });
     panel = module;
     return module;
@@ -52,7 +58,9 @@ export function loadInPagePanel() {
 /** The in-page panel's module, or null before the engine was ever chosen (no model is loaded then). */
 export const inPagePanel = () => panel;
 
-export function initConnect() {
+/** @param {{ keep?: () => object }} [options] `keep`: what to restore after an isolating reload */
+export function initConnect(options = {}) {
+  keep = options.keep ?? keep;
   localStorage.removeItem(OLD_KEY_STORE);
   el.preset.addEventListener('change', () => {
     touched = true;

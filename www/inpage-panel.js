@@ -4,6 +4,7 @@
 import { $, h } from './dom.js';
 import { t, addStrings, applyI18n } from './i18n.js';
 import { engine, sameOrigin, size, estimate } from './inpage.js';
+import { oneThreadReason, failureDetail } from './isolation.js';
 
 export { engine };
 
@@ -42,7 +43,18 @@ addStrings({
     'inpage.loaded': '{name} is loaded ({size}, {how} in {seconds} s). {threads}',
     'inpage.fromCache': 'from the cache',
     'inpage.fresh': 'now kept in this browser',
-    'inpage.oneThread': 'One thread: this page is not cross-origin isolated (see README, "A model inside the page").',
+    'inpage.gpu': 'On the GPU: {name}.',
+    'inpage.cpu': 'On the CPU ({why}).',
+    'inpage.gpu.refused.no_webgpu': 'this browser has no WebGPU',
+    'inpage.gpu.refused.no_adapter': 'the browser offers no GPU adapter',
+    'inpage.gpu.refused.software': '{name} is a software adapter, slower than the CPU',
+    'inpage.gpu.refused.no_f16': '{name} lacks 16-bit floats in shaders (shader-f16), which the GPU backend needs',
+    'inpage.gpu.refused.off': 'the GPU is turned off by the link (gpu=0)',
+    'inpage.gpu.failed': 'The GPU ({name}) failed while the model loaded, so it runs on the CPU: {detail}',
+    'inpage.oneThread.headers': 'One thread: this page is not cross-origin isolated (its host sends no COOP/COEP headers).',
+    'inpage.oneThread.noWorker': 'One thread: this host sends no cross-origin isolation headers, and this browser gives the page no service worker to add them (a private window, or a page not on https or localhost).',
+    'inpage.oneThread.refused': 'One thread: the page reloaded through its service worker and is still not cross-origin isolated; a host that sends the COOP/COEP headers gives threads (README, "A model inside the page").',
+    'inpage.oneThread.failed': 'One thread: the service worker that adds the isolation headers could not start ({detail}).',
     'inpage.threads': '{count} thread(s) of {cores} cores (cross-origin isolated).',
     'inpage.noTemplate': 'This GGUF carries no chat template; llama.cpp uses its default (ChatML).',
     'inpage.template': 'Chat template: the model\'s own, from the GGUF.',
@@ -87,7 +99,18 @@ addStrings({
     'inpage.loaded': '{name} 已加载（{size}，{how}，用时 {seconds} 秒）。{threads}',
     'inpage.fromCache': '来自缓存',
     'inpage.fresh': '已保存在本浏览器中',
-    'inpage.oneThread': '单线程：本页没有跨源隔离（见 README“A model inside the page”）。',
+    'inpage.gpu': '在 GPU 上运行：{name}。',
+    'inpage.cpu': '在 CPU 上运行（{why}）。',
+    'inpage.gpu.refused.no_webgpu': '这个浏览器没有 WebGPU',
+    'inpage.gpu.refused.no_adapter': '浏览器没有提供 GPU 适配器',
+    'inpage.gpu.refused.software': '{name} 是软件适配器，比 CPU 还慢',
+    'inpage.gpu.refused.no_f16': '{name} 的着色器不支持 16 位浮点数（shader-f16），而 GPU 后端需要它',
+    'inpage.gpu.refused.off': '链接关闭了 GPU（gpu=0）',
+    'inpage.gpu.failed': 'GPU（{name}）在加载模型时出错，所以模型改在 CPU 上运行：{detail}',
+    'inpage.oneThread.headers': '单线程：本页没有跨源隔离（它的主机没有发送 COOP/COEP 头）。',
+    'inpage.oneThread.noWorker': '单线程：这个主机没有发送跨源隔离头，而这个浏览器不给本页可以补上它们的 service worker（无痕窗口，或者页面不在 https 或 localhost 上）。',
+    'inpage.oneThread.refused': '单线程：页面经由它的 service worker 重新加载后仍然没有跨源隔离；发送 COOP/COEP 头的主机可以提供多线程（见 README“A model inside the page”）。',
+    'inpage.oneThread.failed': '单线程：添加隔离头的 service worker 无法启动（{detail}）。',
     'inpage.threads': '{count} 个线程，共 {cores} 个核心（已跨源隔离）。',
     'inpage.noTemplate': '这个 GGUF 没有聊天模板；llama.cpp 使用默认模板（ChatML）。',
     'inpage.template': '聊天模板：模型自带的，来自 GGUF。',
@@ -199,7 +222,11 @@ export const inPageLoaded = () => Boolean(engine().loaded);
 
 /** The Agent settings for the in-page engine. */
 export function inPageSettings() {
-  return { inPage: true, model: engine().loaded?.modelName || engine().loaded?.name || 'in-page model' };
+  const info = engine().loaded;
+  const name = info?.modelName || info?.name || 'in-page model';
+  // The trace's model names the device too, for whoever reads the run later.
+  const where = info?.gpu ? `GPU ${info.gpu}` : `CPU, ${info?.threads ?? 1} thread(s)`;
+  return { inPage: true, model: info ? `${name} (in the page, ${where})` : name };
 }
 
 /** A reply came in: show its speed (prompt tokens, the ones reused from the prompt cache, generation). */
@@ -277,6 +304,8 @@ export async function load(source) {
       signal: controller.signal,
       // ?threads=N (at most the cores; more than 1 only when cross-origin isolated), for measuring.
       threads: Number(new URLSearchParams(location.search).get('threads')) || undefined,
+      // ?gpu=0: the CPU; ?gpu=1: any GPU adapter, a software one too (for measuring).
+      gpu: { 0: false, 1: true }[new URLSearchParams(location.search).get('gpu') ?? ''],
       onProgress: (p) => {
         if (p.phase !== phase) {
           phase = p.phase;
@@ -336,8 +365,20 @@ function renderStatus() {
   el.status.textContent = t('inpage.loaded', {
     name: info.name, size: size(info.size), how: t(info.fromCache ? 'inpage.fromCache' : 'inpage.fresh'),
     seconds: (info.loadMs / 1000).toFixed(1),
-    threads: `${info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : t('inpage.oneThread')} ${t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')}`,
+    threads: `${device(info)} ${info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : oneThread()} ${t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')}`,
   });
+}
+
+/** Where the model runs: the GPU, or the CPU and why not the GPU. */
+function device(info) {
+  if (info.gpu) return t('inpage.gpu', { name: info.gpu });
+  if (info.gpuFailed) return t('inpage.gpu.failed', { name: info.gpuName, detail: info.gpuFailed });
+  return t('inpage.cpu', { why: t(`inpage.gpu.refused.${info.gpuRefused ?? 'no_adapter'}`, { name: info.gpuName }) });
+}
+
+/** Why the engine runs on one thread, in the page's language. */
+function oneThread() {
+  return t(`inpage.oneThread.${oneThreadReason() ?? 'headers'}`, { detail: failureDetail() });
 }
 
 async function renderCached() {

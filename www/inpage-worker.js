@@ -5,7 +5,7 @@
 // loads and generates.
 //
 // Messages in:  {type: 'features'} · {type: 'list'} · {type: 'forget', key}
-//               {type: 'load', id, source: {file} | {url} | {key}, threads, nCtx} · {type: 'cancel', id}
+//               {type: 'load', id, source: {file} | {url} | {key}, threads, nCtx, gpu} · {type: 'cancel', id}
 //               {type: 'complete', id, body} · {type: 'abort', id}
 // Messages out: {type: 'reply', id, value} · {type: 'progress', id, phase, loaded, total}
 //               {type: 'delta', id, text} · {type: 'error', id, code, params, detail}
@@ -56,6 +56,31 @@ function features() {
     cores: navigator.hardwareConcurrency || 1,
     opfs: Boolean(navigator.storage?.getDirectory),
   };
+}
+
+/**
+ * The GPU llama.cpp's WebGPU backend may use: `{name}` when the browser offers an adapter with
+ * what the backend needs (a hardware adapter with 16-bit floats in shaders), else `{refused}`,
+ * a code the page words (`gpu.refused.*`), and the adapter's name when there is one. A
+ * software adapter (SwiftShader) is slower than the CPU build on the same cores. `any`: any
+ * adapter is tried (`?gpu=1`, for measuring and testing where no hardware adapter is).
+ */
+async function pickGpu(any) {
+  const gpu = /** @type {any} */ (navigator).gpu;
+  if (!gpu?.requestAdapter) return { refused: 'no_webgpu' };
+  let adapter = null;
+  try {
+    adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch {
+    adapter = null;
+  }
+  if (!adapter) return { refused: 'no_adapter' };
+  const info = adapter.info ?? {};
+  const name = info.description || [info.vendor, info.architecture].filter(Boolean).join(' ') || 'WebGPU';
+  if (any) return { name };
+  if (info.isFallbackAdapter || adapter.isFallbackAdapter) return { refused: 'software', name };
+  if (!adapter.features?.has('shader-f16')) return { refused: 'no_f16', name };
+  return { name };
 }
 
 /** The build served needs JSPI and Memory64 (Chrome and Edge 137+); no CDN fallback is used. */
@@ -226,7 +251,7 @@ async function unload() {
   await old?.exit().catch(() => {});
 }
 
-async function load(id, { source, threads, nCtx }, post) {
+async function load(id, { source, threads, nCtx, gpu: gpuWanted }, post) {
   const f = checkFeatures();
   loading?.controller.abort();
   const controller = new AbortController();
@@ -247,12 +272,31 @@ async function load(id, { source, threads, nCtx }, post) {
     const nThreads = f.threads ? wanted : 1;
     // Quiet: llama.cpp's own log and wllama's debug lines stay out of the page's console.
     const logger = { debug() {}, log() {}, warn: console.warn, error: console.error };
-    const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
+    const start = async (gpuLayers) => {
+      const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
+      try {
+        // Every layer that fits on the GPU (wllama's default), or none: the CPU build alone.
+        await wllama.loadModel([file], { n_ctx: nCtx || 4096, n_threads: nThreads, n_gpu_layers: gpuLayers, n_parallel: 1, jinja: true });
+        return wllama;
+      } catch (error) {
+        await wllama.exit().catch(() => {});
+        throw error;
+      }
+    };
     const engineStarted = performance.now();
+    const gpu = gpuWanted === false ? { refused: 'off' } : await pickGpu(gpuWanted === true);
+    let gpuFailed = null; // what the GPU said when it failed and the CPU took over
+    let wllama;
     try {
-      await wllama.loadModel([file], { n_ctx: nCtx || 4096, n_threads: nThreads, n_gpu_layers: 0, n_parallel: 1, jinja: true });
+      try {
+        wllama = await start(gpu.refused ? 0 : 99999);
+      } catch (error) {
+        if (gpu.refused || controller.signal.aborted) throw error;
+        // A shader that does not compile, a lost device, too little GPU memory: the CPU, once.
+        gpuFailed = String(error?.message ?? error);
+        wllama = await start(0);
+      }
     } catch (error) {
-      await wllama.exit().catch(() => {});
       const text = String(error?.message ?? error);
       if (/memory|OOM|allocat/i.test(text)) throw new Failure('memory', { mb: (meta.size / 1e6).toFixed(0) }, text);
       throw new Failure('load', { name: meta.name }, text);
@@ -270,6 +314,11 @@ async function load(id, { source, threads, nCtx }, post) {
       fromCache,
       source: meta.source,
       threads: wllama.getNumThreads(),
+      // The device: the GPU's name, or null (the CPU) with why not (gpuRefused, gpuFailed).
+      gpu: gpu.refused || gpuFailed ? null : gpu.name,
+      gpuName: gpu.name ?? null,
+      gpuRefused: gpu.refused ?? null,
+      gpuFailed,
       isolated: f.threads,
       cores: f.cores,
       multithread: wllama.isMultithread(),

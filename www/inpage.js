@@ -76,12 +76,13 @@ export class InPageEngine {
 
   /**
    * Loads a model: `source` is {file} (a File), {url} or {key} (a cached one). Progress comes as
-   * onProgress({phase: 'read'|'download'|'load', loaded, total}); `signal` cancels.
+   * onProgress({phase: 'read'|'download'|'load', loaded, total}); `signal` cancels. `gpu`:
+   * unset, a hardware GPU when the browser offers one; true, any adapter; false, the CPU.
    * @param {{ file: File } | { url: string } | { key: string }} source
-   * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number }} [options]
+   * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number, gpu?: boolean }} [options]
    */
-  async load(source, { onProgress, signal, threads, nCtx } = {}) {
-    const { id, done } = this.call('load', { source, threads, nCtx }, { onProgress });
+  async load(source, { onProgress, signal, threads, nCtx, gpu } = {}) {
+    const { id, done } = this.call('load', { source, threads, nCtx, gpu }, { onProgress });
     const cancel = () => {
       this.worker?.postMessage({ type: 'cancel', target: id });
     };

@@ -72,6 +72,45 @@ test('dist/site under a subpath of a plain static host (CORS, no isolation or CS
   }
 });
 
+test('dist/site under a subpath of a host that sends no isolation headers: opening the in-page engine makes it cross-origin isolated with one reload; a visit that never opens it registers no service worker', async ({ page }) => {
+  const root = await temp();
+  await symlink(join(DIST, 'site'), join(root, 'course'));
+  const host = await startStatic({ root, port: 0, csp: false, isolate: false, cors: true });
+  const registrations = () => page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.map((x) => x.scope)));
+  try {
+    await page.goto(`${host.url}course/?lang=en`);
+    await ready(page);
+    await runDemo(page);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    expect(await registrations()).toEqual([]);
+
+    await page.getByTestId('question').fill('A question typed before the reload');
+    const loads = [];
+    page.on('load', () => loads.push(page.url()));
+    await page.locator('#preset').selectOption('inpage');
+    await expect.poll(() => page.evaluate(() => crossOriginIsolated).catch(() => false)).toBe(true);
+    await ready(page);
+    expect(loads).toHaveLength(1); // one reload, no loop
+    expect(await registrations()).toEqual([`${host.url}course/`]);
+    // The page comes back where the person was: the engine chosen, the question kept.
+    await expect(page.locator('#preset')).toHaveValue('inpage');
+    await expect(page.locator('#inpage-fields')).toBeVisible();
+    await expect(page.getByTestId('question')).toHaveValue('A question typed before the reload');
+    // The engine's worker is isolated too (its script came through the service worker): threads.
+    const features = await page.evaluate(async () => (await import(new URL('inpage.js', location.href).href)).engine().features());
+    expect(features.threads).toBe(true);
+    // Later visits are isolated from the start, and the demo still runs.
+    await page.reload();
+    await ready(page);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(loads).toHaveLength(2);
+    await runDemo(page);
+  } finally {
+    await host.close();
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
 test('a docs page on another origin loads <react-loop> and a recording from the site host and replays it', async ({ page }) => {
   const siteRoot = await temp();
   await symlink(join(DIST, 'site'), join(siteRoot, 'reactloop'));

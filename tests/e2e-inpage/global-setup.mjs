@@ -1,6 +1,6 @@
-// Serves www/ twice for the in-page engine's tests: as scripts/serve does (cross-origin isolated,
-// so llama.cpp may use threads) and without the isolation headers (one thread, as on a static
-// host that sends no headers). The model files come from scripts/local-llm's cache, mounted at
+// Serves www/ three times for the in-page engine's tests: as scripts/serve does (cross-origin
+// isolated, so llama.cpp may use threads), without the isolation headers (one thread, as on a
+// static host that sends no headers), and so under a subpath. The model files come from scripts/local-llm's cache, mounted at
 // /models/ (never copied into www/), and every request for them is counted, so a test can
 // tell that a run after a reload did not read the model again. scripts/test-inpage installs
 // the models first (scripts/local-llm install).
@@ -39,6 +39,9 @@ export default async function globalSetup() {
   const mounts = { '/models/': dirname(smollm), '/fixtures/': fixtures };
   const isolated = await startStatic({ root, port: 0, isolate: true, mounts, onRequest });
   const plain = await startStatic({ root, port: 0, isolate: false, mounts, onRequest });
+  // A course's static host: the site under a subpath, no isolation headers (the page's service
+  // worker adds them once the engine is opened).
+  const course = await startStatic({ root: fixtures, port: 0, isolate: false, mounts: { ...mounts, '/course/reactloop/': root }, onRequest });
   // The counts, for the tests (which run in other processes).
   const counter = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -47,12 +50,14 @@ export default async function globalSetup() {
   await new Promise((ok) => counter.listen(0, '127.0.0.1', ok));
   process.env.PAGE_URL = isolated.url;
   process.env.PLAIN_PAGE_URL = plain.url;
+  process.env.COURSE_PAGE_URL = `${course.url}course/reactloop/`;
   process.env.COUNTS_URL = `http://127.0.0.1:${counter.address().port}/`;
   process.env.SMOLLM_PATH = `/models/${basename(smollm)}`;
   process.env.SMOLLM_FILE = smollm;
   return async () => {
     await isolated.close();
     await plain.close();
+    await course.close();
     await new Promise((done) => counter.close(done));
   };
 }

@@ -5,23 +5,13 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { test, expect, LOCAL_SERVERS, reloadPage } from '../e2e/fixtures.mjs';
-
-const MODEL = () => process.env.SMOLLM_PATH;
+import { MODEL, open, loadSmollm } from './page.mjs';
 
 const counts = async () => (await fetch(process.env.COUNTS_URL)).json();
 
-async function open(page, base = process.env.PAGE_URL, params = {}) {
-  await page.goto(`${base}?${new URLSearchParams({ lang: 'en', ...params })}`);
-  await expect(page.locator('body[data-ready="1"]')).toBeAttached();
-}
-
-/** Chooses the in-page engine and loads SmolLM2 from the local static server by its URL. */
-async function loadSmollm(page) {
-  await page.locator('#preset').selectOption('inpage');
-  await page.locator('#model-url').fill(MODEL());
-  await page.locator('#model-url-load').click();
-  await expect(page.getByTestId('inpage-status')).toContainText('is loaded');
-}
+// The plain host plays a static host in a browser that gives the page no service worker (a
+// private window); the tests of the site's own isolation allow them.
+test.use({ serviceWorkers: 'block' });
 
 /**
  * Short, bounded runs: three steps of at most 120 tokens. Under the grammar the last step the
@@ -124,7 +114,9 @@ test('Compare runs the in-page model in a column beside the demo model', async (
 test('Stop aborts the generation at once, and the next run works', async ({ page }) => {
   await open(page, process.env.PLAIN_PAGE_URL);
   await loadSmollm(page);
-  await expect(page.getByTestId('inpage-status')).toContainText('One thread'); // no isolation headers
+  // No isolation headers, and the service worker that would add them never starts (Playwright
+  // blocks its registration): one thread, and the panel says why.
+  await expect(page.getByTestId('inpage-status')).toContainText('One thread: the service worker that adds the isolation headers could not start (it was not active after 5 s).');
   await shortRuns(page, { maxTokens: 400 });
   await page.getByTestId('question').fill('What is 23 * 17 + 4?');
   await page.getByTestId('run').click();
@@ -139,6 +131,28 @@ test('Stop aborts the generation at once, and the next run works', async ({ page
   await page.getByTestId('run').click();
   await expect(page.locator('.outcome')).toBeVisible();
   await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
+test.describe('with service workers', () => {
+  test.use({ serviceWorkers: 'allow' });
+
+  test('under a subpath of a host that sends no isolation headers, opening the engine makes the page isolated with one reload, and SmolLM2 loads on more than one thread', async ({ page }) => {
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const threads = Math.min(2, cores);
+    await open(page, process.env.COURSE_PAGE_URL, { threads: String(threads) });
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    let loads = 0;
+    page.on('load', () => loads++);
+    await page.locator('#preset').selectOption('inpage');
+    await expect.poll(() => page.evaluate(() => crossOriginIsolated).catch(() => false)).toBe(true);
+    await expect(page.locator('body[data-ready="1"]')).toBeAttached();
+    expect(loads).toBe(1);
+    await expect(page.locator('#preset')).toHaveValue('inpage');
+    await page.locator('#model-url').fill(MODEL());
+    await page.locator('#model-url-load').click();
+    await expect(page.getByTestId('inpage-status')).toContainText(`${threads} thread(s) of ${cores} cores (cross-origin isolated)`);
+    expect(threads).toBeGreaterThan(1); // a machine with one core gets one thread, isolated or not
+  });
 });
 
 test('after a reload the model comes from the cache, and a link runs it with autorun', async ({ page }) => {

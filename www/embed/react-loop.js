@@ -73,6 +73,7 @@ class ReactLoop extends HTMLElement {
   #offer = null; // model-src: {url, name, bytes} once its size is known
   #loading = null; // the in-page model loading: {controller, text, loaded, total}
   #inPage = null; // the in-page engine once its model is loaded
+  #threads = 1; // the threads it runs on (one where the page is not cross-origin isolated)
 
   constructor() {
     super();
@@ -307,6 +308,7 @@ class ReactLoop extends HTMLElement {
       });
       this.#loading = null;
       this.#inPage = engine();
+      this.#threads = info.isolated ? info.threads : 1;
       this.#startLive(info.modelName || info.name);
     } catch (error) {
       this.#loading = null;
@@ -532,7 +534,11 @@ class ReactLoop extends HTMLElement {
       case 'loading': return [t('embed.loading')];
       case 'replay': return [t('embed.replaying'), ...offer];
       case 'offer': return offer;
-      case 'live': return [t(this.#inPage ? 'embed.inPageLive' : 'embed.connected', { model: this.#model, endpoint })];
+      case 'live': {
+        if (!this.#inPage) return [t('embed.connected', { model: this.#model, endpoint })];
+        const threads = this.#threads > 1 ? t('embed.inPageThreads', { count: this.#threads }) : t('embed.inPageOneThread');
+        return [`${t('embed.inPageLive', { model: this.#model })} ${threads}`];
+      }
       case 'fallback': {
         const error = this.#liveError;
         const again = el('button', { type: 'button', className: 'link' }, t('embed.tryLive'));

@@ -28,6 +28,8 @@ export const EMBED_STRINGS = {
     'embed.inPageLoading': 'Loading {name}: {loaded} of {total}',
     'embed.inPageStarting': 'Starting the model in this page …',
     'embed.inPageLive': 'Live in this page: {model}. Ask anything.',
+    'embed.inPageThreads': 'It runs on {count} threads.',
+    'embed.inPageOneThread': 'It runs on one thread, several times slower: this page is not cross-origin isolated (its host sends no COOP/COEP headers).',
     'embed.inPageFailed': 'The model could not run in this page: {message}',
   },
   zh: {
@@ -57,6 +59,8 @@ export const EMBED_STRINGS = {
     'embed.inPageLoading': '正在加载 {name}：{loaded} / {total}',
     'embed.inPageStarting': '正在本页启动模型……',
     'embed.inPageLive': '在本页实时运行：{model}。可以随意提问。',
+    'embed.inPageThreads': '它用 {count} 个线程运行。',
+    'embed.inPageOneThread': '它只用一个线程运行，慢好几倍：本页没有跨源隔离（它的主机没有发送 COOP/COEP 头）。',
     'embed.inPageFailed': '模型无法在本页运行：{message}',
   },
 };
