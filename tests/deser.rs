@@ -181,6 +181,7 @@ fn format_errors() -> Vec<FormatError> {
         },
         FormatError::ExampleCopied,
         FormatError::QuestionRepeated,
+        FormatError::YesNoAsked,
         FormatError::NumberUnused {
             number: "10".into(),
         },
@@ -411,6 +412,7 @@ fn repairs() -> Vec<Repair> {
         Repair::ExpressionRunAsCall,
         Repair::ExpressionEvaluated,
         Repair::ListedValueCompleted,
+        Repair::ListedPairOrdered,
         Repair::CopiedLabelRemoved,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
@@ -692,6 +694,7 @@ fn covered_format_error(e: &FormatError) {
         | FormatError::ArgumentsAsAnswer { .. }
         | FormatError::ExampleCopied
         | FormatError::QuestionRepeated
+        | FormatError::YesNoAsked
         | FormatError::NumberUnused { .. }
         | FormatError::ResultMissed { .. }
         | FormatError::NoteCopied
@@ -815,6 +818,7 @@ fn covered_repair(r: &Repair) {
         | Repair::ExpressionRunAsCall
         | Repair::ExpressionEvaluated
         | Repair::ListedValueCompleted
+        | Repair::ListedPairOrdered
         | Repair::CopiedLabelRemoved
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer

@@ -244,6 +244,21 @@ fn no_source_file_is_over_600_lines() {
     );
 }
 
+/// The README is for users: what it is, how to connect, how to teach with it, the API and the
+/// current numbers. Every benchmark table goes to bench/README.md, history to bench/HISTORY.md.
+const README_MAX_LINES: usize = 300;
+
+#[test]
+fn the_readme_is_at_most_300_lines() {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, over {README_MAX_LINES}: move tables and history to \
+         bench/README.md, bench/HISTORY.md or docs/"
+    );
+}
+
 #[test]
 fn the_cap_counts_the_page_scripts_but_not_the_build_or_the_vendored_engine() {
     let dir = std::env::temp_dir().join(format!("reactloop-lines-{}", std::process::id()));

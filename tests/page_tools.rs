@@ -708,3 +708,180 @@ fn a_comparison_answered_after_one_lookup_is_steered_to_the_other() {
         sent_back.text
     );
 }
+
+/// A comparison computes on two facts: after one population the computation is not steered
+/// yet; after both it is, on the numbers found.
+#[test]
+fn a_comparison_is_computed_once_both_facts_are_found() {
+    let population = ToolSpec {
+        name: "country_population".into(),
+        description: "Population of a country.".into(),
+        parameters: json!({"type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]}),
+        keywords: vec!["population".into(), "people".into()],
+        ..ToolSpec::default()
+    };
+    for (question, first, second) in [
+        (
+            "How many more people live in Norway than in Iceland?",
+            "Norway",
+            "Iceland",
+        ),
+        ("挪威的人口比冰岛多多少？", "挪威", "冰岛"),
+    ] {
+        let fits = fits(question, std::slice::from_ref(&population));
+        assert!(
+            evidence(&fits, "calculator")
+                .iter()
+                .any(|e| matches!(e, Evidence::Compares { .. })),
+            "{question}: {fits:?}"
+        );
+        let mut agent = agent(question, std::slice::from_ref(&population));
+        assert_eq!(steered(&request(&agent)), Some("country_population"));
+        let next = call(
+            &mut agent,
+            "country_population",
+            json!({ "country": first }),
+            "Norway: 5550203 people (2024 estimate).",
+        );
+        assert_ne!(steered(&next), Some("calculator"), "{question}: one fact");
+        let next = call(
+            &mut agent,
+            "country_population",
+            json!({ "country": second }),
+            "Iceland: 387758 people (2024 estimate).",
+        );
+        let steer = next.steer.as_ref().expect("the computation comes next");
+        assert_eq!(steer.tool, "calculator", "{question}");
+    }
+    // One fact and a computation asked of it is no comparison: the computation follows it.
+    let question = "What is twice the population of Iceland?";
+    assert!(!fits(question, std::slice::from_ref(&population))
+        .iter()
+        .flat_map(|f| &f.evidence)
+        .any(|e| matches!(e, Evidence::Compares { .. })));
+}
+
+/// Two parameters that list the same values, given one and the same, get the two the question
+/// names: the one its number comes with first, else the first named.
+#[test]
+fn a_pair_of_listed_values_given_alike_gets_the_two_the_question_names() {
+    let units = ToolSpec {
+        name: "convert_units".into(),
+        description: "Converts a value from one unit to another.".into(),
+        parameters: json!({"type": "object", "properties": {
+            "value": {"type": "number"},
+            "from": {"type": "string", "enum": ["km", "mi", "kg", "lb", "C", "F"]},
+            "to": {"type": "string", "enum": ["km", "mi", "kg", "lb", "C", "F"]}
+        }, "required": ["value", "from", "to"]}),
+        ..ToolSpec::default()
+    };
+    // (question, the call's from and to, what runs)
+    let cases = [
+        // The 0.5B model's call at 2db9d11, on both paths.
+        ("把 100 华氏度换算成摄氏度。", "C", "C", Some(("F", "C"))),
+        // The number comes with the second unit named: it is the one to convert from.
+        ("How many lb are 70 kg?", "lb", "lb", Some(("kg", "lb"))),
+        ("How many lb are 70 kg?", "kg", "kg", Some(("kg", "lb"))),
+        // Else the order the question names them in.
+        ("Convert km to mi.", "mi", "mi", Some(("km", "mi"))),
+        // Two different values stand, even in the wrong order: the model's choice.
+        ("How many lb are 70 kg?", "lb", "kg", None),
+        // One value named: nothing to give the other.
+        ("Convert 5 kg.", "kg", "kg", None),
+    ];
+    for (question, from, to, want) in cases {
+        let mut agent = agent(question, std::slice::from_ref(&units));
+        request(&agent);
+        let text = format!(
+            "Thought: t\nAction: convert_units\nAction Input: {{\"value\": 1, \"from\": \"{from}\", \"to\": \"{to}\"}}"
+        );
+        agent
+            .feed_model(ModelReply {
+                text,
+                ..ModelReply::default()
+            })
+            .expect("a reply");
+        let parse = agent.trace().steps[0].parse.clone().expect("parsed");
+        let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
+            panic!("{question}: {:?}", parse.parsed);
+        };
+        let ran = (
+            input["from"].as_str().unwrap(),
+            input["to"].as_str().unwrap(),
+        );
+        let ordered = parse
+            .repairs
+            .contains(&reactloop::parse::Repair::ListedPairOrdered);
+        assert_eq!(ran, want.unwrap_or((from, to)), "{question} {from} {to}");
+        assert_eq!(ordered, want.is_some(), "{question} {from} {to}");
+    }
+}
+
+/// An amount alone for a question that asks yes or no is sent back once; a yes, a choice
+/// offered, or the second time, stands.
+#[test]
+fn an_amount_alone_for_a_yes_or_no_question_is_sent_back_once() {
+    let answer_after_lookup = |question: &str, answers: &[&str]| -> Vec<bool> {
+        let mut agent = agent(question, &[order_status()]);
+        request(&agent);
+        call(
+            &mut agent,
+            "order_status",
+            json!({"order_id": "3310"}),
+            "Order 3310: delivered on 2025-03-10, 2 items, total 24.50 EUR.",
+        );
+        answers
+            .iter()
+            .map(|answer| {
+                let text = format!("Thought: t\nAction: final_answer\nAction Input: {answer}");
+                let at = agent.trace().steps.len() - 1;
+                agent
+                    .feed_model(ModelReply {
+                        text,
+                        ..ModelReply::default()
+                    })
+                    .expect("a reply");
+                let parse = agent.trace().steps[at].parse.clone();
+                let sent_back = matches!(
+                    parse.map(|p| p.parsed),
+                    Some(reactloop::parse::Parsed::Error {
+                        error: reactloop::parse::FormatError::YesNoAsked
+                    })
+                );
+                if sent_back {
+                    request(&agent);
+                }
+                sent_back
+            })
+            .collect()
+    };
+    assert_eq!(
+        answer_after_lookup(
+            "订单3310送到了吗？",
+            &["答案是 24.50 EUR", "答案是 24.50 EUR"]
+        ),
+        [true, false]
+    );
+    assert_eq!(
+        answer_after_lookup(
+            "Has order 3310 been delivered?",
+            &["The answer is 24.50 EUR."]
+        ),
+        [true]
+    );
+    assert_eq!(
+        answer_after_lookup("订单3310送到了吗？", &["答案是 已送到，2025-03-10"]),
+        [false]
+    );
+    assert_eq!(
+        answer_after_lookup(
+            "What is the total of order 3310?",
+            &["The answer is 24.50 EUR."]
+        ),
+        [false]
+    );
+    assert_eq!(
+        answer_after_lookup("Is order 3310 2 or 3 items?", &["The answer is 2"]),
+        [false]
+    );
+}

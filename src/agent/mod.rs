@@ -318,7 +318,7 @@ impl Agent {
         self.question_noted |= matches!(
             parsed.parsed,
             Parsed::Error {
-                error: FormatError::QuestionRepeated
+                error: FormatError::QuestionRepeated | FormatError::YesNoAsked
             }
         );
         self.result_noted |= matches!(

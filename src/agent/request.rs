@@ -306,7 +306,11 @@ impl Agent {
             .filter(|c| !observe::bare_number(c))
             .map(|c| c.tool.as_str())
             .collect();
-        let found = (self.calls.iter()).any(|c| c.succeeded && c.role != Some(Role::Computes));
+        let facts = (self.calls.iter())
+            .filter(|c| c.succeeded && c.role != Some(Role::Computes))
+            .count();
+        // A comparison computes on two facts: after one, the other is still to find.
+        let found = facts >= if fit::compares(&self.fits) { 2 } else { 1 };
         // The question's numbers all went into calls (the clock counted its "100 days"):
         // nothing is left for a computation to use.
         let spent = !reading::operands(&self.trace.question).is_empty()

@@ -88,6 +88,9 @@ tagged! {
         /// Asked for the answer, the model wrote words of the question back (its own search query
         /// as often as not). Reported by the agent.
         QuestionRepeated = "question_repeated",
+        /// A final answer that is an amount alone ("24.50 EUR") for a question that asks yes or
+        /// no ("订单3310送到了吗？"), after a tool ran. Reported by the agent, once a run.
+        YesNoAsked = "yes_no_asked",
         /// A final answer after a tool ran, while a number the question gives was used by no call,
         /// no Observation and not the answer: a step of the question was left out ("10 days from
         /// today" answered with today's date). Reported by the agent, once a run.
@@ -176,6 +179,10 @@ pub enum Repair {
     /// Set by the agent: a value a parameter lists, cut short (`m` for "miles", where `mi` is
     /// listed), was completed to the value the question names.
     ListedValueCompleted,
+    /// Set by the agent: two parameters that list the same values (`from`, `to`) were given
+    /// one and the same, and get the two the question names, in its order (`C` and `C` for
+    /// "100 华氏度换算成摄氏度": `F`, then `C`).
+    ListedPairOrdered,
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,

@@ -1,4 +1,4 @@
-//! Answers that give the question back instead of answering it.
+//! Answers that give the question back instead of answering it, or answer another question.
 
 use std::collections::HashSet;
 
@@ -40,6 +40,54 @@ pub(super) fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
     most_of_question || (run.answer_asked && own_argument)
 }
 
+// Recognition data, read in the question, never told.
+const OFFERS: &[&str] = &[" or ", "还是", "吗", "是否", "是不是", "有没有"];
+const YES_NO: &[&str] = &[
+    "is", "are", "am", "was", "were", "do", "does", "did", "can", "could", "will", "would",
+    "should", "has", "have", "had", "may",
+];
+/// Units and currencies an amount may carry, lower-case (an answer of an amount alone).
+#[rustfmt::skip]
+const UNITS: &[&str] = &[
+    "°c", "°f", "c", "f", "k", "%", "km", "m", "cm", "mm", "mi", "kg", "g", "lb", "lbs", "l",
+    "ml", "h", "min", "s", "km/h", "mph", "eur", "usd", "cny", "jpy", "gbp", "rmb", "$", "€",
+    "¥", "£", "元", "美元", "欧元", "日元", "人民币", "度", "个", "件", "人", "天", "小时", "分钟",
+];
+
+/// An amount alone for a question that asks yes or no, after a tool ran: "订单3310送到了吗？"
+/// answered "答案是 24.50 EUR" (the order's total, read from the lookup that said it was
+/// delivered). Not for a question that offers a choice ("A or B"), and once a run with
+/// [`echoes_question`], so an answer the model stands by stands.
+pub(super) fn amount_for_yes_no(answer: &str, run: &RunSoFar) -> bool {
+    if run.question_noted || run.steered || run.last_step || run.calls.is_empty() {
+        return false;
+    }
+    let question = run.question.to_lowercase();
+    let first = question.split_whitespace().next().unwrap_or_default();
+    let chinese = ["吗", "是否", "是不是", "有没有"]
+        .iter()
+        .any(|o| question.contains(o));
+    let choice = [" or ", "还是"].iter().any(|o| question.contains(o));
+    if choice || !(chinese || YES_NO.contains(&first)) {
+        return false;
+    }
+    let answer = without_end_mark(without_opening(answer)).to_lowercase();
+    if numbers(&answer).is_empty() {
+        return false;
+    }
+    // What is left once the numbers are taken out: units and currencies, nothing else.
+    let rest: String = (answer.chars())
+        .map(|c| {
+            if c.is_ascii_digit() || ".,+-".contains(c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    rest.split_whitespace().all(|w| UNITS.contains(&w))
+}
+
 /// A short answer that only names what the question names, after a tool ran: made to answer,
 /// the 0.5B model wrote "The answer is FAISS." for "which company released FAISS?", "答案是
 /// MCP 的文档。" for "根据文档，MCP 是哪家公司提出的？" and "The answer is 2077" for the status of
@@ -50,12 +98,6 @@ pub(super) fn echoes_question(answer: &str, run: &RunSoFar) -> bool {
     if run.question_noted || run.steered || run.last_step || run.calls.is_empty() {
         return false;
     }
-    // Recognition data, read in the question, never told.
-    const OFFERS: &[&str] = &[" or ", "还是", "吗", "是否", "是不是", "有没有"];
-    const YES_NO: &[&str] = &[
-        "is", "are", "am", "was", "were", "do", "does", "did", "can", "could", "will", "would",
-        "should", "has", "have", "had", "may",
-    ];
     let question = run.question.to_lowercase();
     let first = question.split_whitespace().next().unwrap_or_default();
     if OFFERS.iter().any(|o| question.contains(o)) || YES_NO.contains(&first) {

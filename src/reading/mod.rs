@@ -14,7 +14,7 @@ mod echo;
 mod names;
 pub use crate::tools::fit::mentions_number;
 use crate::tools::{calculator, HostContext, Registry, Role};
-use echo::{echoes_question, repeats_question};
+use echo::{amount_for_yes_no, echoes_question, repeats_question};
 use names::unused_name;
 pub use numbers::{facts, numbers, operands};
 use numbers::{result_missed, unused_number};
@@ -130,6 +130,21 @@ fn complete_values(tool: &str, input: &mut Value, run: &RunSoFar) -> bool {
     completed
 }
 
+/// Gives two parameters that list the same values, and were given the same one, the two
+/// values the question names ([`Registry::ordered_pair`]); whether it did.
+fn order_pair(tool: &str, input: &mut Value, run: &RunSoFar) -> bool {
+    let Value::Object(args) = input else {
+        return false;
+    };
+    let Some(pair) = run.registry.ordered_pair(tool, args, run.question) else {
+        return false;
+    };
+    for (param, value) in pair {
+        args.insert(param, Value::String(value));
+    }
+    true
+}
+
 /// The string values in a call's arguments.
 fn strings(input: &Value) -> Vec<&str> {
     match input {
@@ -157,7 +172,8 @@ pub struct RunSoFar<'a> {
     pub number_noted: bool,
     /// A final answer was already sent back for leaving out the calculator's result.
     pub result_noted: bool,
-    /// A final answer was already sent back for giving the question's words back.
+    /// A final answer was already sent back for giving the question's words back, or an
+    /// amount for yes or no.
     pub question_noted: bool,
     /// A person edited this reply or an earlier step: the run's course is theirs, so the
     /// checks of a model's own course (a number of the question left unused) stay silent.
@@ -174,6 +190,9 @@ pub fn in_context(parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResu
     if let Parsed::Action { tool, input } = &mut parsed.parsed {
         if !run.steered && complete_values(tool, input, run) {
             parsed.repairs.push(Repair::ListedValueCompleted);
+        }
+        if !run.steered && order_pair(tool, input, run) {
+            parsed.repairs.push(Repair::ListedPairOrdered);
         }
     }
     if let Parsed::Final { answer } = &mut parsed.parsed {
@@ -227,6 +246,12 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
         if repeats_question(answer, run) || echoes_question(answer, run) {
             parsed.parsed = Parsed::Error {
                 error: FormatError::QuestionRepeated,
+            };
+            return parsed;
+        }
+        if amount_for_yes_no(answer, run) {
+            parsed.parsed = Parsed::Error {
+                error: FormatError::YesNoAsked,
             };
             return parsed;
         }

@@ -163,6 +163,7 @@ pub fn repair(repair: Repair) -> Text {
         Repair::InputCompletesFinalAnswer => ("'Action Input:' alone read as the answer to the last reply's 'Action: final_answer'", "单独的“Action Input:”作为上一条回复中“Action: final_answer”的答案读取"),
         Repair::ArgumentsRunAsCall => ("final_answer held a tool's arguments that no Observation had shown: that call was run", "final_answer 里是工具参数：执行了那次调用"),
         Repair::ExpressionRunAsCall => ("final_answer was an expression, not its value: the calculator was run on it", "final_answer 是算式而不是它的值：用计算器算了它"),
+        Repair::ListedPairOrdered => ("two parameters given the same listed value got the two the question names, in its order (C and C for “100 °F to °C”: F, then C)", "两个参数被给了同一个列出值，改为问题所说的两个值，按问题的顺序（“100 华氏度换算成摄氏度”写成 C 和 C：改为 F，再是 C）"),
         Repair::ListedValueCompleted => ("a listed value cut short was completed to the one the question names (m for “miles”: mi)", "被截短的列出值补全为问题所说的那个（“miles”是 mi，而不是 m）"),
         Repair::ExpressionEvaluated => ("final_answer was an expression at the last step: its value is the answer", "最后一步的 final_answer 是算式：以它的值为答案"),
         Repair::CopiedLabelRemoved => ("the answer opened with a copied label ('Observation:'): the label was taken out", "答案开头照抄了标签（Observation:）：去掉了这个标签"),
@@ -243,6 +244,10 @@ pub fn format_error(error: &FormatError) -> Text {
         FormatError::QuestionRepeated => (
             "the answer only repeats the question".to_string(),
             "答案只是重复了问题".to_string(),
+        ),
+        FormatError::YesNoAsked => (
+            "the question asks yes or no, and the answer is an amount alone".to_string(),
+            "问题问的是“是不是”，答案却只有一个数量".to_string(),
         ),
         FormatError::NumberUnused { number } => (
             format!("the answer leaves out the question's {number}"),
@@ -420,6 +425,12 @@ fn evidence(evidence: &Evidence) -> (String, String) {
         Evidence::Awaits { word, by } => (
             format!("“{word}” waits for what {by} finds: one number is not a computation yet"),
             format!("“{word}”要等 {by} 查到的结果：只有一个数还算不了"),
+        ),
+        Evidence::Compares { phrase } => (
+            format!(
+                "“{phrase}” asks how much two things differ: a computation once both are found"
+            ),
+            format!("“{phrase}”问的是两者相差多少：两个都查到之后再计算"),
         ),
         Evidence::Unfilled { word, param } => (
             format!("“{word}”, but the question gives no number for its {param}"),

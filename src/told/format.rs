@@ -138,6 +138,13 @@ pub fn format_error(error: &FormatError, lang: Lang) -> String {
             "这只是重复了问题，不是答案。请根据上面的 Observation，在 'Action: final_answer' \
              之后的 Action Input 里写出答案本身。"
         ),
+        FormatError::YesNoAsked => say!(
+            lang,
+            "The question asks yes or no, and this answer only gives an amount. Answer yes or \
+             no, with what the Observations say, as the Action Input of 'Action: final_answer'.",
+            "问题问的是“是不是”，而这个答案只给了一个数量。请根据 Observation，在 \
+             'Action: final_answer' 之后的 Action Input 里回答是或否，并说明情况。"
+        ),
         FormatError::NumberUnused { number } => say!(
             lang,
             "The question gives {number}, and nothing so far has used it: this answer skips a \

@@ -210,25 +210,10 @@ pub(super) fn completed_value(
     if !listed.contains(&value) {
         return None;
     }
-    let lower = question.to_lowercase();
-    let mut words: Vec<String> = (lower.split(|c: char| !c.is_ascii_alphanumeric()))
-        .filter(|w| !w.is_empty())
-        .map(String::from)
-        .collect();
-    // A Chinese question names a unit in its own words: 英里 is "mile".
-    words.extend(
-        (super::glossary::glosses(&lower).into_iter())
-            .filter(|(_, word)| word.is_ascii())
-            .map(|(_, word)| word.to_string()),
-    );
-    // The listed value each word names: the longest one it starts with.
-    let named: Vec<&str> = (words.iter())
-        .filter_map(|w| {
-            (listed.iter())
-                .filter(|v| w.starts_with(&v.to_lowercase()))
-                .max_by_key(|v| v.len())
-                .copied()
-        })
+    // Loose: a value the question may name is no value cut short.
+    let named: Vec<&str> = named_values(&listed, question, true)
+        .into_iter()
+        .map(|(_, v)| v)
         .collect();
     if named.contains(&value) {
         return None;
@@ -240,6 +225,102 @@ pub(super) fn completed_value(
         [one, ..] if longer.iter().all(|v| *v == one) => Some(one.to_string()),
         _ => None,
     }
+}
+
+/// The values of `listed` the question names, each with where it first does, in the
+/// question's order: a word that is the value or starts with it ("miles" for `mi`; unless
+/// `loose`, a value of one letter only as a word of its own: "meters" may name `m`, but
+/// "convert" names no `C`), or a Chinese word the glossary gives for it (华氏 is "fahrenheit",
+/// `F`). The longest value a word starts with.
+fn named_values<'a>(listed: &[&'a str], question: &str, loose: bool) -> Vec<(usize, &'a str)> {
+    let lower = question.to_lowercase();
+    let mut words: Vec<(usize, String, bool)> = (lower.char_indices())
+        .filter(|&(at, c)| {
+            c.is_ascii_alphanumeric()
+                && !lower[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|b| b.is_ascii_alphanumeric())
+        })
+        .map(|(at, _)| {
+            let word: String = lower[at..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            (at, word, false)
+        })
+        .collect();
+    // A Chinese question names a unit in its own words: 英里 is "mile".
+    words.extend(
+        (super::glossary::glosses(&lower).into_iter())
+            .filter(|(_, word)| word.is_ascii())
+            .filter_map(|(term, word)| Some((lower.find(term)?, word.to_string(), true))),
+    );
+    words.sort_by_key(|(at, ..)| *at);
+    let mut named: Vec<(usize, &str)> = Vec::new();
+    for (at, word, glossed) in &words {
+        let value = (listed.iter())
+            .filter(|v| {
+                let v = v.to_lowercase();
+                *word == v
+                    || (word.starts_with(&v) && (loose || *glossed || v.chars().count() >= 2))
+            })
+            .max_by_key(|v| v.len());
+        if let Some(value) = value.filter(|v| !named.iter().any(|(_, n)| n == *v)) {
+            named.push((*at, value));
+        }
+    }
+    named
+}
+
+/// Two parameters that list the same values (a converter's `from` and `to`) given one and the
+/// same value, where the question names two of them: the 0.5B model wrote `C` for both in
+/// "把 100 华氏度换算成摄氏度". The value the question's number comes with ("100 华氏度",
+/// "70 kg"), or else the one it names first, goes to the first of the two parameters (in the
+/// order `required` lists them), the other to the second. `None` when nothing is to change.
+pub(super) fn ordered_pair(
+    spec: &ToolSpec,
+    args: &serde_json::Map<String, serde_json::Value>,
+    question: &str,
+) -> Option<[(String, String); 2]> {
+    let required: Vec<&str> = (spec.parameters.get("required").and_then(|r| r.as_array()))
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str())
+        .collect();
+    let mut listed: Vec<(&String, Vec<&str>)> = properties(spec)
+        .map(|(name, schema)| (name, enum_values(schema).collect::<Vec<_>>()))
+        .filter(|(_, values)| values.len() >= 2)
+        .collect();
+    listed.sort_by_key(|(name, _)| {
+        required
+            .iter()
+            .position(|r| r == name)
+            .unwrap_or(usize::MAX)
+    });
+    let given = |name: &str| args.get(name).and_then(|v| v.as_str());
+    let (first, second, values) = listed.iter().enumerate().find_map(|(i, (a, values))| {
+        let (b, _) = listed[i + 1..]
+            .iter()
+            .find(|(b, other)| other == values && given(b).is_some() && given(b) == given(a))?;
+        Some((*a, *b, values))
+    })?;
+    let [(at_a, a), (at_b, b)] = named_values(values, question, false)[..] else {
+        return None;
+    };
+    let lower = question.to_lowercase();
+    let with_number = |at: usize| {
+        (lower.get(..at))
+            .is_some_and(|before| before.trim_end().ends_with(|c: char| c.is_ascii_digit()))
+    };
+    let (source, target) = match (with_number(at_a), with_number(at_b)) {
+        (false, true) => (b, a),
+        _ => (a, b),
+    };
+    Some([
+        (first.clone(), source.to_string()),
+        (second.clone(), target.to_string()),
+    ])
 }
 
 /// Whether a tool takes a number as a parameter (a value to convert, an amount).

@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
+use super::comparison::comparison;
 use super::days::{day_offset, find_word};
 use super::declared::{best_example, params_text, subject_words, values, QUESTION_PAIRS};
 use super::glossary::{glosses, translated};
@@ -106,6 +107,11 @@ pub enum Evidence {
     Quantity {
         word: String,
     },
+    /// It asks how much two things it names differ ("more … than", 比…高多少): a computation
+    /// on two facts found, none given (`comparison`). Weighs nothing: the facts come first.
+    Compares {
+        phrase: String,
+    },
     /// A word about now ("today", 今年) when `now`, else about dates and times ("week").
     Time {
         word: String,
@@ -123,6 +129,7 @@ impl Evidence {
     pub(super) fn weight(&self) -> u32 {
         match self {
             Evidence::Outranked { .. } | Evidence::Awaits { .. } | Evidence::Unfilled { .. } => 0,
+            Evidence::Compares { .. } => 0,
             Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
             Evidence::Qualifier { .. } => 1,
             Evidence::Value { .. } => 2,
@@ -339,6 +346,9 @@ fn calculation_evidence(question: &str, lower: &str, out: &mut Vec<Evidence>) {
     if let Some(word) = phrases(lower, QUANTITY).next() {
         out.push(Evidence::Quantity { word });
     }
+    if let Some(phrase) = comparison(lower) {
+        out.push(Evidence::Compares { phrase });
+    }
 }
 
 fn time_evidence(lower: &str, out: &mut Vec<Evidence>) {
@@ -482,7 +492,15 @@ pub(super) fn asks_computation(fit: &ToolFit) -> bool {
     let asks = has(&|e| matches!(e, Evidence::Operation { .. } | Evidence::Quantity { .. }));
     let verb =
         has(&|e| matches!(e, Evidence::Operation { word } if COMPUTE.contains(&word.as_str())));
-    (number && asks) || verb
+    (number && asks) || verb || compares(std::slice::from_ref(fit))
+}
+
+/// Whether the question asks how much two things differ ([`Evidence::Compares`]): the
+/// computation needs two facts found, not one.
+pub fn compares(fits: &[ToolFit]) -> bool {
+    (fits.iter().filter(|f| f.role == Some(Role::Computes)))
+        .flat_map(|f| &f.evidence)
+        .any(|e| matches!(e, Evidence::Compares { .. }))
 }
 
 /// What the fit gave another tool that the computation would have had: "1042" in "order

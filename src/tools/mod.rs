@@ -14,6 +14,7 @@
 mod args;
 pub mod calculator;
 mod call;
+mod comparison;
 pub mod current_time;
 pub mod days;
 mod declared;

@@ -82,6 +82,18 @@ impl Registry {
         super::declared::completed_value(spec, param, value, question)
     }
 
+    /// The two listed values for `tool`'s parameters that the model gave alike, in the order
+    /// the question gives them (`declared::ordered_pair`).
+    pub fn ordered_pair(
+        &self,
+        tool: &str,
+        args: &serde_json::Map<String, serde_json::Value>,
+        question: &str,
+    ) -> Option<[(String, String); 2]> {
+        let spec = self.specs().into_iter().find(|s| s.name == tool)?;
+        super::declared::ordered_pair(spec, args, question)
+    }
+
     /// An empty registry.
     pub fn new() -> Self {
         Self::default()

@@ -366,6 +366,9 @@ pub fn full_request() -> ModelRequest {
                     word: "40".into(),
                     by: "stock_price".into(),
                 },
+                Evidence::Compares {
+                    phrase: "more than".into(),
+                },
                 Evidence::Unfilled {
                     word: "气温 (temperature)".into(),
                     param: "value".into(),

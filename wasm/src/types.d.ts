@@ -154,6 +154,7 @@ export type Evidence =
   | { kind: 'number'; number: string }
   | { kind: 'operation'; word: string }
   | { kind: 'quantity'; word: string }
+  | { kind: 'compares'; phrase: string }
   | { kind: 'time'; word: string; now: boolean }
   | { kind: 'day'; phrase: string; days: number }
   | { kind: 'keyword'; word: string }
