@@ -744,6 +744,18 @@ fn a_comparison_is_computed_once_both_facts_are_found() {
             "Norway: 5550203 people (2024 estimate).",
         );
         assert_ne!(steered(&next), Some("calculator"), "{question}: one fact");
+        // The same place in other words gives the same fact: still one.
+        let next = call(
+            &mut agent,
+            "country_population",
+            json!({ "country": "Norwegen" }),
+            "Norway: 5550203 people (2024 estimate).",
+        );
+        assert_ne!(
+            steered(&next),
+            Some("calculator"),
+            "{question}: the same fact"
+        );
         let next = call(
             &mut agent,
             "country_population",

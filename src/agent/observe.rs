@@ -68,6 +68,10 @@ impl Agent {
         });
         // The note on what comes next goes after the cut, which would drop it.
         let text = self.within_limit(text);
+        // What comes next may read this result (a comparison counts the facts found).
+        if let Some(past) = self.calls.last_mut() {
+            past.observation = text.clone();
+        }
         let lang = self.trace.config.prompt.lang;
         let next = self.next_tool();
         let note = if self.last.unrelated {

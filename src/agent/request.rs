@@ -306,11 +306,16 @@ impl Agent {
             .filter(|c| !observe::bare_number(c))
             .map(|c| c.tool.as_str())
             .collect();
-        let facts = (self.calls.iter())
+        // The numbers each result gives: the same twice is one fact (the 0.5B model asked for
+        // 奥斯陆, then for Oslo).
+        let mut facts: Vec<Vec<String>> = (self.calls.iter())
             .filter(|c| c.succeeded && c.role != Some(Role::Computes))
-            .count();
+            .map(|c| reading::facts(&c.observation))
+            .collect();
+        facts.sort();
+        facts.dedup();
         // A comparison computes on two facts: after one, the other is still to find.
-        let found = facts >= if fit::compares(&self.fits) { 2 } else { 1 };
+        let found = facts.len() >= if fit::compares(&self.fits) { 2 } else { 1 };
         // The question's numbers all went into calls (the clock counted its "100 days"):
         // nothing is left for a computation to use.
         let spent = !reading::operands(&self.trace.question).is_empty()
