@@ -3,15 +3,18 @@
 // Chromium, next to the same model in llama.cpp's native server on the same machine.
 //
 //   node bench/inpage.mjs [--only speed,tasks] [--models smollm,qwen] [--threads 1,2]
-//                         [--tasks id,...] [--reps 2] [--no-native]
+//                         [--hosts headers,sw,none] [--tasks id,...] [--reps 2] [--no-native]
 //
-//   speed  per model and thread count: load time (a fresh browser profile: the file copied from
-//          the local server into OPFS and llama.cpp started; then from the cache), and prompt
-//          and generation tokens/s of the same request (the Agent's first prompt plus a story
-//          to write, 128 tokens, temperature 0, no prompt cache) in the page and in
-//          scripts/local-llm's native server (llama-cpp-python, the same thread count, port
-//          8300, started here and stopped after), each as its own llama.cpp reports them (the
-//          page: the reply's timings; the server: llama_perf lines in its log): the ratio.
+//   speed  per model, host and thread count: load time (a fresh browser profile: the file
+//          copied from the local server into OPFS and llama.cpp started; then from the cache),
+//          prompt and generation tokens/s of the same request (the Agent's first prompt plus a
+//          story to write, 128 tokens, temperature 0, no prompt cache), and the time to the
+//          answer of the page's first demo question (the Agent's defaults), in the page and in
+//          scripts/local-llm's native llama.cpp server (the same thread count, port 8300,
+//          started here and stopped after), each as its own llama.cpp reports them (the
+//          reply's timings): the ratio. Hosts: `headers` sends COOP/COEP (scripts/serve),
+//          `sw` sends none and the page isolates itself with its service worker (one reload),
+//          `none` sends none and allows no service worker (one thread).
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
@@ -21,7 +24,7 @@
 // quiet machine: `pgrep -af 'bench/run.mjs|llama_cpp.server'` should show nothing else.
 process.env.TZ = 'UTC';
 
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,7 +32,7 @@ import { chromium } from '@playwright/test';
 import { startStatic } from '../scripts/static-server.mjs';
 import { ROOT } from './lib/wasm.mjs';
 import { spawnSync } from 'node:child_process';
-import { CACHE, modelPath, MODELS } from './lib/llm.mjs';
+import { modelPath, MODELS } from './lib/llm.mjs';
 import { RUN_SETTINGS, loadTasks } from './lib/tasks.mjs';
 import { checkAnswer } from './tasks/check.mjs';
 import { median, table } from './lib/table.mjs';
@@ -39,6 +42,7 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'speed,tasks' },
     models: { type: 'string' },
     threads: { type: 'string', default: '1,2' },
+    hosts: { type: 'string', default: 'headers' },
     tasks: { type: 'string' },
     reps: { type: 'string', default: '2' },
     against: { type: 'string', default: '2026-12-01-qwen-defaults-55fad9a' },
@@ -50,6 +54,7 @@ const only = list(args.only);
 const reps = Number(args.reps);
 const NATIVE_PORT = 8300; // not the bench's 8180-8199 nor the tests' 8280
 const GEN_TOKENS = 128;
+const ANSWER_TOKENS = 128;
 const log = (...a) => console.error(new Date().toISOString().slice(11, 19), ...a);
 
 /**
@@ -78,13 +83,26 @@ async function openBrowser() {
   });
 }
 
-/** A fresh profile (an empty OPFS) with the page open and `threads` asked for. */
-async function openPage(browser, site, threads) {
-  const context = await browser.newContext({ timezoneId: 'UTC' });
+/**
+ * A fresh profile (an empty OPFS) with the page open and `threads` asked for. On the `sw` host
+ * the page registers its service worker and reloads through it, as opening the engine does.
+ */
+async function openPage(browser, site, threads, host = 'headers') {
+  const context = await browser.newContext({ timezoneId: 'UTC', serviceWorkers: host === 'sw' ? 'allow' : 'block' });
   const page = await context.newPage();
   page.on('pageerror', (e) => log('pageerror:', e.message));
+  page.on('crash', () => log('the page crashed'));
+  page.on('console', (m) => m.type() === 'error' && log('console:', m.text()));
   await page.goto(`${site.url}?threads=${threads}&lang=en`);
   await page.waitForSelector('body[data-ready="1"]');
+  if (host === 'sw') {
+    const reloaded = page.waitForEvent('load');
+    await page.evaluate(async () => (await import('./isolation.js')).isolate({}));
+    await reloaded;
+    await page.waitForSelector('body[data-ready="1"]');
+  }
+  const isolated = await page.evaluate(() => crossOriginIsolated);
+  if (isolated !== (host !== 'none')) throw new Error(`the page on the ${host} host is ${isolated ? '' : 'not '}cross-origin isolated`);
   return { context, page };
 }
 
@@ -127,87 +145,115 @@ async function pageSpeed(page, messages, nonce) {
   return { prompt: t.prompt_per_second, gen: t.predicted_per_second, promptTokens: t.prompt_n, genTokens: t.predicted_n };
 }
 
-/** The same request to the native server; its speed from the llama_perf lines it logs. */
-async function nativeSpeed(url, alias, messages, nonce, port) {
-  const logFile = join(CACHE, 'logs', `server-${port}.log`);
-  const from = (await stat(logFile)).size;
-  await fetch(`${url}/chat/completions`, {
+/** The same request to the native server (llama.cpp's server: the reply has the same timings). */
+async function nativeSpeed(url, alias, messages, nonce) {
+  const reply = await fetch(`${url}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: alias, messages: withNonce(messages, nonce), max_tokens: GEN_TOKENS, temperature: 0, stream: false }),
+    body: JSON.stringify({ model: alias, messages: withNonce(messages, nonce), max_tokens: GEN_TOKENS, temperature: 0, stream: false, cache_prompt: false }),
   }).then((r) => r.json());
-  await new Promise((done) => setTimeout(done, 300)); // the log line follows the reply
-  const log = (await readFile(logFile, 'utf8')).slice(from);
-  const prompt = /prompt eval time =\s*([\d.]+) ms \/\s*(\d+) tokens/.exec(log);
-  const gen = /\beval time =\s*([\d.]+) ms \/\s*(\d+) runs/.exec(log.replace(/prompt eval time/g, ''));
-  return {
-    prompt: prompt ? Number(prompt[2]) / (Number(prompt[1]) / 1000) : NaN,
-    gen: gen ? Number(gen[2]) / (Number(gen[1]) / 1000) : NaN,
-    promptTokens: prompt ? Number(prompt[2]) : null,
-    genTokens: gen ? Number(gen[2]) : null,
-  };
+  const t = reply.timings ?? {};
+  return { prompt: t.prompt_per_second ?? NaN, gen: t.predicted_per_second ?? NaN, promptTokens: t.prompt_n ?? null, genTokens: t.predicted_n ?? null };
 }
 
-async function measureSpeed(models, threadsList) {
+/**
+ * The wall time to the answer of the page's first demo question, with the Agent's defaults
+ * but temperature 0, seed 42 and ANSWER_TOKENS a step:
+ * in the page's engine, or (`server`) from the native server, asked by the same page.
+ */
+async function timeToAnswer(page, server = null) {
+  return page.evaluate(async ({ server, ANSWER_TOKENS }) => {
+    const { Agent, demoQuestions } = await import('./pkg/reactloop.js');
+    const { engine } = await import('./inpage.js');
+    // The page's defaults but greedy decoding, so both sides write the same kind of run, and
+    // 128 tokens a step: greedy SmolLM2 repeats a phrase to the limit, 8 steps of 512 tokens.
+    const settings = { temperature: 0, seed: 42, maxTokens: ANSWER_TOKENS };
+    const agent = new Agent(server ? { ...settings, baseUrl: server.url, model: server.alias } : { ...settings, inPage: true, model: 'in-page' });
+    if (!server) agent.useModel(engine().model);
+    const t0 = performance.now();
+    const trace = await agent.run(demoQuestions('en')[0], null);
+    return { ms: performance.now() - t0, outcome: trace.outcome?.type, answer: trace.outcome?.answer ?? null, steps: trace.steps.length };
+  }, { server, ANSWER_TOKENS });
+}
+
+async function measureSpeed(models, threadsList, hosts) {
   const rows = [];
   const browser = await openBrowser();
   for (const name of models) {
     const file = modelPath(name);
-    const site = await startStatic({ root: join(ROOT, 'www'), port: 0, isolate: true, mounts: { '/models/': dirname(file) } });
     const url = `/models/${file.split('/').pop()}`;
+    const sites = {};
+    for (const host of hosts) sites[host] = await startStatic({ root: join(ROOT, 'www'), port: 0, isolate: host === 'headers', mounts: { '/models/': dirname(file) } });
     for (const threads of threadsList) {
-      log(`${name}, ${threads} thread(s): in the page`);
-      const { context, page } = await openPage(browser, site, threads);
-      const fresh = await loadInPage(page, url, threads);
-      // From the cache: a reload in the same profile.
-      await page.reload();
-      await page.waitForSelector('body[data-ready="1"]');
-      const cached = await loadInPage(page, url, threads);
-      const messages = await speedMessages(page);
-      const inPage = [];
-      for (let r = 0; r < reps; r++) inPage.push(await pageSpeed(page, messages, `p${threads}${r}`));
-      await context.close();
-      let native = null;
+      let messages = null;
+      for (const host of hosts) {
+        // Without isolation the engine has one thread whatever is asked.
+        if (host === 'none' && threads > 1) continue;
+        log(`${name}, ${threads} thread(s), ${host} host: in the page`);
+        const { context, page } = await openPage(browser, sites[host], threads, host);
+        const fresh = await loadInPage(page, url, threads);
+        // From the cache: a reload in the same profile.
+        await page.reload();
+        await page.waitForSelector('body[data-ready="1"]');
+        const cached = await loadInPage(page, url, threads);
+        messages ??= await speedMessages(page);
+        const inPage = [];
+        for (let r = 0; r < reps; r++) inPage.push(await pageSpeed(page, messages, `p${host}${threads}${r}`));
+        log('the demo question');
+        const answer = await timeToAnswer(page);
+        await context.close();
+        rows.push({ model: name, host, threads, fresh, cached, inPage, answer, isolated: fresh.isolated, engineThreads: fresh.threads });
+      }
       if (!args['no-native']) {
         log(`${name}, ${threads} thread(s): native server on :${NATIVE_PORT}`);
         const server = nativeServer(name, threads);
+        const { context, page } = await openPage(browser, sites[hosts[0]], threads, hosts[0]);
         try {
           const runs = [];
-          await nativeSpeed(server.url, server.alias, messages, 'warm', NATIVE_PORT); // the first request loads lazily
-          for (let r = 0; r < reps; r++) runs.push(await nativeSpeed(server.url, server.alias, messages, `n${threads}${r}`, NATIVE_PORT));
-          native = runs;
+          await nativeSpeed(server.url, server.alias, messages, 'warm'); // the first request loads lazily
+          for (let r = 0; r < reps; r++) runs.push(await nativeSpeed(server.url, server.alias, messages, `n${threads}${r}`));
+          const answer = await timeToAnswer(page, { url: server.url, alias: server.alias });
+          for (const row of rows) if (row.model === name && row.threads === threads) Object.assign(row, { native: runs, nativeAnswer: answer });
+          rows.push({ model: name, host: 'native', threads, inPage: runs, answer, engineThreads: threads });
         } finally {
+          await context.close();
           server.stop();
         }
       }
-      rows.push({ model: name, threads, fresh, cached, inPage, native, isolated: fresh.isolated, engineThreads: fresh.threads });
     }
-    await site.close();
+    for (const site of Object.values(sites)) await site.close();
   }
   await browser.close();
   return rows;
 }
 
+const HOSTS = {
+  headers: 'the page, isolated by headers',
+  sw: 'the page, isolated by its service worker (no headers)',
+  none: 'the page, not isolated (no headers, no service worker)',
+  native: 'native llama.cpp server',
+};
+
 function renderSpeed(rows) {
   const med = (runs, key) => (runs?.length ? median(runs.map((r) => r[key])) : NaN);
   const n = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+  const ratio = (x, y) => (Number.isFinite(x / y) ? ` (${n(x / y, 2)})` : '');
   return table(
-    ['model', 'threads', 'load, first time (copy to OPFS + start)', 'load from the cache', 'prompt tok/s: in the page / native server (ratio)', 'generation tok/s: in the page / native server (ratio)', 'tokens (prompt / generated)'],
+    ['model', 'where', 'threads', 'load, first time (copy to OPFS + start)', 'load from the cache', 'prompt tok/s (× native)', 'generation tok/s (× native)', 'demo answer (× native time)'],
     rows.map((r) => {
+      const native = r.host !== 'native';
       const pp = med(r.inPage, 'prompt');
       const pg = med(r.inPage, 'gen');
-      const np = med(r.native, 'prompt');
-      const ng = med(r.native, 'gen');
       return [
-        MODELS[r.model].label, `${r.engineThreads}${r.engineThreads === r.threads ? '' : ` (asked ${r.threads})`}`,
-        `${n(r.fresh.wallMs / 1000)} s (${n(r.fresh.cacheMs / 1000)} + ${n(r.fresh.engineMs / 1000)})`,
-        `${n(r.cached.wallMs / 1000)} s`,
-        `${n(pp)} / ${n(np)} (${n(pp / np, 2)})`,
-        `${n(pg)} / ${n(ng)} (${n(pg / ng, 2)})`,
-        `${r.inPage[0]?.promptTokens} / ${r.inPage[0]?.genTokens}`,
+        MODELS[r.model].label, HOSTS[r.host], `${r.engineThreads}${r.engineThreads === r.threads ? '' : ` (asked ${r.threads})`}`,
+        r.fresh ? `${n(r.fresh.wallMs / 1000)} s (${n(r.fresh.cacheMs / 1000)} + ${n(r.fresh.engineMs / 1000)})` : '–',
+        r.cached ? `${n(r.cached.wallMs / 1000)} s` : '–',
+        `${n(pp)}${native ? ratio(pp, med(r.native, 'prompt')) : ''}`,
+        `${n(pg)}${native ? ratio(pg, med(r.native, 'gen')) : ''}`,
+        `${n(r.answer.ms / 1000)} s, ${r.answer.steps} step(s), ${r.answer.outcome}${native && r.nativeAnswer ? ` (${n(r.answer.ms / r.nativeAnswer.ms, 1)}×)` : ''}`,
       ];
     }),
-    'lrrrrrr',
+    'llrrrrrr',
   );
 }
 
@@ -271,7 +317,7 @@ const out = { date: new Date().toISOString(), loadavgStart: loadavg().map((x) =>
 let markdown = '';
 if (only.includes('speed')) {
   const models = list(args.models).length ? list(args.models) : ['smollm', 'qwen'];
-  out.speed = await measureSpeed(models, list(args.threads).map(Number));
+  out.speed = await measureSpeed(models, list(args.threads).map(Number), list(args.hosts));
   markdown += `### In-page engine speed\n\n${renderSpeed(out.speed)}\n\n`;
 }
 if (only.includes('tasks')) {
