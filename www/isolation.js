@@ -7,7 +7,9 @@ const TRIED = 'reactloop.isolation.tried'; // sessionStorage: this tab reloaded 
 const KEPT = 'reactloop.isolation.kept'; // what the page had before that reload, given back once
 const READY_MS = 5000;
 
-let failure = null; // why the worker could not be registered, when it could not
+let failure = null; // why the worker could not be registered (the browser's words), when it could not
+let late = false; // it was registered but not active in READY_MS
+const LATE = Symbol('late');
 
 // Storage may be refused (a sandboxed frame): then nothing is tried, and nothing is kept.
 function session() {
@@ -21,11 +23,12 @@ function session() {
 /**
  * Why the in-page engine gets one thread here: `null` (isolated: it may use threads),
  * `noWorker` (no service worker in this browser or context), `refused` (the reload through the
- * worker did not make the page isolated), `failed` (the worker could not be registered), or
- * `headers` (not isolated, not tried yet).
+ * worker did not make the page isolated), `failed` (the worker could not be registered),
+ * `late` (it was not active in 5 s), or `headers` (not isolated, not tried yet).
  */
 export function oneThreadReason() {
   if (globalThis.crossOriginIsolated) return null;
+  if (late) return 'late';
   if (failure) return 'failed';
   if (!globalThis.isSecureContext || !('serviceWorker' in navigator) || !session()) return 'noWorker';
   return session().getItem(TRIED) ? 'refused' : 'headers';
@@ -48,11 +51,12 @@ export async function isolate(kept) {
       .then(() => navigator.serviceWorker.ready);
     let timer;
     const late = new Promise((_, fail) => {
-      timer = setTimeout(() => fail(new Error(`it was not active after ${READY_MS / 1000} s`)), READY_MS);
+      timer = setTimeout(() => fail(LATE), READY_MS);
     });
     await Promise.race([active, late]).finally(() => clearTimeout(timer));
   } catch (error) {
-    failure = String(error?.message ?? error);
+    late = error === LATE;
+    failure = late ? '' : String(error?.message ?? error);
     return false;
   }
   session().setItem(TRIED, '1');

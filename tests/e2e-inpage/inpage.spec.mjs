@@ -116,7 +116,10 @@ test('Stop aborts the generation at once, and the next run works', async ({ page
   await loadSmollm(page);
   // No isolation headers, and the service worker that would add them never starts (Playwright
   // blocks its registration): one thread, and the panel says why.
-  await expect(page.getByTestId('inpage-status')).toContainText('One thread: the service worker that adds the isolation headers could not start (it was not active after 5 s).');
+  await expect(page.getByTestId('inpage-status')).toContainText('One thread: the service worker that adds the isolation headers did not start within 5 s.');
+  await page.locator('#ui-lang').selectOption('zh');
+  await expect(page.getByTestId('inpage-status')).toContainText('单线程：添加隔离头的 service worker 在 5 秒内没有启动。');
+  await page.locator('#ui-lang').selectOption('en');
   await shortRuns(page, { maxTokens: 400 });
   await page.getByTestId('question').fill('What is 23 * 17 + 4?');
   await page.getByTestId('run').click();
