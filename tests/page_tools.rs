@@ -572,31 +572,38 @@ fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
         ("Convert 5 m to feet.", "m", "ft", None),
     ];
     for (question, from, to, want) in cases {
-        let mut agent = agent(question, std::slice::from_ref(&units));
-        request(&agent);
-        let text = format!(
-            "Thought: t\nAction: convert_units\nAction Input: {{\"value\": 1, \"from\": \"{from}\", \"to\": \"{to}\"}}"
-        );
-        agent
-            .feed_model(ModelReply {
-                text,
-                ..ModelReply::default()
-            })
-            .expect("a reply");
-        let parse = agent.trace().steps[0].parse.clone().expect("parsed");
-        let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
-            panic!("{question}: {:?}", parse.parsed);
-        };
-        let ran = (
-            input["from"].as_str().unwrap(),
-            input["to"].as_str().unwrap(),
-        );
-        let completed = parse
-            .repairs
-            .contains(&reactloop::parse::Repair::ListedValueCompleted);
+        let ((ran_from, ran_to), repairs) = converted(&units, question, from, to);
+        let ran = (ran_from.as_str(), ran_to.as_str());
+        let completed = repairs.contains(&reactloop::parse::Repair::ListedValueCompleted);
         assert_eq!(ran, want.unwrap_or((from, to)), "{question}");
         assert_eq!(completed, want.is_some(), "{question}");
     }
+}
+
+/// The converter's first call for `question`, given `from` and `to`: what runs, and the repairs.
+fn converted(
+    units: &ToolSpec,
+    question: &str,
+    from: &str,
+    to: &str,
+) -> ((String, String), Vec<reactloop::parse::Repair>) {
+    let mut agent = agent(question, std::slice::from_ref(units));
+    request(&agent);
+    let text = format!(
+        "Thought: t\nAction: convert_units\nAction Input: {{\"value\": 1, \"from\": \"{from}\", \"to\": \"{to}\"}}"
+    );
+    agent
+        .feed_model(ModelReply {
+            text,
+            ..ModelReply::default()
+        })
+        .expect("a reply");
+    let parse = agent.trace().steps[0].parse.clone().expect("parsed");
+    let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
+        panic!("{question}: {:?}", parse.parsed);
+    };
+    let value = |key: &str| input[key].as_str().unwrap().to_string();
+    ((value("from"), value("to")), parse.repairs)
 }
 
 /// A tool that needs a number is no tool for a question that gives none: a converter that
@@ -802,28 +809,9 @@ fn a_pair_of_listed_values_given_alike_gets_the_two_the_question_names() {
         ("Convert 5 kg.", "kg", "kg", None),
     ];
     for (question, from, to, want) in cases {
-        let mut agent = agent(question, std::slice::from_ref(&units));
-        request(&agent);
-        let text = format!(
-            "Thought: t\nAction: convert_units\nAction Input: {{\"value\": 1, \"from\": \"{from}\", \"to\": \"{to}\"}}"
-        );
-        agent
-            .feed_model(ModelReply {
-                text,
-                ..ModelReply::default()
-            })
-            .expect("a reply");
-        let parse = agent.trace().steps[0].parse.clone().expect("parsed");
-        let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
-            panic!("{question}: {:?}", parse.parsed);
-        };
-        let ran = (
-            input["from"].as_str().unwrap(),
-            input["to"].as_str().unwrap(),
-        );
-        let ordered = parse
-            .repairs
-            .contains(&reactloop::parse::Repair::ListedPairOrdered);
+        let ((ran_from, ran_to), repairs) = converted(&units, question, from, to);
+        let ran = (ran_from.as_str(), ran_to.as_str());
+        let ordered = repairs.contains(&reactloop::parse::Repair::ListedPairOrdered);
         assert_eq!(ran, want.unwrap_or((from, to)), "{question} {from} {to}");
         assert_eq!(ordered, want.is_some(), "{question} {from} {to}");
     }
