@@ -545,16 +545,7 @@ fn a_call_of_another_tool_than_the_thought_chose_is_sent_back_and_the_choice_ste
 
 #[test]
 fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
-    let units = ToolSpec {
-        name: "convert_units".into(),
-        description: "Converts a value from one unit to another.".into(),
-        parameters: json!({"type": "object", "properties": {
-            "value": {"type": "number"},
-            "from": {"type": "string", "enum": ["km", "mi", "m", "ft", "C", "F"]},
-            "to": {"type": "string", "enum": ["km", "mi", "m", "ft", "C", "F"]}
-        }, "required": ["value", "from", "to"]}),
-        ..ToolSpec::default()
-    };
+    let units = converter(&["km", "mi", "m", "ft", "C", "F"]);
     // (question, the call's from and to, what runs)
     let cases = [
         // The 0.5B model's call at f1cc81f, on both paths: `m` for miles.
@@ -577,6 +568,20 @@ fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
         let completed = repairs.contains(&reactloop::parse::Repair::ListedValueCompleted);
         assert_eq!(ran, want.unwrap_or((from, to)), "{question}");
         assert_eq!(completed, want.is_some(), "{question}");
+    }
+}
+
+/// A converter whose `from` and `to` list `units`.
+fn converter(units: &[&str]) -> ToolSpec {
+    ToolSpec {
+        name: "convert_units".into(),
+        description: "Converts a value from one unit to another.".into(),
+        parameters: json!({"type": "object", "properties": {
+            "value": {"type": "number"},
+            "from": {"type": "string", "enum": units},
+            "to": {"type": "string", "enum": units}
+        }, "required": ["value", "from", "to"]}),
+        ..ToolSpec::default()
     }
 }
 
@@ -784,16 +789,7 @@ fn a_comparison_is_computed_once_both_facts_are_found() {
 /// names: the one its number comes with first, else the first named.
 #[test]
 fn a_pair_of_listed_values_given_alike_gets_the_two_the_question_names() {
-    let units = ToolSpec {
-        name: "convert_units".into(),
-        description: "Converts a value from one unit to another.".into(),
-        parameters: json!({"type": "object", "properties": {
-            "value": {"type": "number"},
-            "from": {"type": "string", "enum": ["km", "mi", "kg", "lb", "C", "F"]},
-            "to": {"type": "string", "enum": ["km", "mi", "kg", "lb", "C", "F"]}
-        }, "required": ["value", "from", "to"]}),
-        ..ToolSpec::default()
-    };
+    let units = converter(&["km", "mi", "kg", "lb", "C", "F"]);
     // (question, the call's from and to, what runs)
     let cases = [
         // The 0.5B model's call at 2db9d11, on both paths.
