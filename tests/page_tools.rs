@@ -562,13 +562,11 @@ fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
         // Nothing longer named.
         ("Convert 5 m to feet.", "m", "ft", None),
     ];
-    for (question, from, to, want) in cases {
-        let ((ran_from, ran_to), repairs) = converted(&units, question, from, to);
-        let ran = (ran_from.as_str(), ran_to.as_str());
-        let completed = repairs.contains(&reactloop::parse::Repair::ListedValueCompleted);
-        assert_eq!(ran, want.unwrap_or((from, to)), "{question}");
-        assert_eq!(completed, want.is_some(), "{question}");
-    }
+    repaired(
+        &units,
+        &cases,
+        reactloop::parse::Repair::ListedValueCompleted,
+    );
 }
 
 /// A converter whose `from` and `to` list `units`.
@@ -582,6 +580,23 @@ fn converter(units: &[&str]) -> ToolSpec {
             "to": {"type": "string", "enum": units}
         }, "required": ["value", "from", "to"]}),
         ..ToolSpec::default()
+    }
+}
+
+/// Each case (question, the call's `from` and `to`, what runs when `repair` applies) run as
+/// the converter's first call: what runs, and whether `repair` was made.
+type ConvertCase<'a> = (&'a str, &'a str, &'a str, Option<(&'a str, &'a str)>);
+
+fn repaired(units: &ToolSpec, cases: &[ConvertCase], repair: reactloop::parse::Repair) {
+    for &(question, from, to, want) in cases {
+        let ((ran_from, ran_to), repairs) = converted(units, question, from, to);
+        let ran = (ran_from.as_str(), ran_to.as_str());
+        assert_eq!(ran, want.unwrap_or((from, to)), "{question} {from} {to}");
+        assert_eq!(
+            repairs.contains(&repair),
+            want.is_some(),
+            "{question} {from} {to}"
+        );
     }
 }
 
@@ -673,18 +688,22 @@ fn shares_counted_in_chinese_point_to_the_share_price() {
     );
 }
 
-/// An answer after a lookup for one name of the question, while another is in no call and no
-/// result, is sent back: the same tool is steered to, for the other name, and the Thought says
-/// so.
-#[test]
-fn a_comparison_answered_after_one_lookup_is_steered_to_the_other() {
-    let population = ToolSpec {
+fn population() -> ToolSpec {
+    ToolSpec {
         name: "country_population".into(),
         description: "Population of a country.".into(),
         parameters: json!({"type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]}),
         keywords: vec!["population".into(), "people".into()],
         ..ToolSpec::default()
-    };
+    }
+}
+
+/// An answer after a lookup for one name of the question, while another is in no call and no
+/// result, is sent back: the same tool is steered to, for the other name, and the Thought says
+/// so.
+#[test]
+fn a_comparison_answered_after_one_lookup_is_steered_to_the_other() {
+    let population = population();
     let question = "How many more people live in Norway than in Iceland?";
     let mut agent = agent(question, &[population]);
     assert_eq!(steered(&request(&agent)), Some("country_population"));
@@ -725,13 +744,7 @@ fn a_comparison_answered_after_one_lookup_is_steered_to_the_other() {
 /// yet; after both it is, on the numbers found.
 #[test]
 fn a_comparison_is_computed_once_both_facts_are_found() {
-    let population = ToolSpec {
-        name: "country_population".into(),
-        description: "Population of a country.".into(),
-        parameters: json!({"type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]}),
-        keywords: vec!["population".into(), "people".into()],
-        ..ToolSpec::default()
-    };
+    let population = population();
     for (question, first, second) in [
         (
             "How many more people live in Norway than in Iceland?",
@@ -804,13 +817,7 @@ fn a_pair_of_listed_values_given_alike_gets_the_two_the_question_names() {
         // One value named: nothing to give the other.
         ("Convert 5 kg.", "kg", "kg", None),
     ];
-    for (question, from, to, want) in cases {
-        let ((ran_from, ran_to), repairs) = converted(&units, question, from, to);
-        let ran = (ran_from.as_str(), ran_to.as_str());
-        let ordered = repairs.contains(&reactloop::parse::Repair::ListedPairOrdered);
-        assert_eq!(ran, want.unwrap_or((from, to)), "{question} {from} {to}");
-        assert_eq!(ordered, want.is_some(), "{question} {from} {to}");
-    }
+    repaired(&units, &cases, reactloop::parse::Repair::ListedPairOrdered);
 }
 
 /// An amount alone for a question that asks yes or no is sent back once; a yes, a choice
