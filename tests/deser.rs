@@ -413,6 +413,7 @@ fn repairs() -> Vec<Repair> {
         Repair::ExpressionEvaluated,
         Repair::ListedValueCompleted,
         Repair::ListedPairOrdered,
+        Repair::PlaceNamed,
         Repair::CopiedLabelRemoved,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
@@ -819,6 +820,7 @@ fn covered_repair(r: &Repair) {
         | Repair::ExpressionEvaluated
         | Repair::ListedValueCompleted
         | Repair::ListedPairOrdered
+        | Repair::PlaceNamed
         | Repair::CopiedLabelRemoved
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer

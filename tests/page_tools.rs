@@ -104,7 +104,18 @@ fn request(agent: &Agent) -> ModelRequest {
 
 /// Feeds a call of `tool` and its result; returns the next request.
 fn call(agent: &mut Agent, tool: &str, args: serde_json::Value, result: &str) -> ModelRequest {
-    let text = format!("Thought: t\nAction: {tool}\nAction Input: {args}");
+    call_thinking(agent, "t", tool, args, result)
+}
+
+/// [`call`] with the reply's Thought.
+fn call_thinking(
+    agent: &mut Agent,
+    thought: &str,
+    tool: &str,
+    args: serde_json::Value,
+    result: &str,
+) -> ModelRequest {
+    let text = format!("Thought: {thought}\nAction: {tool}\nAction Input: {args}");
     agent
         .feed_model(ModelReply {
             text,
@@ -267,8 +278,7 @@ fn split_or_weak_evidence_steers_to_no_tool_and_says_why() {
     );
     let said = sentences::unsteered(first.unsteered.as_deref().unwrap());
     assert!(said.en.contains("weather and forecast") && said.zh.contains("weather 和 forecast"));
-    // "today" alone, with a page tool that gives facts: the clock is not steered to, and the
-    // Thought names no tool.
+    // "today" alone, with a page tool that gives facts: the clock is not steered to.
     let agent = self::agent("Should I take an umbrella in Oslo today?", &[weather()]);
     let first = request(&agent);
     assert_eq!(steered(&first), None);
@@ -277,9 +287,10 @@ fn split_or_weak_evidence_steers_to_no_tool_and_says_why() {
         "{:?}",
         first.unsteered
     );
+    // Oslo, a city, is the weather tool's: ahead on that alone, it is named, not steered to.
     assert_eq!(
         first.thought_prefix.as_deref(),
-        Some("To answer this, I need")
+        Some("To answer this, I need weather")
     );
     let clock = evidence(&first.fits, "current_time");
     assert!(
@@ -769,9 +780,11 @@ fn a_comparison_is_computed_once_both_facts_are_found() {
             "Norway: 5550203 people (2024 estimate).",
         );
         assert_ne!(steered(&next), Some("calculator"), "{question}: one fact");
-        // The same place in other words gives the same fact: still one.
-        let next = call(
+        // The same place in other words gives the same fact: still one. (Written in the
+        // Thought too, the model's own choice, it is not made the question's other place.)
+        let next = call_thinking(
             &mut agent,
+            "Norwegen",
             "country_population",
             json!({ "country": "Norwegen" }),
             "Norway: 5550203 people (2024 estimate).",
@@ -886,5 +899,221 @@ fn an_amount_alone_for_a_yes_or_no_question_is_sent_back_once() {
     assert_eq!(
         answer_after_lookup("Is order 3310 2 or 3 items?", &["The answer is 2"]),
         [false]
+    );
+}
+
+/// A tool whose parameter takes a city: "The city, e.g. Paris".
+fn city_weather() -> ToolSpec {
+    ToolSpec {
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string", "description": "The city, e.g. Paris"}}, "required": ["city"]}),
+        ..weather()
+    }
+}
+
+/// A place the question names is evidence for the tool whose parameter takes it, in either
+/// language: "开罗今天多少度？" asks the weather tool, not the clock its "today" would point to.
+#[test]
+fn a_place_the_question_names_points_to_the_tool_that_takes_it() {
+    for (question, tool, place) in [
+        ("开罗今天多少度？", "weather", "开罗"),
+        ("How warm is it in Reykjavik today?", "weather", "Reykjavik"),
+        ("冰岛有多少人？", "country_population", "冰岛"),
+    ] {
+        let page = [city_weather(), population()];
+        let fits = fits(question, &page);
+        let param = if tool == "weather" { "city" } else { "country" };
+        assert!(
+            evidence(&fits, tool).contains(&Evidence::Place {
+                param: param.into(),
+                place: place.into()
+            }),
+            "{question}: {fits:?}"
+        );
+        // Ahead of every other tool, it is named where the first Thought opens.
+        assert_eq!(fits[0].tool, tool, "{question}: {fits:?}");
+        let first = request(&agent(question, &page));
+        assert!(
+            first
+                .thought_prefix
+                .as_deref()
+                .is_some_and(|t| t.ends_with(tool)),
+            "{question}: {:?}",
+            first.thought_prefix
+        );
+        // A country is no city: the weather tool gets no place from 冰岛.
+        if tool == "country_population" {
+            assert!(!evidence(&fits, "weather")
+                .iter()
+                .any(|e| matches!(e, Evidence::Place { .. })));
+        }
+    }
+    let said = sentences::fit(&fits("开罗今天多少度？", &[city_weather()])[0]);
+    assert!(
+        said.en.contains("“开罗” is a place, for its city"),
+        "{}",
+        said.en
+    );
+    assert!(said.zh.contains("“开罗”是地名"), "{}", said.zh);
+    // A place and a word for the time: the clock's question.
+    let fits = fits("What time is it now in Tokyo?", &[city_weather()]);
+    assert_eq!(fits[0].tool, "current_time", "{fits:?}");
+}
+
+/// (question, earlier calls' places, the reply's Thought, the place given, what runs)
+type PlaceCase<'a> = (&'a str, &'a [&'a str], &'a str, &'a str, Option<&'a str>);
+
+/// A call of a tool that takes a place gets the place the question names: for a place the
+/// question does not name that nothing in the run wrote, and for a place already looked up
+/// while the question names another; in English for a tool declared in English.
+#[test]
+fn a_place_argument_is_the_place_the_question_names() {
+    let cases: &[PlaceCase] = &[
+        // The 0.5B model's first call at e8984c6: 中国 for 冰岛.
+        (
+            "冰岛人口的两倍是多少？",
+            &[],
+            "我需要人口",
+            "中国",
+            Some("Iceland"),
+        ),
+        // The question's place in Chinese, for a tool declared in English.
+        ("开罗今天多少度？", &[], "t", "开罗", Some("Cairo")),
+        // Oslo again, where Cairo is not looked up yet (奥斯陆 was Oslo).
+        (
+            "开罗的气温比奥斯陆高多少度？",
+            &["奥斯陆"],
+            "t",
+            "Oslo",
+            Some("Cairo"),
+        ),
+        // An invented argument.
+        (
+            "Should I take an umbrella in Oslo today?",
+            &[],
+            "t",
+            "1234567890",
+            Some("Oslo"),
+        ),
+        // The question's place, as the question writes it or in other words: it stands.
+        (
+            "Should I take an umbrella in Oslo today?",
+            &[],
+            "t",
+            "Oslo, Norway",
+            None,
+        ),
+        (
+            "What is the population of Iceland?",
+            &[],
+            "t",
+            "Iceland",
+            None,
+        ),
+        // A place the model worked out and wrote in its Thought: its own choice.
+        (
+            "Is Cairo warmer than the capital of Norway?",
+            &[],
+            "The capital of Norway is Oslo.",
+            "Oslo",
+            None,
+        ),
+        (
+            "Is Cairo warmer than the capital of Norway?",
+            &[],
+            "t",
+            "Oslo",
+            Some("Cairo"),
+        ),
+        // Every place of the question looked up: the model's choice stands.
+        (
+            "Is Cairo warmer than the capital of Norway?",
+            &["Cairo"],
+            "t",
+            "Oslo",
+            None,
+        ),
+        // No place of the question: nothing to give.
+        ("What is the weather like today?", &[], "t", "Paris", None),
+    ];
+    for &(question, earlier, thought, given, want) in cases {
+        let (tool, param) = match question.contains("人口") || question.contains("population") {
+            true => ("country_population", "country"),
+            false => ("weather", "city"),
+        };
+        let mut agent = agent(question, &[city_weather(), population()]);
+        request(&agent);
+        for place in earlier {
+            call(&mut agent, tool, json!({ param: place }), "a result");
+        }
+        let text = format!(
+            "Thought: {thought}\nAction: {tool}\nAction Input: {}",
+            json!({ param: given })
+        );
+        (agent.feed_model(ModelReply {
+            text,
+            ..ModelReply::default()
+        }))
+        .expect("a reply");
+        let step = agent.trace().steps.last().unwrap();
+        let parse = step.parse.clone().expect("parsed");
+        let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
+            panic!("{question}: {:?}", parse.parsed);
+        };
+        assert_eq!(
+            input[param],
+            json!(want.unwrap_or(given)),
+            "{question} {given}"
+        );
+        let repaired = parse
+            .repairs
+            .contains(&reactloop::parse::Repair::PlaceNamed);
+        assert_eq!(repaired, want.is_some(), "{question} {given}");
+    }
+    // A tool declared in Chinese gets the place as the question writes it.
+    let chinese = ToolSpec {
+        name: "tianqi".into(),
+        description: "查询城市的天气".into(),
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string", "description": "城市"}}, "required": ["city"]}),
+        ..ToolSpec::default()
+    };
+    let mut agent = agent("开罗今天多少度？", &[chinese]);
+    request(&agent);
+    let text = "Thought: t\nAction: tianqi\nAction Input: {\"city\": \"北京\"}";
+    (agent.feed_model(ModelReply {
+        text: text.into(),
+        ..ModelReply::default()
+    }))
+    .expect("a reply");
+    let parse = agent.trace().steps[0].parse.clone().expect("parsed");
+    let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
+        panic!("{:?}", parse.parsed);
+    };
+    assert_eq!(input["city"], json!("开罗"));
+}
+
+/// An answer after one place of a Chinese comparison is looked up is sent back for the other,
+/// as it is for a name in English: the place is read in either language.
+#[test]
+fn a_place_left_out_of_a_chinese_comparison_is_looked_up_next() {
+    let question = "挪威的人口比冰岛多多少？";
+    let mut agent = agent(question, &[population()]);
+    request(&agent);
+    call(
+        &mut agent,
+        "country_population",
+        json!({"country": "Norway"}),
+        "Norway: 5550203 people.",
+    );
+    let answer = "Thought: t\nAction: final_answer\nAction Input: 5550203";
+    (agent.feed_model(ModelReply {
+        text: answer.into(),
+        ..ModelReply::default()
+    }))
+    .expect("a reply");
+    let steer = request(&agent).steer.expect("a steer");
+    assert_eq!(steer.tool, "country_population");
+    assert_eq!(
+        steer.args.as_deref().map(|a| a["country"].clone()),
+        Some(json!("冰岛"))
     );
 }

@@ -183,6 +183,11 @@ pub enum Repair {
     /// one and the same, and get the two the question names, in its order (`C` and `C` for
     /// "100 华氏度换算成摄氏度": `F`, then `C`).
     ListedPairOrdered,
+    /// Set by the agent: a parameter that takes a place was given one the question does not
+    /// name (中国 for "冰岛的人口"), or one already looked up while the question names another,
+    /// or the question's place in Chinese for a tool declared in English: it gets the
+    /// question's place not looked up yet, as the tool writes places.
+    PlaceNamed,
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,

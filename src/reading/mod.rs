@@ -145,6 +145,35 @@ fn order_pair(tool: &str, input: &mut Value, run: &RunSoFar) -> bool {
     true
 }
 
+/// Gives each parameter that takes a place the question's place
+/// ([`Registry::question_place`]); whether any was given one.
+fn name_places(tool: &str, input: &mut Value, reply: &str, run: &RunSoFar) -> bool {
+    let Value::Object(args) = input else {
+        return false;
+    };
+    let mut named = false;
+    for (param, value) in args.iter_mut() {
+        let Some(given) = value.as_str() else {
+            continue;
+        };
+        let looked_up: Vec<&str> = (run.calls.iter())
+            .filter(|c| c.succeeded && c.tool == tool)
+            .filter_map(|c| c.args.get(param)?.as_str())
+            .collect();
+        // Written beside the call too: in the Thought, or in what a tool gave.
+        let lower = given.to_lowercase();
+        let reasoned = reply.to_lowercase().matches(&lower).count() > 1
+            || (run.observations.iter()).any(|o| o.to_lowercase().contains(&lower));
+        let place =
+            (run.registry).question_place(tool, param, given, run.question, &looked_up, reasoned);
+        if let Some(place) = place {
+            *value = Value::String(place);
+            named = true;
+        }
+    }
+    named
+}
+
 /// The string values in a call's arguments.
 fn strings(input: &Value) -> Vec<&str> {
     match input {
@@ -193,6 +222,9 @@ pub fn in_context(parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResu
         }
         if !run.steered && order_pair(tool, input, run) {
             parsed.repairs.push(Repair::ListedPairOrdered);
+        }
+        if !run.steered && name_places(tool, input, reply, run) {
+            parsed.repairs.push(Repair::PlaceNamed);
         }
     }
     if let Parsed::Final { answer } = &mut parsed.parsed {

@@ -3,6 +3,7 @@
 
 use super::RunSoFar;
 use crate::tools::fit::names;
+use crate::tools::{names_place, places};
 
 /// A name the question gives that no call, no Observation and not the answer holds, when a
 /// call was given another of its names as a whole argument and succeeded: the same tool, for
@@ -12,13 +13,20 @@ pub(super) fn unused_name(answer: &str, run: &RunSoFar) -> Option<(String, Strin
     if run.last_step || run.answer_asked || run.number_noted || run.steered {
         return None;
     }
-    let given = names(run.question);
+    // Names written as names, and places in any language (冰岛, "oslo").
+    let mut given = names(run.question);
+    for place in places(run.question).into_iter().map(str::to_lowercase) {
+        if !given.contains(&place) {
+            given.push(place);
+        }
+    }
+    let same = |text: &str, name: &str| text.contains(name) || names_place(text, name);
     let (tool, param) = run.calls.iter().filter(|c| c.succeeded).find_map(|c| {
         let map = c.args.as_object()?;
         map.iter().find_map(|(param, value)| {
             let value = value.as_str()?.trim().to_lowercase();
-            given
-                .contains(&value)
+            (given.iter())
+                .any(|name| *name == value || names_place(&value, name))
                 .then(|| (c.tool.clone(), param.clone()))
         })
     })?;
@@ -29,7 +37,7 @@ pub(super) fn unused_name(answer: &str, run: &RunSoFar) -> Option<(String, Strin
         .collect();
     let left = given
         .iter()
-        .find(|name| !held.iter().any(|text| text.contains(name.as_str())))?;
+        .find(|name| !held.iter().any(|text| same(text, name)))?;
     // As the question writes it.
     let at = lower(run.question).find(left.as_str())?;
     let name = run.question.get(at..at + left.len())?.to_string();

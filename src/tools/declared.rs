@@ -9,7 +9,7 @@ use super::search_docs::tokenize;
 use super::{Evidence, ToolSpec};
 
 /// A tool's parameters and their schemas, in schema order.
-fn properties(spec: &ToolSpec) -> impl Iterator<Item = (&String, &serde_json::Value)> {
+pub(super) fn properties(spec: &ToolSpec) -> impl Iterator<Item = (&String, &serde_json::Value)> {
     (spec
         .parameters
         .get("properties")

@@ -59,6 +59,12 @@ pub enum Evidence {
         param: String,
         value: String,
     },
+    /// A place the question names, for a parameter that takes one ("开罗" for a weather
+    /// tool's `city`; `places`).
+    Place {
+        param: String,
+        place: String,
+    },
     /// Generic evidence ("now", a number) that another tool's subject outranks: "now" in
     /// "the weather right now" asks for the weather; "1042" in "order 1042" is the order's.
     Outranked {
@@ -132,7 +138,7 @@ impl Evidence {
             Evidence::Compares { .. } => 0,
             Evidence::Described { .. } | Evidence::InDocuments { .. } => 1,
             Evidence::Qualifier { .. } => 1,
-            Evidence::Value { .. } => 2,
+            Evidence::Value { .. } | Evidence::Place { .. } => 2,
             Evidence::Keyword { .. } | Evidence::Example { .. } => 3,
             Evidence::Quantity { .. } => 1,
             Evidence::Time { now: false, .. } => 1,
@@ -231,6 +237,7 @@ impl Registry {
                     &evidence,
                 ));
                 evidence.extend(values(spec, &lower));
+                evidence.extend(super::places::evidence(spec, question));
                 match spec.role {
                     Some(Role::Searches) => self.document_evidence(question, &mut evidence),
                     Some(Role::Computes) => calculation_evidence(question, &lower, &mut evidence),

@@ -24,6 +24,7 @@ pub mod fit;
 mod glossary;
 mod names;
 mod outrank;
+mod places;
 mod registry;
 pub mod search_docs;
 
@@ -31,6 +32,7 @@ pub use calculator::{evaluate, evaluate_list, format_number, CalcError};
 pub use call::{Note, ToolCall};
 pub use error::{DispatchError, ToolError};
 pub use fit::{Evidence, ToolFit};
+pub use places::{names_place, places};
 pub use registry::{Registry, RegistryError, MAX_EVIDENCE, MAX_EVIDENCE_CHARS, MAX_NAME_LEN};
 
 use serde::{Deserialize, Serialize};

@@ -94,6 +94,21 @@ impl Registry {
         super::declared::ordered_pair(spec, args, question)
     }
 
+    /// The place the question names that `tool`'s `param` should be given instead of
+    /// `value` (`places::question_place`).
+    pub fn question_place(
+        &self,
+        tool: &str,
+        param: &str,
+        value: &str,
+        question: &str,
+        looked_up: &[&str],
+        reasoned: bool,
+    ) -> Option<String> {
+        let spec = self.specs().into_iter().find(|s| s.name == tool)?;
+        super::places::question_place(spec, param, value, question, looked_up, reasoned)
+    }
+
     /// An empty registry.
     pub fn new() -> Self {
         Self::default()
