@@ -618,11 +618,21 @@ fn converted(
     from: &str,
     to: &str,
 ) -> ((String, String), Vec<reactloop::parse::Repair>) {
-    let mut agent = agent(question, std::slice::from_ref(units));
+    let args = json!({"value": 1, "from": from, "to": to});
+    let (input, repairs) = first_call(units, question, args);
+    let value = |key: &str| input[key].as_str().unwrap().to_string();
+    ((value("from"), value("to")), repairs)
+}
+
+/// `tool`'s first call for `question`, given `args`: what runs, and the repairs.
+fn first_call(
+    tool: &ToolSpec,
+    question: &str,
+    args: serde_json::Value,
+) -> (serde_json::Value, Vec<reactloop::parse::Repair>) {
+    let mut agent = agent(question, std::slice::from_ref(tool));
     request(&agent);
-    let text = format!(
-        "Thought: t\nAction: convert_units\nAction Input: {{\"value\": 1, \"from\": \"{from}\", \"to\": \"{to}\"}}"
-    );
+    let text = format!("Thought: t\nAction: {}\nAction Input: {args}", tool.name);
     agent
         .feed_model(ModelReply {
             text,
@@ -630,11 +640,10 @@ fn converted(
         })
         .expect("a reply");
     let parse = agent.trace().steps[0].parse.clone().expect("parsed");
-    let reactloop::parse::Parsed::Action { input, .. } = &parse.parsed else {
+    let reactloop::parse::Parsed::Action { input, .. } = parse.parsed else {
         panic!("{question}: {:?}", parse.parsed);
     };
-    let value = |key: &str| input[key].as_str().unwrap().to_string();
-    ((value("from"), value("to")), parse.repairs)
+    (input, parse.repairs)
 }
 
 /// A tool that needs a number is no tool for a question that gives none: a converter that
@@ -831,6 +840,22 @@ fn a_pair_of_listed_values_given_alike_gets_the_two_the_question_names() {
         ("Convert 5 kg.", "kg", "kg", None),
     ];
     repaired(&units, &cases, reactloop::parse::Repair::ListedPairOrdered);
+    // Two strings without a list take the codes the tool's text writes (USD, EUR, JPY).
+    let rate = exchange_rate();
+    for (question, given, want) in [
+        // The 0.5B model's call at 9956029, on both paths.
+        ("1 美元能换多少日元？", "USD", Some(("USD", "JPY"))),
+        ("Convert EUR to USD.", "USD", Some(("EUR", "USD"))),
+        // One currency named.
+        ("How many euros is 1 EUR?", "EUR", None),
+    ] {
+        let args = json!({"base": given, "quote": given});
+        let (input, repairs) = first_call(&rate, question, args);
+        let (base, quote) = want.unwrap_or((given, given));
+        assert_eq!(input, json!({"base": base, "quote": quote}), "{question}");
+        let ordered = repairs.contains(&reactloop::parse::Repair::ListedPairOrdered);
+        assert_eq!(ordered, want.is_some(), "{question}");
+    }
 }
 
 /// An amount alone for a question that asks yes or no is sent back once; a yes, a choice
@@ -1116,4 +1141,28 @@ fn a_place_left_out_of_a_chinese_comparison_is_looked_up_next() {
         steer.args.as_deref().map(|a| a["country"].clone()),
         Some(json!("冰岛"))
     );
+}
+
+/// A factor written in words ("twice", 两倍) is a number to compute with: the fact comes first,
+/// then the computation that must use the factor.
+#[test]
+fn a_factor_in_words_is_computed_on_the_fact_found() {
+    for (question, country) in [
+        ("冰岛人口的两倍是多少？", "冰岛"),
+        ("What is twice the population of Iceland?", "Iceland"),
+    ] {
+        let mut agent = agent(question, &[population()]);
+        assert_eq!(
+            steered(&request(&agent)),
+            Some("country_population"),
+            "{question}"
+        );
+        let uses = computed_next(
+            &mut agent,
+            "country_population",
+            json!({ "country": country }),
+            "Iceland: 387758 people (2024 estimate).",
+        );
+        assert_eq!(uses, ["2"], "{question}");
+    }
 }

@@ -31,10 +31,16 @@ pub(super) fn unused_number(answer: &str, run: &RunSoFar) -> Option<String> {
 /// answer is.
 pub fn operands(text: &str) -> Vec<String> {
     let precision = precision_numbers(text);
-    numbers(text)
-        .into_iter()
+    let mut out: Vec<String> = (numbers(text).into_iter())
         .filter(|n| !precision.contains(n))
-        .collect()
+        .collect();
+    // "Twice", 两倍: a factor written in words is one to compute with.
+    for factor in crate::tools::factors(text) {
+        if !out.contains(&factor) {
+            out.push(factor);
+        }
+    }
+    out
 }
 
 /// The numbers of a tool's result a computation may use: all but the parts of a date or a

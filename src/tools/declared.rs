@@ -273,9 +273,32 @@ fn named_values<'a>(listed: &[&'a str], question: &str, loose: bool) -> Vec<(usi
     named
 }
 
-/// Two parameters that list the same values (a converter's `from` and `to`) given one and the
-/// same value, where the question names two of them: the 0.5B model wrote `C` for both in
-/// "把 100 华氏度换算成摄氏度". The value the question's number comes with ("100 华氏度",
+/// The codes a tool's text writes in capitals, which its string parameters without a list
+/// take: "(USD, EUR, JPY, CNY)" of an exchange rate's `base` and `quote`.
+fn codes(spec: &ToolSpec) -> Vec<&str> {
+    let text = (spec
+        .parameters
+        .get("properties")
+        .and_then(|p| p.as_object()))
+    .into_iter()
+    .flatten()
+    .filter_map(|(_, schema)| schema.get("description")?.as_str());
+    let mut out: Vec<&str> = Vec::new();
+    for text in std::iter::once(spec.description.as_str()).chain(text) {
+        let words = text.split(|c: char| !c.is_ascii_alphanumeric());
+        for word in words.filter(|w| (2..=5).contains(&w.len())) {
+            if word.chars().all(|c| c.is_ascii_uppercase()) && !out.contains(&word) {
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
+/// Two parameters that list the same values (a converter's `from` and `to`; or two strings
+/// that take the codes the tool's text writes, an exchange rate's `base` and `quote`) given
+/// one and the same value, where the question names two of them: the 0.5B model wrote `C` for
+/// both in "把 100 华氏度换算成摄氏度", and `USD` for both in "1 美元能换多少日元？". The value the question's number comes with ("100 华氏度",
 /// "70 kg"), or else the one it names first, goes to the first of the two parameters (in the
 /// order `required` lists them), the other to the second. `None` when nothing is to change.
 pub(super) fn ordered_pair(
@@ -288,8 +311,16 @@ pub(super) fn ordered_pair(
         .flatten()
         .filter_map(|v| v.as_str())
         .collect();
+    let codes = codes(spec);
     let mut listed: Vec<(&String, Vec<&str>)> = properties(spec)
-        .map(|(name, schema)| (name, enum_values(schema).collect::<Vec<_>>()))
+        .map(|(name, schema)| {
+            let values: Vec<&str> = enum_values(schema).collect();
+            let free = schema.get("type").and_then(|t| t.as_str()) == Some("string");
+            match values.is_empty() && free {
+                true => (name, codes.clone()),
+                false => (name, values),
+            }
+        })
         .filter(|(_, values)| values.len() >= 2)
         .collect();
     listed.sort_by_key(|(name, _)| {

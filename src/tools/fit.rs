@@ -155,7 +155,8 @@ const OPERATION: &[&str] = &[
     "add", "subtract", "plus", "minus", "times", "multiply", "multiplied", "divide", "divided",
     "sum", "total", "average", "product", "difference", "square", "squared", "root", "cube",
     "cubed", "power", "percent", "percentage", "logarithm", "log", "sqrt", "factorial",
-    "compute", "calculate", "convert", "correspond", "equivalent",
+    "compute", "calculate", "convert", "correspond", "equivalent", "twice", "double", "triple",
+    "thrice",
     "加", "减", "乘", "除", "平方", "立方", "开方", "平均", "总共", "一共", "合计", "百分",
     "对数", "倍", "打折", "计算", "算", "换算", "相当于", "折合",
 ];
@@ -335,10 +336,11 @@ pub fn names(question: &str) -> Vec<String> {
 
 fn calculation_evidence(question: &str, lower: &str, out: &mut Vec<Evidence>) {
     out.extend(
-        numbers(question)
+        (numbers(question)
             .into_iter()
-            .take(2)
-            .map(|number| Evidence::Number { number }),
+            .chain(super::factors(question)))
+        .take(2)
+        .map(|number| Evidence::Number { number }),
     );
     let symbol = question
         .char_indices()
