@@ -414,6 +414,7 @@ fn repairs() -> Vec<Repair> {
         Repair::ListedValueCompleted,
         Repair::ListedPairOrdered,
         Repair::PlaceNamed,
+        Repair::ResultAsAnswer,
         Repair::CopiedLabelRemoved,
         Repair::InputCompletesFinalAnswer,
         Repair::TranslatedLabel,
@@ -821,6 +822,7 @@ fn covered_repair(r: &Repair) {
         | Repair::ListedValueCompleted
         | Repair::ListedPairOrdered
         | Repair::PlaceNamed
+        | Repair::ResultAsAnswer
         | Repair::CopiedLabelRemoved
         | Repair::ProseAsAnswer
         | Repair::InputCompletesFinalAnswer

@@ -230,6 +230,43 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "the question's words again, once sent back: the last result found is the answer",
+            fin("The answer is 2077"),
+            Before {
+                question: "What is the status of my order 2077?",
+                question_noted: true,
+                notes: vec!["(Next, compute the answer.)".into()],
+                ..ran(
+                    "order_status",
+                    json!({"order_id": "2077"}),
+                    "Order 2077: processing.\n(Next, compute the answer.)",
+                )
+            },
+            answer("Order 2077: processing."),
+            Some(Repair::ResultAsAnswer),
+        ),
+        (
+            "and at the last step, with no step left to send it back",
+            fin("答案是 MCP 的文档。"),
+            Before {
+                last_step: true,
+                ..found_for("根据文档，MCP 是哪家公司提出的？", MCP)
+            },
+            answer(MCP),
+            Some(Repair::ResultAsAnswer),
+        ),
+        (
+            "an answer of its own, once sent back, stands",
+            fin("The answer is shipped"),
+            Before {
+                question: "What is the status of my order 2077?",
+                question_noted: true,
+                ..ran("order_status", json!({"order_id": "2077"}), "Order 2077: processing.")
+            },
+            answer("The answer is shipped"),
+            None,
+        ),
+        (
             "after a computation, a number of the question is for the result check to read",
             fin("The answer is 5"),
             Before {
@@ -299,14 +336,14 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
-            "said back once, the answer stands",
+            "said back once, the same again: the search's result is the answer",
             fin("The answer is FAISS."),
             Before {
                 question_noted: true,
                 ..found_for("Which company released FAISS?", FAISS)
             },
-            answer("The answer is FAISS."),
-            None,
+            answer(FAISS),
+            Some(Repair::ResultAsAnswer),
         ),
         (
             "the question given back is no answer, asked for or not",

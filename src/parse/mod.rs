@@ -188,6 +188,9 @@ pub enum Repair {
     /// or the question's place in Chinese for a tool declared in English: it gets the
     /// question's place not looked up yet, as the tool writes places.
     PlaceNamed,
+    /// Set by the agent: the answer only named what the question names, again after it was
+    /// sent back for that (or at the last step): the last result a tool found is the answer.
+    ResultAsAnswer,
     /// Set by the agent: the request asked only for the answer, and the reply was plain
     /// sentences without the format.
     ProseAsAnswer,

@@ -92,10 +92,31 @@ pub(super) fn amount_for_yes_no(answer: &str, run: &RunSoFar) -> bool {
 /// the 0.5B model wrote "The answer is FAISS." for "which company released FAISS?", "答案是
 /// MCP 的文档。" for "根据文档，MCP 是哪家公司提出的？" and "The answer is 2077" for the status of
 /// order 2077, though it had read the answer. Not for
-/// a question that offers its answers (yes or no, "A or B", 吗), and once a run, so an answer
-/// the model stands by stands.
+/// a question that offers its answers (yes or no, "A or B", 吗); once a run ([`echoed_again`]
+/// reads the second time).
 pub(super) fn echoes_question(answer: &str, run: &RunSoFar) -> bool {
-    if run.question_noted || run.steered || run.last_step || run.calls.is_empty() {
+    !run.question_noted && !run.last_step && echoes(answer, run)
+}
+
+/// An answer that only names what the question names, once more after it was sent back (or at
+/// the last step): the last fact a tool found is the run's answer. The 0.5B model's Thought
+/// said "the order status is 'processing'" and its answer, twice, "The answer is 2077".
+pub(super) fn echoed_again(answer: &str, run: &RunSoFar) -> Option<String> {
+    if !(run.question_noted || run.last_step) || !echoes(answer, run) {
+        return None;
+    }
+    let past = (run.calls.iter().rev())
+        .find(|c| c.succeeded && c.role != Some(Role::Computes) && !c.observation.is_empty())?;
+    // The result without the loop's notes after it.
+    let mut result = past.observation.clone();
+    for note in run.notes {
+        result = result.replace(note, "");
+    }
+    Some(result.trim().to_string()).filter(|r| !r.is_empty())
+}
+
+fn echoes(answer: &str, run: &RunSoFar) -> bool {
+    if run.steered || run.calls.is_empty() {
         return false;
     }
     let question = run.question.to_lowercase();

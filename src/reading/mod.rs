@@ -14,7 +14,7 @@ mod echo;
 mod names;
 pub use crate::tools::fit::mentions_number;
 use crate::tools::{calculator, HostContext, Registry, Role};
-use echo::{amount_for_yes_no, echoes_question, repeats_question};
+use echo::{amount_for_yes_no, echoed_again, echoes_question, repeats_question};
 use names::unused_name;
 pub use numbers::{facts, numbers, operands};
 use numbers::{result_missed, unused_number};
@@ -279,6 +279,11 @@ fn read(mut parsed: ParseResult, reply: &str, run: &RunSoFar) -> ParseResult {
             parsed.parsed = Parsed::Error {
                 error: FormatError::QuestionRepeated,
             };
+            return parsed;
+        }
+        if let Some(result) = echoed_again(answer, run) {
+            parsed.parsed = Parsed::Final { answer: result };
+            parsed.repairs.push(Repair::ResultAsAnswer);
             return parsed;
         }
         if amount_for_yes_no(answer, run) {
