@@ -1166,3 +1166,28 @@ fn a_factor_in_words_is_computed_on_the_fact_found() {
         assert_eq!(uses, ["2"], "{question}");
     }
 }
+
+/// A call repeated after the computation gets the earlier result without the note that said
+/// to compute: that note is past.
+#[test]
+fn a_repeated_call_gets_its_result_without_a_past_note() {
+    let question = "How much do 25 shares of GLOBX cost?";
+    let mut agent = agent(question, &[stock_price()]);
+    request(&agent);
+    let price = "GLOBX: 48.20 USD (2025-03-14 12:00 UTC).";
+    call(&mut agent, "stock_price", json!({"ticker": "GLOBX"}), price);
+    let first = agent.trace().steps[0].observation.clone().unwrap().text;
+    assert!(first.contains("calculator"), "{first}");
+    call(
+        &mut agent,
+        "calculator",
+        json!({"expression": "25 * 48.20"}),
+        "1205",
+    );
+    call(&mut agent, "stock_price", json!({"ticker": "GLOBX"}), price);
+    let again = agent.trace().steps[2].observation.clone().unwrap().text;
+    assert!(
+        again.starts_with(price) && !again.contains("calculator"),
+        "{again}"
+    );
+}

@@ -704,6 +704,24 @@ fn a_reply_means_what_the_run_makes_of_it() {
             None,
         ),
         (
+            "a number the calculation took, even after a later call, is not its result",
+            fin("答案是 48.20 USD"),
+            Before {
+                question: "买 25 股 GLOBX 要花多少美元？",
+                calls: {
+                    let price = "GLOBX: 48.20 USD (2025-03-14 12:00 UTC).";
+                    let looked_up = ran("stock_price", json!({"ticker": "GLOBX"}), price).calls;
+                    let computed = calc_ran("25 * 48.20", "1205").calls;
+                    [looked_up.clone(), computed, looked_up].concat()
+                },
+                ..NOTHING()
+            },
+            error(FormatError::ResultMissed {
+                result: "1205".into(),
+            }),
+            None,
+        ),
+        (
             "the result rounded up to a whole number is the result",
             fin("The answer is 15 days."),
             Before {

@@ -161,6 +161,9 @@ impl Agent {
         // ([`prompt::ask_for_answer`]), so the note only says what happened.
         let will_ask = !self.constrained.is_on();
         let lang = self.trace.config.prompt.lang;
+        // The result alone: its note on what came next then may be past ("compute the
+        // answer", said again after the computation, led the 0.5B model back to the price).
+        let earlier = (self.notes.iter()).fold(earlier, |e, n| e.replace(&format!("\n{n}"), ""));
         let text = told::repeated_call(&earlier, tool, past_succeeded, will_ask, lang);
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }

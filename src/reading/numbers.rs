@@ -104,21 +104,34 @@ fn precision_numbers(text: &str) -> Vec<String> {
 
 /// The last calculation's result, when the answer right after it gives numbers and none is a
 /// result a tool gave, rounded to the answer's places, scaled (a percentage, "1.8 million") or
-/// not: the answer misread the Observation. Once a run, so an answer the model stands by
-/// stands.
+/// not: the answer misread the Observation; or when the answer gives only numbers the
+/// calculation took. Once a run, so an answer the model stands by stands.
 pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
     if run.last_step || run.answer_asked || run.result_noted || run.steered {
         return None;
+    }
+    let computation =
+        (run.calls.iter().rev()).find(|c| c.succeeded && c.role == Some(Role::Computes))?;
+    let result = computation.observation.lines().next()?.trim();
+    let results = numbers(result);
+    if results.is_empty() {
+        return None;
+    }
+    let given = numbers(answer);
+    // An operand of the computation for its result, even after a later call: the 0.5B model
+    // computed `25 * 48.20`, looked the price up again and answered 48.20.
+    let operands = numbers(&computation.args.to_string());
+    if !given.is_empty()
+        && given
+            .iter()
+            .all(|g| operands.contains(g) && !results.contains(g))
+    {
+        return Some(result.to_string());
     }
     let last = run.calls.last().filter(|c| c.succeeded)?;
     if last.role != Some(Role::Computes) {
         return None;
     }
-    let result = last.observation.lines().next()?.trim();
-    if numbers(result).is_empty() {
-        return None;
-    }
-    let given = numbers(answer);
     let held: Vec<f64> = run
         .observations
         .iter()
