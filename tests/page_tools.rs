@@ -414,7 +414,8 @@ fn stock_price() -> ToolSpec {
 fn exchange_rate() -> ToolSpec {
     ToolSpec {
         name: "exchange_rate".into(),
-        description: "Exchange rate between two currencies by ISO code (USD, EUR, JPY).".into(),
+        description: "Exchange rate between two currencies by ISO code (USD, EUR, JPY, CNY)."
+            .into(),
         parameters: json!({"type": "object", "properties": {"base": {"type": "string"}, "quote": {"type": "string"}}}),
         ..ToolSpec::default()
     }
@@ -578,6 +579,30 @@ fn a_listed_value_cut_short_is_completed_to_the_one_the_question_names() {
         &cases,
         reactloop::parse::Repair::ListedValueCompleted,
     );
+    // In other words, by the glossary: the listed one it means.
+    let rate = exchange_rate();
+    let question = "按美元兑人民币汇率，300 美元是多少人民币？";
+    for (quote, want) in [
+        // The 0.5B model's call at 9956029.
+        ("RMB", "CNY"),
+        ("人民币", "CNY"),
+        ("yen", "JPY"),
+        // Listed, or in another case only, or no term of the glossary: it stands.
+        ("CNY", "CNY"),
+        ("cny", "cny"),
+        ("XYZ", "XYZ"),
+    ] {
+        let (input, repairs) = first_call(&rate, question, json!({"base": "USD", "quote": quote}));
+        assert_eq!(input["quote"], json!(want), "{quote}");
+        let completed = repairs.contains(&reactloop::parse::Repair::ListedValueCompleted);
+        assert_eq!(completed, want != quote, "{quote}");
+    }
+    let (input, _) = first_call(
+        &converter(&["kg", "lb"]),
+        "How many pounds is 5 kilograms?",
+        json!({"value": 5, "from": "kilogram", "to": "lb"}),
+    );
+    assert_eq!(input["from"], json!("kg"));
 }
 
 /// A converter whose `from` and `to` list `units`.

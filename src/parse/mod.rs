@@ -177,7 +177,8 @@ pub enum Repair {
     /// allows, and its value is the answer.
     ExpressionEvaluated,
     /// Set by the agent: a value a parameter lists, cut short (`m` for "miles", where `mi` is
-    /// listed), was completed to the value the question names.
+    /// listed), was completed to the value the question names; or written in other words
+    /// (`RMB`, where `CNY` is listed) was given as the listed one.
     ListedValueCompleted,
     /// Set by the agent: two parameters that list the same values (`from`, `to`) were given
     /// one and the same, and get the two the question names, in its order (`C` and `C` for

@@ -166,7 +166,7 @@ pub fn repair(repair: Repair) -> Text {
         Repair::ListedPairOrdered => ("two parameters given the same listed value got the two the question names, in its order (C and C for “100 °F to °C”: F, then C)", "两个参数被给了同一个列出值，改为问题所说的两个值，按问题的顺序（“100 华氏度换算成摄氏度”写成 C 和 C：改为 F，再是 C）"),
         Repair::PlaceNamed => ("a place argument was given the place the question names, as the tool writes places (中国 for “冰岛的人口”: Iceland; Oslo again where Cairo is not looked up yet: Cairo)", "地名参数改为问题所说的地方，按工具的写法（“冰岛的人口”写成中国：改为 Iceland；奥斯陆查过了而开罗还没查：改为开罗）"),
         Repair::ResultAsAnswer => ("the answer only named what the question names, once more: the last result a tool found is the answer", "答案又一次只说了问题里的词：以工具最后查到的结果为答案"),
-        Repair::ListedValueCompleted => ("a listed value cut short was completed to the one the question names (m for “miles”: mi)", "被截短的列出值补全为问题所说的那个（“miles”是 mi，而不是 m）"),
+        Repair::ListedValueCompleted => ("a listed value cut short, or written in other words, was given as the listed one it means (m for “miles”: mi; RMB: CNY)", "被截短或换了说法的列出值改为它所指的列出值（“miles”是 mi，而不是 m；RMB 是 CNY）"),
         Repair::ExpressionEvaluated => ("final_answer was an expression at the last step: its value is the answer", "最后一步的 final_answer 是算式：以它的值为答案"),
         Repair::CopiedLabelRemoved => ("the answer opened with a copied label ('Observation:'): the label was taken out", "答案开头照抄了标签（Observation:）：去掉了这个标签"),
         Repair::AnswerFromEarlierCall => ("final_answer repeated an earlier call's arguments: that call's result is the answer", "final_answer 重复了之前一次调用的参数：以那次调用的结果为答案"),

@@ -195,10 +195,23 @@ pub(super) fn values(spec: &ToolSpec, lower: &str) -> Vec<Evidence> {
     out
 }
 
-/// The value a parameter lists that the model cut short: `value` is the start of another
-/// listed value that the question names ("miles" for `mi`), and the question names `value`
-/// itself nowhere. Under a constraint, listed values that share a start (`m`, `mi`) let a small
-/// model close the string early: the 0.5B model converted "26.2 miles" as 26.2 `m`.
+/// The values a parameter lists: its `enum`, or for a string without one, the codes the
+/// tool's text writes.
+fn listed<'a>(spec: &'a ToolSpec, schema: &'a serde_json::Value) -> Vec<&'a str> {
+    let values: Vec<&str> = enum_values(schema).collect();
+    let free = schema.get("type").and_then(|t| t.as_str()) == Some("string");
+    match values.is_empty() && free {
+        true => codes(spec),
+        false => values,
+    }
+}
+
+/// The value a parameter lists that the model cut short or wrote in other words. Cut short:
+/// `value` is the start of another listed value that the question names ("miles" for `mi`),
+/// and the question names `value` itself nowhere; under a constraint, listed values that share
+/// a start (`m`, `mi`) let a small model close the string early: the 0.5B model converted
+/// "26.2 miles" as 26.2 `m`. In other words: the glossary's words for one term (RMB and
+/// 人民币 for `CNY`, "yen" for `JPY`; the 0.5B model asked for USD/RMB).
 pub(super) fn completed_value(
     spec: &ToolSpec,
     param: &str,
@@ -206,9 +219,14 @@ pub(super) fn completed_value(
     question: &str,
 ) -> Option<String> {
     let (_, schema) = properties(spec).find(|(name, _)| name.as_str() == param)?;
-    let listed: Vec<&str> = enum_values(schema).collect();
+    let listed = listed(spec, schema);
     if !listed.contains(&value) {
-        return None;
+        let lower = value.trim().to_lowercase();
+        let same = |l: &&str| l.to_lowercase() == lower;
+        return (!listed.iter().any(same))
+            .then(|| super::glossary::synonyms(&lower))?
+            .find_map(|word| listed.iter().find(|l| l.to_lowercase() == word))
+            .map(|l| l.to_string());
     }
     // Loose: a value the question may name is no value cut short.
     let named: Vec<&str> = named_values(&listed, question, true)
@@ -311,16 +329,8 @@ pub(super) fn ordered_pair(
         .flatten()
         .filter_map(|v| v.as_str())
         .collect();
-    let codes = codes(spec);
     let mut listed: Vec<(&String, Vec<&str>)> = properties(spec)
-        .map(|(name, schema)| {
-            let values: Vec<&str> = enum_values(schema).collect();
-            let free = schema.get("type").and_then(|t| t.as_str()) == Some("string");
-            match values.is_empty() && free {
-                true => (name, codes.clone()),
-                false => (name, values),
-            }
-        })
+        .map(|(name, schema)| (name, listed(spec, schema)))
         .filter(|(_, values)| values.len() >= 2)
         .collect();
     listed.sort_by_key(|(name, _)| {

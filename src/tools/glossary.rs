@@ -108,6 +108,14 @@ pub(super) fn glosses(lower: &str) -> Vec<(&'static str, &'static str)> {
     out
 }
 
+/// The words of every term `word` is one of, in English: "rmb" and 人民币 give "cny", "yuan",
+/// "rmb".
+pub(super) fn synonyms(word: &str) -> impl Iterator<Item = &'static str> + '_ {
+    (PAIRS.iter())
+        .filter(move |(zh, en)| *zh == word || en.contains(&word))
+        .flat_map(|(_, en)| en.iter().copied())
+}
+
 /// What the question's terms in the other language point to (`glossary`): 股价 ("price") is
 /// the subject of `stock_price`, 美元 ("usd") a word of a description that lists USD. One
 /// piece of evidence per term, none for a term the question's own words already gave.
