@@ -229,18 +229,22 @@ for (const [lang, subject, outranked] of [
 }
 
 // A question in Chinese finds the same tool, declared in English: 天气 is read as "weather"
-// through the core's glossary, and the anatomy says so.
+// through the core's glossary, 东京 as a city (the gazetteer), and the anatomy says so. The
+// stand-in writes "x" for the city (no capitalised word in the question): the call gets the
+// question's city, in English for a tool declared in English.
 test('a question in Chinese is steered to a tool declared in English, and the fit shows the word read', async ({ page }) => {
   const run = runId('page-tool-glossary');
   await openPage(page, { lang: 'zh' });
   await addWeatherTool(page, run, 'zh', '');
   await ask(page, '东京现在的天气怎么样？');
-  await expect(finalAnswer(page)).toContainText('Sunny, 21 °C');
+  await expect(finalAnswer(page)).toContainText('Sunny, 21 °C in Tokyo');
   const [first] = await mockRequests('ollama', run);
   expect(first.body.response_format.json_schema.schema.properties.action.const).toBe('weather');
   const card = page.getByTestId('step-card').first();
+  await expect(card).toContainText('地名参数改为问题所说的地方');
   await card.locator('details.anatomy > summary').click();
   await expect(card.locator('.anatomy-body')).toContainText('问题问的是“天气 (weather)”，正是它的主题');
+  await expect(card.locator('.anatomy-body')).toContainText('“东京”是地名，可作它的参数 city');
   await card.locator('.anatomy-body ul.fits').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/page-tool-glossary-zh.png' });
 });
