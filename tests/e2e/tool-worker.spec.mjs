@@ -241,7 +241,8 @@ test('a question in Chinese is steered to a tool declared in English, and the fi
   const [first] = await mockRequests('ollama', run);
   expect(first.body.response_format.json_schema.schema.properties.action.const).toBe('weather');
   const card = page.getByTestId('step-card').first();
-  await expect(card).toContainText('地名参数改为问题所说的地方');
+  await card.locator('details.xray > summary').click();
+  await expect(card.locator('.xray-body')).toContainText('地名参数改为问题所说的地方');
   await card.locator('details.anatomy > summary').click();
   await expect(card.locator('.anatomy-body')).toContainText('问题问的是“天气 (weather)”，正是它的主题');
   await expect(card.locator('.anatomy-body')).toContainText('“东京”是地名，可作它的参数 city');
