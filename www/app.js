@@ -252,6 +252,14 @@ function exportText(format) {
   }
 }
 
+/** The run as one animated SVG, for a README or a slide (www/svg.js, loaded on use). */
+async function exportSvgFile() {
+  const trace = live.agent ? live.agent.trace() : loaded;
+  if (!trace) return (ui.status.textContent = t('share.nothing'));
+  const { traceToSvg } = await import('./svg.js');
+  download('reactloop-run.svg', traceToSvg(trace, { lang: lang() }), 'image/svg+xml');
+}
+
 /** The run as one HTML file that replays it with no network (www/export-page.js, loaded on use). */
 async function exportPageFile() {
   const trace = live.agent ? live.agent.trace() : loaded;
@@ -375,6 +383,7 @@ function wire() {
   on($('#export-json'), () => exportText('json'));
   on($('#export-md'), () => exportText('md'));
   on($('#export-page'), exportPageFile);
+  on($('#export-svg'), exportSvgFile);
   on($('#import'), () => ui.importFile.click());
   ui.importFile.addEventListener('change', () => {
     const [file] = ui.importFile.files;

@@ -161,9 +161,9 @@ test('the npm package installed into an empty folder: a page imports the Agent b
     await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'docs-site', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', join(DIST, `reactloop-${VERSION}.tgz`)], { cwd: root, stdio: 'pipe', timeout: 120_000 });
     const resolved = execFileSync('node', ['--input-type=module', '-e',
-      "for (const s of ['reactloop', 'reactloop/embed', 'reactloop/worker-tool', 'reactloop/recordings/calculator-en.json']) console.log(import.meta.resolve(s))"], { cwd: root, encoding: 'utf8' });
+      "for (const s of ['reactloop', 'reactloop/embed', 'reactloop/worker-tool', 'reactloop/svg', 'reactloop/recordings/calculator-en.json']) console.log(import.meta.resolve(s))"], { cwd: root, encoding: 'utf8' });
     expect(resolved.trim().split('\n').map((u) => u.replace(/^.*node_modules\/reactloop\//, ''))).toEqual([
-      'pkg/reactloop.js', 'embed/react-loop.js', 'worker-tool.js', 'recordings/calculator-en.json',
+      'pkg/reactloop.js', 'embed/react-loop.js', 'worker-tool.js', 'svg.js', 'recordings/calculator-en.json',
     ]);
     await mkdir(join(root, 'site'));
     await writeFile(join(root, 'main.js'), `

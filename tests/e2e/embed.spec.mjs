@@ -78,6 +78,10 @@ test('the example page: every element renders, the replay reaches its answer, th
   await expect(live.locator('.note')).toContainText('no model answered at http://localhost:11434/v1');
   await expect(live.locator('.note .hint')).toContainText('OLLAMA_ORIGINS=');
   await screenshot(page, 'embed-example-fallback');
+  // The run as an animated SVG, for places that run no script.
+  const picture = page.locator('img.run-svg');
+  await picture.scrollIntoViewIfNeeded();
+  await expect.poll(() => picture.evaluate((img) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   expect(seen.filter((u) => u.endsWith('.wasm')), 'the wasm is fetched once').toHaveLength(1);
   // The playground links to the example page.
   await page.goto(process.env.PAGE_URL);
