@@ -24,7 +24,9 @@ const el = {
   questions: $('#compare-questions'), run: $('#compare-run'), out: $('#compare'),
   tabs: $('#compare-tabs'), columns: $('#compare-columns'), grid: $('#compare-grid'),
   exportJson: $('#compare-export-json'), exportPage: $('#compare-export-page'), exportProblem: $('#compare-export-problem'),
+  name: $('#compare-name'),
 };
+let askedName = false; // an export asks once for the name to put in the file
 
 let deps = null; // {buildAgent(overrides), question(), inPage(): the in-page engine's settings, or null while no model is loaded}
 let configs = [];
@@ -61,8 +63,18 @@ async function exportAs(kind) {
     return;
   }
   const each = (read) => columns.map((c, i) => ({ label: c.label(), runs: ended[i].slice(0, count).map(read) }));
+  const name = el.name.value.trim();
+  if (kind === 'json' && !name && !askedName) {
+    askedName = true;
+    el.exportProblem.textContent = t('compare.askName');
+    return el.name.focus();
+  }
   try {
-    if (kind === 'json') return download('reactloop-comparison.json', comparisonJson(each((a) => a.exportTrace()), `reactloop ${version()}`), 'application/json');
+    if (kind === 'json') {
+      const list = columns[0].list.slice(0, count);
+      const questions = list.length ? list : null;
+      return download('reactloop-comparison.json', comparisonJson(each((a) => a.exportTrace()), `reactloop ${version()}`, { name, questions }), 'application/json');
+    }
     const { exportPage } = await import('./export-page.js');
     const record = { kind: COMPARISON, columns: each((a) => a.trace()) };
     download('reactloop-comparison.html', await exportPage(record, { lang: uiLang() }), 'text/html');

@@ -13,13 +13,17 @@ const MAX_COLUMNS = 4;
 
 /**
  * The file of `columns`: [{label, runs: [trace JSON text as exportTrace writes it]}];
- * `generator` names what wrote it, as each trace does.
+ * `generator` names what wrote it, as each trace does; `name`, who ran it (a student's name
+ * for a class's scoreboard), and `questions`, the list with its expected answers
+ * ([{question, expected}]), when there are.
  */
-export function comparisonJson(columns, generator) {
+export function comparisonJson(columns, generator, { name = '', questions = null } = {}) {
   return JSON.stringify({
     kind: COMPARISON,
     version: 1,
     generator,
+    ...(name ? { name } : {}),
+    ...(questions ? { questions } : {}),
     columns: columns.map(({ label, runs }) => ({ label, runs: runs.map((text) => JSON.parse(text)) })),
   }, null, 1);
 }

@@ -160,9 +160,16 @@ test('a comparison exports as JSON and as one page that replays its columns side
   await page.getByTestId('compare-questions').fill(`${Q} => 395\nWhat is RAG? => retrieval`);
   await page.getByTestId('compare').click();
   await expect(page.getByTestId('compare-count')).toHaveText(['2/2', '2/2']);
+  // The first export asks for a name, once, for a class's scoreboard.
+  await page.getByTestId('compare-export-json').click();
+  await expect(page.locator('#compare-export-problem')).toContainText('Type your name');
+  await expect(page.getByTestId('compare-name')).toBeFocused();
+  await page.getByTestId('compare-name').fill('Ada <b>L</b>');
   const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-export-json').click()]);
   const file = JSON.parse(await readFile(await json.path(), 'utf8'));
   expect(file.kind).toBe('reactloop-comparison');
+  expect(file.name).toBe('Ada <b>L</b>');
+  expect(file.questions).toEqual([{ question: Q, expected: '395' }, { question: 'What is RAG?', expected: 'retrieval' }]);
   expect(file.generator).toMatch(/^reactloop \d+\.\d+\.\d+$/);
   expect(file.columns.map((c) => c.label)).toEqual([expect.stringContaining('ReAct'), expect.stringContaining('Act only')]);
   expect(file.columns.map((c) => c.runs.map((r) => r.question))).toEqual([[Q, 'What is RAG?'], [Q, 'What is RAG?']]);
