@@ -10,6 +10,7 @@ import { initTools, toolSettings, restoreTools, registerJsTools, rerenderTools }
 import { initPrompt, promptSettings, showPreview, chosenLang, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink, settingsParams, linkSettings } from './share.js';
 import { initCompare, rerenderCompare, openFork, openComparison } from './compare.js';
+import { initScoreboard, rerenderScoreboard } from './scoreboard.js';
 import { readComparison } from './comparison.js';
 import { resumed } from './isolation.js';
 
@@ -360,6 +361,7 @@ function switchLang(next) {
   followLang();
   view.rerender();
   rerenderCompare();
+  rerenderScoreboard();
   refresh();
 }
 
@@ -402,6 +404,7 @@ ui.uiLang.value = lang();
 initConnect({ keep: () => ({ question: ui.question.value }) });
 initTools(settingsChanged);
 initPrompt(settingsChanged);
+initScoreboard();
 initCompare({ buildAgent, question: () => ui.question.value, inPage: () => (inPagePanel()?.inPageLoaded() ? inPagePanel().inPageSettings() : null) });
 // What a fresh page runs with: a permalink carries only the settings that differ from it.
 const DEFAULTS = linkedSettings();
