@@ -30,7 +30,7 @@ const NOT_INTERFACE = [
 // tools' functions, the template's slots, a language's own name and the answer the self-check
 // asks for.
 const ALLOWED = new Set(`Thought Action Input Observation Final Answer ReAct JSON schema GBNF Ollama llama.cpp
-  llama-cpp-python LM Studio vLLM OpenAI GGUF URL API token Markdown JavaScript Web Worker localStorage
+  llama-cpp-python LM Studio vLLM OpenAI GGUF URL API token Markdown SVG JavaScript Web Worker localStorage
   async function args Ctrl+Enter reactloop Hugging Face English OK https localhost sqrt abs round min max log pi e MB ms
   search_docs calculator current_time final_answer tools tool_names RAG days`.split(/\s+/));
 
