@@ -8,8 +8,8 @@ import { LiveRun } from './live.js';
 import { initConnect, connectSettings, restoreConnect, setEndpoint, endpointAgreed, lookForServers, renderProbe, testConnection, keepChoice, useInPage, inPagePanel, loadInPagePanel } from './connect.js';
 import { initTools, toolSettings, restoreTools, registerJsTools, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, chosenLang, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
-import { traceToMarkdown, readParams, permalink, settingsParams, linkSettings } from './share.js';
-import { initCompare, rerenderCompare, openFork, openComparison } from './compare.js';
+import { traceToMarkdown, readParams, permalink, settingsParams, linkSettings, MAX_LINK } from './share.js';
+import { initCompare, rerenderCompare, openFork, openComparison, compareLinkParams, openCompareLink } from './compare.js';
 import { initScoreboard, rerenderScoreboard } from './scoreboard.js';
 import { readComparison } from './comparison.js';
 import { resumed } from './isolation.js';
@@ -315,7 +315,7 @@ async function importTrace(file) {
 function copyPermalink() {
   const c = connectSettings();
   const source = c.inPage ? inPagePanel()?.engine().loaded?.source : '';
-  const url = permalink({
+  const page = {
     // A model picked from disk cannot travel in a link; one from a URL can.
     'model-src': source && source !== 'file' ? source : '',
     endpoint: c.demo || c.inPage ? '' : c.baseUrl,
@@ -323,11 +323,18 @@ function copyPermalink() {
     demo: c.demo ? '1' : '',
     question: ui.question.value.trim(),
     lang: lang(),
-  }, settingsParams(linkedSettings(), DEFAULTS, settingsKeys()));
+  };
+  const settings = settingsParams(linkedSettings(), DEFAULTS, settingsKeys());
+  let url = permalink({ ...page, ...compareLinkParams() }, settings);
+  // Compare's list travels while the link stays short enough to paste anywhere.
+  const tooLong = url.length > MAX_LINK && Boolean(compareLinkParams().compare);
+  if (tooLong) url = permalink(page, settings);
   ui.permalinkUrl.hidden = false;
   ui.permalinkUrl.value = url;
   ui.permalinkUrl.select();
-  navigator.clipboard?.writeText(url).then(() => (ui.status.textContent = t('share.copied')), () => {});
+  const copied = () => (ui.status.textContent = tooLong ? t('compare.linkTooLong', { max: MAX_LINK }) : t('share.copied'));
+  if (tooLong) copied();
+  navigator.clipboard?.writeText(url).then(copied, () => {});
 }
 
 // ---------------------------------------------------------------- language
@@ -411,6 +418,9 @@ const DEFAULTS = linkedSettings();
 const link = linkSettings(location.search, DEFAULTS, settingsKeys());
 if (link.lang && !isPromptLang(link.lang)) linkNotices.push({ key: 'link.unknownPromptLang', value: link.lang });
 if (link.strategy && !isStrategy(link.strategy)) linkNotices.push({ key: 'link.unknownStrategy', value: link.strategy });
+if (params.compare || params.columns) {
+  for (const value of openCompareLink({ compare: params.compare, columns: params.columns })) linkNotices.push({ key: 'link.unknownColumn', value });
+}
 renderLinkNotices();
 restoreSettings(link);
 if (params.question) ui.question.value = params.question;

@@ -8,6 +8,7 @@ import { $, h, formatMs, formatCount, download } from './dom.js';
 import { t, lang as uiLang, errorText } from './i18n.js';
 import { comparisonJson, COMPARISON, ComparisonPlayer } from './comparison.js';
 import { TITLES } from './titles.js';
+import { columnsParam, readColumns } from './share.js';
 
 const MAX_COLUMNS = 4;
 const CHOICES = {
@@ -24,7 +25,7 @@ const el = {
   questions: $('#compare-questions'), run: $('#compare-run'), out: $('#compare'),
   tabs: $('#compare-tabs'), columns: $('#compare-columns'), grid: $('#compare-grid'),
   exportJson: $('#compare-export-json'), exportPage: $('#compare-export-page'), exportProblem: $('#compare-export-problem'),
-  name: $('#compare-name'),
+  name: $('#compare-name'), saveList: $('#compare-save-list'), openList: $('#compare-open-list'),
 };
 let askedName = false; // an export asks once for the name to put in the file
 
@@ -47,7 +48,37 @@ export function initCompare(dependencies) {
   el.run.addEventListener('click', start);
   el.exportJson.addEventListener('click', () => exportAs('json'));
   el.exportPage.addEventListener('click', () => exportAs('page'));
+  // A list too long for a link travels as a text file, one question a line.
+  el.saveList.addEventListener('click', () => download('questions.txt', el.questions.value, 'text/plain'));
+  el.openList.addEventListener('change', async () => {
+    const [file] = el.openList.files;
+    el.openList.value = '';
+    if (file && file.size <= 1_000_000) el.questions.value = await file.text();
+  });
   renderConfigs();
+}
+
+/** The exercise for a permalink: the question list and the columns, or nothing without a list. */
+export function compareLinkParams() {
+  const list = el.questions.value.split('\n').map((l) => l.trim()).filter(Boolean).join('\n');
+  return list ? { compare: list, columns: columnsParam(configs) } : {};
+}
+
+/**
+ * Opens Compare as a link set it: its question list and columns (not run: a class starts from
+ * the same page, each person presses Compare). Returns the values it did not know.
+ */
+export function openCompareLink({ compare, columns }) {
+  if (compare) el.questions.value = compare;
+  let unknown = [];
+  if (columns) {
+    const read = readColumns(columns, CHOICES, DEFAULTS.map((d) => ({ ...base(), ...d })), MAX_COLUMNS);
+    if (read.configs.length >= 2) configs = read.configs;
+    unknown = read.unknown;
+    renderConfigs();
+  }
+  el.panel.open = true;
+  return unknown;
 }
 
 /**

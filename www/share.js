@@ -4,7 +4,35 @@ export { traceToMarkdown } from './markdown.js';
 
 // The page's own parameters: who answers (a link's endpoint or model is only shown until the
 // person agrees), the question, the interface language and whether to run at once.
-const PAGE_PARAMS = ['model-src', 'endpoint', 'model', 'question', 'lang', 'demo', 'autorun'];
+// A class's exercise: Compare's question list and its columns.
+const PAGE_PARAMS = ['model-src', 'endpoint', 'model', 'question', 'lang', 'demo', 'autorun', 'compare', 'columns'];
+/** Longer than this, a link is cut by chat apps and mail: the exercise travels as a file. */
+export const MAX_LINK = 2000;
+/** What a Compare column is set by, in a link's `columns` (each column's values joined by `.`). */
+export const COLUMN_KEYS = ['strategy', 'server', 'plang', 'constrained'];
+
+/** Compare's columns as a link's `columns` parameter: `react.current.auto.auto,act.demo.zh.grammar`. */
+export function columnsParam(configs) {
+  return configs.map((c) => COLUMN_KEYS.map((k) => c[k]).join('.')).join(',');
+}
+
+/**
+ * Compare's columns from a link's `columns`, each value one of `choices[key]` (else the
+ * column's default, and the value goes to `unknown`); at most `max` columns.
+ */
+export function readColumns(text, choices, defaults, max) {
+  const unknown = [];
+  const configs = String(text ?? '').split(',').filter(Boolean).slice(0, max).map((column, i) => {
+    const values = column.split('.');
+    return Object.fromEntries(COLUMN_KEYS.map((key, j) => {
+      const value = values[j];
+      if (choices[key].includes(value)) return [key, value];
+      if (value !== undefined) unknown.push(value);
+      return [key, defaults[i % defaults.length][key]];
+    }));
+  });
+  return { configs, unknown };
+}
 
 // Settings of a run that a link does not carry as settings: the API key never travels; who
 // answers travels as the page parameters above; the demo's typing pace is the page's own.

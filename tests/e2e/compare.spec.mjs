@@ -205,3 +205,45 @@ test('a comparison exports as JSON and as one page that replays its columns side
   await expect(page.locator('#problem')).toBeEmpty();
   await expect(page.getByTestId('question')).toHaveValue(Q);
 });
+
+const values = (selects) => selects.evaluateAll((all) => all.map((s) => s.value));
+
+// Issue 44: one link opens every student's page on the same exercise: Compare's list and
+// columns, not run; a list too long for a link is said, and travels as a file.
+test('a permalink carries Compare\'s question list and columns; a longer list goes as a file', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await configure(page, 0, { strategy: 'cot', server: 'demo' });
+  await configure(page, 1, { strategy: 'act', plang: 'zh' });
+  const list = `${Q} => 395\n什么是 RAG？ => 检索`;
+  await page.getByTestId('compare-questions').fill(list);
+  await page.locator('#permalink').click();
+  const url = await page.locator('#permalink-url').inputValue();
+  expect(new URL(url).searchParams.get('columns')).toBe('cot.demo.auto.auto,act.current.zh.auto');
+
+  const student = await page.context().newPage();
+  await student.goto(url);
+  await expect(student.locator('body[data-ready="1"]')).toBeAttached();
+  await expect(student.locator('#compare-panel')).toHaveAttribute('open', '');
+  await expect(student.getByTestId('compare-questions')).toHaveValue(list);
+  expect(await values(student.getByTestId('compare-strategy'))).toEqual(['cot', 'act']);
+  expect(await values(student.getByTestId('compare-server'))).toEqual(['demo', 'current']);
+  expect(await values(student.getByTestId('compare-plang'))).toEqual(['auto', 'zh']);
+  await expect(student.getByTestId('compare-summary')).toHaveCount(0); // nothing ran
+  // A value this page lacks keeps that column's default, and the notice says so.
+  await student.goto(`${url.replace(/columns=[^&]*/, 'columns=cot.demo.auto.auto%2Cbogus.current.zh.auto')}`);
+  await expect(student.getByTestId('link-notice')).toContainText('“bogus”');
+  expect(await values(student.getByTestId('compare-strategy'))).toEqual(['cot', 'act']);
+  await student.close();
+
+  // A list longer than a link should be: left out and said; saved and opened as a file instead.
+  const long = Array.from({ length: 80 }, (_, i) => `What is ${i} * 17 + 4? => ${i * 17 + 4}`).join('\n');
+  await page.getByTestId('compare-questions').fill(long);
+  await page.locator('#permalink').click();
+  await expect(page.locator('#status')).toContainText('leaves out Compare’s question list');
+  expect(new URL(await page.locator('#permalink-url').inputValue()).searchParams.has('compare')).toBe(false);
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-save-list').click()]);
+  expect(saved.suggestedFilename()).toBe('questions.txt');
+  await page.getByTestId('compare-questions').fill('');
+  await page.getByTestId('compare-open-list').setInputFiles(await saved.path());
+  await expect(page.getByTestId('compare-questions')).toHaveValue(long);
+});

@@ -44,3 +44,18 @@ test('links written before every setting travelled still read, and a damaged val
   const search = `?plang=zh&strategy=cot&fewshot=${encodeURIComponent(JSON.stringify(shots))}&maxSteps=%7Bbroken`;
   assert.deepEqual(linkSettings(search, defaults, KEYS), { lang: 'zh', strategy: 'cot', fewShot: shots });
 });
+
+test('Compare\'s columns travel as a short parameter and come back; a value the page lacks keeps the default', async () => {
+  const { columnsParam, readColumns, COLUMN_KEYS } = await import('../../www/share.js');
+  const choices = { strategy: ['react', 'act', 'cot'], server: ['current', 'demo'], plang: ['auto', 'en', 'zh'], constrained: ['auto', 'grammar'] };
+  const defaults = [{ strategy: 'react', server: 'current', plang: 'auto', constrained: 'auto' }, { strategy: 'act', server: 'current', plang: 'auto', constrained: 'auto' }];
+  const configs = [{ strategy: 'cot', server: 'demo', plang: 'zh', constrained: 'grammar' }, defaults[1]];
+  const text = columnsParam(configs);
+  assert.equal(text, 'cot.demo.zh.grammar,act.current.auto.auto');
+  assert.deepEqual(readColumns(text, choices, defaults, 4), { configs, unknown: [] });
+  assert.deepEqual(COLUMN_KEYS, Object.keys(configs[0]));
+  const read = readColumns('cot.demo.zh.grammar,<b>x</b>.demo,a,b,c,d', choices, defaults, 4);
+  assert.equal(read.configs.length, 4);
+  assert.deepEqual(read.configs[1], { strategy: 'act', server: 'demo', plang: 'auto', constrained: 'auto' });
+  assert.deepEqual(read.unknown, ['<b>x</b>', 'a', 'b']); // the fifth and sixth columns are past the four
+});
