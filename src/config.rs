@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::{Error, Value};
 
+use crate::defaults;
 use crate::fields::{via_value, Fields};
 use crate::history::MessageStyle;
 use crate::llm::Constrained;
@@ -51,11 +52,11 @@ pub struct AgentConfig {
 impl Default for AgentConfig {
     fn default() -> Self {
         AgentConfig {
-            max_steps: 8,
-            max_format_errors: 3,
-            max_repeats: 3,
-            observation_limit: 500,
-            history_rounds: 6,
+            max_steps: defaults::MAX_STEPS.default as usize,
+            max_format_errors: defaults::MAX_FORMAT_ERRORS.default as usize,
+            max_repeats: defaults::MAX_REPEATS.default as usize,
+            observation_limit: defaults::OBSERVATION_LIMIT.default as usize,
+            history_rounds: defaults::HISTORY_ROUNDS.default as usize,
             restate_question: false,
             style: MessageStyle::Auto,
             stop: vec!["Observation:".to_string()],

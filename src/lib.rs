@@ -26,6 +26,7 @@
 
 pub mod agent;
 pub mod config;
+pub mod defaults;
 pub mod demo;
 pub mod drive;
 pub mod events;

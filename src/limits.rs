@@ -59,9 +59,10 @@ pub fn trace_size_problem(bytes: usize) -> Option<String> {
 /// Why a trace of `steps` steps is refused, or `None` when that many is fine.
 pub fn trace_steps_problem(steps: usize) -> Option<String> {
     (steps > MAX_TRACE_STEPS).then(|| {
+        let default = crate::defaults::MAX_STEPS.default;
         format!(
             "it has {steps} steps, and a trace may have at most {MAX_TRACE_STEPS} (a run stops \
-             at its step limit, 8 by default)"
+             at its step limit, {default} by default)"
         )
     })
 }

@@ -15,6 +15,7 @@ use std::path::Path;
 /// Bottom first. `bin` sits above all of them; the browser driver is a crate of its own
 /// (`wasm/`), which Cargo keeps from being used by the core.
 const LAYERS: &[&[&str]] = &[
+    &["defaults"],
     &["lang", "fields", "limits", "strategy"],
     &["tools", "parse", "grade"],
     &["llm", "told"],

@@ -1019,6 +1019,11 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
         "Document[]",
     );
     walk.check("limits()", &limits::for_page(), "Limits");
+    walk.check(
+        "settingDefaults()",
+        &reactloop::defaults::for_page(),
+        "SettingDefaults",
+    );
     walk.check("settings", &settings(), "Settings");
 
     // Every declared object type was reached, with each of its properties.

@@ -1,6 +1,6 @@
 // The playground: builds an Agent from the panels' settings and drives it through a LiveRun
 // (run, step, pause, stop, edit a reply or an observation), and keeps, shares and replays traces.
-import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens, settingsKeys, version } from './pkg/reactloop.js';
+import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens, settingDefaults, settingsKeys, version } from './pkg/reactloop.js';
 import { $, h, download, choose } from './dom.js';
 import { t, lang, setLang, initialLang, isLang, errorText } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
@@ -53,6 +53,10 @@ const live = new LiveRun(view, {
 
 // The Limits panel's whole-number settings and their inputs.
 const LIMIT_INPUTS = { maxSteps: '#max-steps', observationLimit: '#observation-limit', historyRounds: '#history-rounds' };
+// They start from the core's defaults (src/defaults.rs): the page keeps no copy to drift.
+const CORE_DEFAULTS = settingDefaults();
+for (const [key, id] of Object.entries(LIMIT_INPUTS)) $(id).value = String(CORE_DEFAULTS[key]);
+$('#timeout').value = String(CORE_DEFAULTS.timeoutMs / 1000);
 
 function settings() {
   const number = (id) => ($(id).value === '' ? undefined : Number($(id).value));

@@ -31,7 +31,8 @@ pub use sse::{SseDecoder, StreamEvent};
 pub use steer::{Avoid, AvoidWhy, Steer, SteerWhy, Unsteered};
 pub use uses::MAX_USES;
 
-pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
+/// One request's time limit ([`crate::defaults`]).
+pub const DEFAULT_TIMEOUT_MS: u32 = crate::defaults::TIMEOUT_MS.default;
 /// OpenAI's upper bound; llama.cpp accepts more, but beyond 2 the text is noise.
 pub const MAX_TEMPERATURE: f64 = 2.0;
 /// The action that ends the loop; always allowed by the constrained modes.

@@ -85,6 +85,13 @@ pub fn limits() -> Result<JsValue, JsValue> {
     to_js(&reactloop::limits::for_page()).map_err(|e| js_error(e, None, None))
 }
 
+/// Every whole-number setting's default (`reactloop::defaults`): the page's Limits inputs start
+/// from them.
+#[wasm_bindgen(js_name = settingDefaults, unchecked_return_type = "SettingDefaults")]
+pub fn setting_defaults() -> Result<JsValue, JsValue> {
+    to_js(&reactloop::defaults::for_page()).map_err(|e| js_error(e, None, None))
+}
+
 /// What the playground says on load when it is not on the reader's computer, or `undefined`
 /// on this computer (it then looks for local servers at once).
 #[wasm_bindgen(js_name = hostedPage, unchecked_return_type = "Text | undefined")]

@@ -25,7 +25,8 @@ use web_sys::AbortController;
 
 pub use api::{
     builtin_tools, check_tool, default_documents, default_template, demo_questions,
-    estimate_tokens, hosted_page, limits, list_models, load_trace, parse_reply, version,
+    estimate_tokens, hosted_page, limits, list_models, load_trace, parse_reply, setting_defaults,
+    version,
 };
 use api::{js_tool, trace_view};
 use convert::{configure, from_js, js_error, llm_error, misused, refused, to_js};

@@ -309,6 +309,9 @@ export interface Titles {
 /** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
 export interface Limits { replyBytes: number; streamLineBytes: number; traceBytes: number; traceSteps: number }
 
+/** Every whole-number setting's default (`settingDefaults()`). */
+export interface SettingDefaults { maxSteps: number; maxFormatErrors: number; maxRepeats: number; observationLimit: number; historyRounds: number; timeoutMs: number }
+
 /**
  * A model the page supplies (`agent.useModel(fn)`), e.g. the in-page engine of www/inpage.js.
  * `body` is an OpenAI-compatible chat request as the core built it (messages, stop, max_tokens,
