@@ -503,16 +503,19 @@ fn a_computation_on_one_number_waits_for_the_fact_it_needs() {
 
 #[test]
 fn a_call_of_another_tool_than_the_thought_chose_is_sent_back_and_the_choice_steered_to() {
+    // A ticker the tool's description does not write (ACME, which it does, is a value of its
+    // `ticker` and steers the first reply).
     let mut agent = agent(
-        "How much do 40 shares of ACME cost in total?",
+        "How much do 40 shares of GLOBX cost in total?",
         &[stock_price(), weather()],
     );
     let first = request(&agent);
     assert_eq!(steered(&first), None);
-    // The 0.5B model's reply at 386e74d: its Thought chose the price, its Action searched.
+    // The 0.5B model's reply at 386e74d (for ACME): its Thought chose the price, its Action
+    // searched.
     agent
         .feed_model(ModelReply {
-            text: "Thought: To answer this, I need stock_price information for ACME.\nAction: search_docs\nAction Input: {\"query\": \"ACME\"}".into(),
+            text: "Thought: To answer this, I need stock_price information for GLOBX.\nAction: search_docs\nAction Input: {\"query\": \"GLOBX\"}".into(),
             ..ModelReply::default()
         })
         .expect("a reply");
@@ -1215,4 +1218,43 @@ fn a_repeated_call_gets_its_result_without_a_past_note() {
         again.starts_with(price) && !again.contains("calculator"),
         "{again}"
     );
+}
+
+/// One unit of what a tool gives ("1 美元", "1 EUR") is that fact itself: the calculator does
+/// not come after it; two units do.
+#[test]
+fn one_unit_of_a_fact_is_the_fact_and_nothing_is_computed() {
+    let rate = ToolSpec {
+        examples: vec![
+            "How many yen is one dollar?".into(),
+            "欧元兑人民币的汇率是多少？".into(),
+        ],
+        ..exchange_rate()
+    };
+    for (question, computes) in [
+        ("1 美元能换多少日元？", false),
+        ("How many yen is 1 USD?", false),
+        ("300 美元能换多少日元？", true),
+    ] {
+        let fits = fits(question, std::slice::from_ref(&rate));
+        assert_eq!(fit::computes(&fits), computes, "{question}: {fits:?}");
+        let mut agent = agent(question, std::slice::from_ref(&rate));
+        request(&agent);
+        let next = call(
+            &mut agent,
+            "exchange_rate",
+            json!({"base": "USD", "quote": "JPY"}),
+            "1 USD = 149.2 JPY",
+        );
+        assert_eq!(steered(&next) == Some("calculator"), computes, "{question}");
+    }
+    // A code the tool's text lists is a value of its parameters, written in capitals: "USD" is,
+    // "us" is not ("US dollars" in the share price's description).
+    let usd = fits("How many yen is 1 USD?", std::slice::from_ref(&rate));
+    assert!(evidence(&usd, "exchange_rate").contains(&Evidence::Value {
+        param: "base".into(),
+        value: "USD".into()
+    }));
+    let us = fits("Tell us the weather.", &[stock_price()]);
+    assert!(evidence(&us, "stock_price").is_empty(), "{us:?}");
 }

@@ -705,7 +705,7 @@ fn a_reply_means_what_the_run_makes_of_it() {
         ),
         (
             "a number the calculation took, even after a later call, is not its result",
-            fin("答案是 48.20 USD"),
+            fin("答案是 48.20 USD (2025-03-14 12:00 UTC)"),
             Before {
                 question: "买 25 股 GLOBX 要花多少美元？",
                 calls: {

@@ -119,12 +119,11 @@ pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
     }
     let given = numbers(answer);
     // An operand of the computation for its result, even after a later call: the 0.5B model
-    // computed `25 * 48.20`, looked the price up again and answered 48.20.
+    // computed `25 * 48.20`, looked the price up again and answered "48.20 USD (2025-03-14
+    // 12:00 UTC)" (a date and a time are no amounts).
     let operands = numbers(&computation.args.to_string());
-    if !given.is_empty()
-        && given
-            .iter()
-            .all(|g| operands.contains(g) && !results.contains(g))
+    let amounts = facts(answer);
+    if !amounts.is_empty() && (amounts.iter()).all(|g| operands.contains(g) && !results.contains(g))
     {
         return Some(result.to_string());
     }

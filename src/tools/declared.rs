@@ -174,16 +174,24 @@ const QUESTION_WORDS: &[&str] = &[
     "like", "there",
 ];
 
-/// The values the question holds of what a parameter lists (its `enum`), one per parameter.
-pub(super) fn values(spec: &ToolSpec, lower: &str) -> Vec<Evidence> {
+/// The values the question holds of what a parameter lists (its `enum`, or the codes the tool's
+/// text writes, which the question must write in capitals too: "US" is no "us"), one per
+/// parameter.
+pub(super) fn values(spec: &ToolSpec, question: &str) -> Vec<Evidence> {
+    let lower = question.to_lowercase();
     let properties = properties(spec);
     let mut out: Vec<Evidence> = Vec::new();
     for (param, schema) in properties {
-        let value = enum_values(schema).find(|v| {
+        let coded = enum_values(schema).next().is_none();
+        let value = listed(spec, schema).into_iter().find(|v| {
             let counted = out
                 .iter()
                 .any(|e| matches!(e, Evidence::Value { value, .. } if value == v));
-            !counted && v.chars().count() >= 2 && find_word(lower, &v.to_lowercase()).is_some()
+            let named = match coded {
+                true => find_word(question, v).is_some(),
+                false => find_word(&lower, &v.to_lowercase()).is_some(),
+            };
+            !counted && v.chars().count() >= 2 && named
         });
         if let Some(value) = value {
             out.push(Evidence::Value {

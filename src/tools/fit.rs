@@ -237,7 +237,7 @@ impl Registry {
                     &glossed,
                     &evidence,
                 ));
-                evidence.extend(values(spec, &lower));
+                evidence.extend(values(spec, question));
                 evidence.extend(super::places::evidence(spec, question));
                 match spec.role {
                     Some(Role::Searches) => self.document_evidence(question, &mut evidence),

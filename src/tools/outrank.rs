@@ -119,16 +119,23 @@ impl Registry {
             if numbers != 1 || unary > 0 || !asks_computation(fit) {
                 continue;
             }
+            // One unit of what the fact gives ("1 美元能换多少日元？") is the fact itself: nothing
+            // is left to compute (the 0.5B model, steered on, wrote `1 * 149.2 / 100`).
+            let one = (fit.evidence.iter())
+                .any(|e| matches!(e, Evidence::Number { number } if number == "1"));
             for e in fit.evidence.iter_mut() {
-                let word = match &*e {
-                    Evidence::Number { number: word }
-                    | Evidence::Operation { word }
-                    | Evidence::Quantity { word } => word.clone(),
+                let (word, number) = match &*e {
+                    Evidence::Number { number } => (number.clone(), true),
+                    Evidence::Operation { word } | Evidence::Quantity { word } => {
+                        (word.clone(), false)
+                    }
                     _ => continue,
                 };
-                *e = Evidence::Awaits {
-                    word,
-                    by: by.clone(),
+                let by = by.clone();
+                *e = match (one, number) {
+                    (true, true) => Evidence::Outranked { word, by },
+                    (true, false) => continue,
+                    (false, _) => Evidence::Awaits { word, by },
                 };
             }
         }
