@@ -839,6 +839,8 @@ fn a_comparison_is_computed_once_both_facts_are_found() {
         );
         let steer = next.steer.as_ref().expect("the computation comes next");
         assert_eq!(steer.tool, "calculator", "{question}");
+        // On the two facts: each result's first number (not 2024, the estimate's year).
+        assert_eq!(steer.uses.to_vec(), ["5550203", "387758"], "{question}");
     }
     // One fact and a computation asked of it is no comparison: the computation follows it.
     let question = "What is twice the population of Iceland?";

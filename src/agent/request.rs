@@ -306,21 +306,26 @@ impl Agent {
             .filter(|c| !observe::bare_number(c))
             .map(|c| c.tool.as_str())
             .collect();
-        // The numbers each result gives: the same twice is one fact (the 0.5B model asked for
-        // 奥斯陆, then for Oslo).
-        let mut facts: Vec<Vec<String>> = (self.calls.iter())
-            .filter(|c| c.succeeded && c.role != Some(Role::Computes))
-            .map(|c| reading::facts(&c.observation))
-            .collect();
-        facts.sort();
-        facts.dedup();
         // A comparison computes on two facts: after one, the other is still to find.
-        let found = facts.len() >= if fit::compares(&self.fits) { 2 } else { 1 };
+        let found = self.facts().len() >= if fit::compares(&self.fits) { 2 } else { 1 };
         // The question's numbers all went into calls (the clock counted its "100 days"):
         // nothing is left for a computation to use.
         let spent = !reading::operands(&self.trace.question).is_empty()
             && self.numbers_to_compute().is_empty();
         fit::next_tool(&self.fits, &called, found && !spent)
+    }
+
+    /// The numbers each result found gives, in the order found: the same twice is one fact (the
+    /// 0.5B model asked for 奥斯陆, then for Oslo).
+    fn facts(&self) -> Vec<Vec<String>> {
+        let mut facts: Vec<Vec<String>> = Vec::new();
+        let found = (self.calls.iter()).filter(|c| c.succeeded && c.role != Some(Role::Computes));
+        for numbers in found.map(|c| reading::facts(&c.observation)) {
+            if !facts.contains(&numbers) {
+                facts.push(numbers);
+            }
+        }
+        facts
     }
 
     /// The arguments the question fixes for `tool`: the clock's `days` when it names a day
@@ -390,6 +395,19 @@ impl Agent {
                 .filter(|c| c.succeeded && c.role == Some(Role::Clock))
                 .find_map(|c| current_time::year_of(&c.observation));
             out.extend(year.filter(|y| !used.contains(y)));
+        }
+        // A comparison is of the two facts found: the first number of each, what a result
+        // leads with (the 0.5B model wrote `27 - 27` for Cairo's 27 °C against Oslo's 2 °C).
+        if fit::compares(&self.fits) {
+            let first = self
+                .facts()
+                .into_iter()
+                .filter_map(|f| f.into_iter().next());
+            for n in first.take(2) {
+                if !used.contains(&n) && !out.contains(&n) {
+                    out.push(n);
+                }
+            }
         }
         let claimed = fit::claimed(&self.fits);
         for n in reading::operands(&self.trace.question) {
