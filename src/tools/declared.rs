@@ -300,7 +300,9 @@ fn named_values<'a>(listed: &[&'a str], question: &str, loose: bool) -> Vec<(usi
 }
 
 /// The codes a tool's text writes in capitals, which its string parameters without a list
-/// take: "(USD, EUR, JPY, CNY)" of an exchange rate's `base` and `quote`.
+/// take: "(USD, EUR, JPY, CNY)" of an exchange rate's `base` and `quote`. Three letters or more:
+/// "US" of "in US dollars" is no ticker (it sent "How many US dollars are 250 euros" to the
+/// share price).
 fn codes(spec: &ToolSpec) -> Vec<&str> {
     let text = (spec
         .parameters
@@ -312,7 +314,7 @@ fn codes(spec: &ToolSpec) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     for text in std::iter::once(spec.description.as_str()).chain(text) {
         let words = text.split(|c: char| !c.is_ascii_alphanumeric());
-        for word in words.filter(|w| (2..=5).contains(&w.len())) {
+        for word in words.filter(|w| (3..=5).contains(&w.len())) {
             if word.chars().all(|c| c.is_ascii_uppercase()) && !out.contains(&word) {
                 out.push(word);
             }
