@@ -37,6 +37,7 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
         "error": step.error.as_ref().map(|e| json!({"message": sentences::llm_error(e), "hint": sentences::hint(e, page_origin)})),
         "spans": spans,
         "avoid": step.request.avoid.as_ref().map(sentences::avoid),
+        "must_answer": step.request.must_answer.map(sentences::must_answer),
         "steer": step.request.steer.as_ref().map(sentences::steer),
         "unsteered": step.request.unsteered.as_deref().map(sentences::unsteered),
         "left_out": (!step.request.left_out.is_empty())

@@ -354,3 +354,39 @@ fn the_builtin_reader_finds_a_variant_an_import_and_not_a_comment() {
         [1, 3]
     );
 }
+
+/// What the page says about a core variant comes from the core (`step.view`), never from the
+/// page's chrome: `www/i18n.js` holds no key named after a `MustAnswer` variant, and the core
+/// has a sentence for each, in both languages.
+#[test]
+fn the_page_explains_no_core_variant_itself() {
+    use reactloop::llm::MustAnswer;
+    let names = [
+        "repeated_call",
+        "last_step",
+        "repeated_failure",
+        "no_tool_fits",
+        "found_before",
+        "applied_again",
+    ];
+    let i18n = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n.js"))
+        .expect("www/i18n.js");
+    let mut said = Vec::new();
+    for name in names {
+        let variant: MustAnswer = serde_json::from_value(serde_json::json!(name)).expect(name);
+        let text = reactloop::sentences::must_answer(variant);
+        assert!(!text.en.is_empty() && !text.zh.is_empty(), "{name}");
+        assert!(
+            !said.contains(&text.en),
+            "{name} says what another variant says"
+        );
+        said.push(text.en);
+        let key = format!(".{name}'");
+        assert!(
+            !i18n.lines().any(|l| l.trim_start().starts_with('\'')
+                && l.contains(&key)
+                && l.contains("ustAnswer")),
+            "www/i18n.js explains the core's MustAnswer::{name} itself"
+        );
+    }
+}

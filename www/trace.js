@@ -333,7 +333,7 @@ function constraintLines({ request, view }, { t, say }) {
   const quote = (text) => h('code', {}, JSON.stringify(text));
   return [
     h('p', {}, t('anatomy.constrained'), ' ', h('code', {}, request.constrained ?? 'off')),
-    request.must_answer ? h('p', {}, t(`anatomy.mustAnswer.${request.must_answer}`)) : view?.avoid ? h('p', {}, say(view.avoid)) : null,
+    view?.must_answer ? h('p', {}, say(view.must_answer)) : view?.avoid ? h('p', {}, say(view.avoid)) : null,
     view?.steer ? h('p', {}, say(view.steer)) : null,
     view?.unsteered ? h('p', {}, say(view.unsteered)) : null,
     view?.left_out ? h('p', {}, say(view.left_out)) : null,

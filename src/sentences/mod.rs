@@ -7,10 +7,12 @@
 //! back); its Chinese is here.
 
 mod errors;
+mod must_answer;
 mod refusals;
 mod titles;
 
 pub use errors::{hint, hosted_page, llm_error};
+pub use must_answer::must_answer;
 pub use refusals::{
     agent_error, config_error, misuse, registry_error, settings_error, trace_error, BadNumber,
     Given, Misuse,

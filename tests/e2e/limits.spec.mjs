@@ -95,3 +95,15 @@ test("a link's unknown languages fall back to the defaults with a notice, and th
   await openPage(page, { lang: 'zh', plang: 'en', demo: '1' });
   await expect(page.getByTestId('link-notice')).toBeHidden();
 });
+
+// Why a request allows only the answer is the core's sentence (`step.view.must_answer`), in the
+// page's language: at a step limit of 2, the second request is the last.
+for (const [lang, said] of [['en', 'This is the last step the limit allows'], ['zh', '这是步数上限允许的最后一步']]) {
+  test(`the anatomy says why the last step may only answer, from the core (${lang})`, async ({ page }) => {
+    await openPage(page, { demo: '1', lang, question: Q, maxSteps: '2', autorun: '1' });
+    await expect(page.locator('.outcome')).toBeVisible();
+    const card = page.getByTestId('step-card').nth(1);
+    await card.locator('details.anatomy > summary').click();
+    await expect(card.locator('.anatomy-body')).toContainText(said);
+  });
+}

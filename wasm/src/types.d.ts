@@ -242,6 +242,8 @@ export interface StepView {
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null } | null;
   /** Why the request leaves `request.avoid.tool` out of the reply's allowed actions. */
   avoid: Text | null;
+  /** Why the request allows only the answer (`request.must_answer`). */
+  must_answer: Text | null;
   /** Why the request allows only `request.steer.tool`. */
   steer: Text | null;
   /** Why the first request steers to no tool (`request.unsteered`). */
