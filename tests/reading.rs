@@ -4,7 +4,7 @@
 use reactloop::lang::Lang;
 use reactloop::parse::{parse_reply, FormatError, Parsed, Repair};
 use reactloop::prompt::FewShot;
-use reactloop::reading::{in_context, Examples, PastCall, RunSoFar};
+use reactloop::reading::{in_context, Examples, PastCall, RunSoFar, SentBack};
 use reactloop::told;
 use reactloop::tools::{default_documents, Registry};
 use serde_json::json;
@@ -904,9 +904,11 @@ fn a_reply_means_what_the_run_makes_of_it() {
             after_empty_answer: before.after_empty_answer,
             answer_asked: before.answer_asked,
             last_step: before.last_step,
-            number_noted: before.number_noted,
-            result_noted: before.result_noted,
-            question_noted: before.question_noted,
+            sent_back: SentBack {
+                number: before.number_noted,
+                result: before.result_noted,
+                question: before.question_noted,
+            },
             steered: before.steered,
             allowed_only: before.allowed_only,
             notes: &notes,

@@ -29,7 +29,7 @@ use crate::llm::{
 };
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
-use crate::reading::{self, Examples, PastCall, RunSoFar};
+use crate::reading::{self, Examples, PastCall, RunSoFar, SentBack};
 use crate::strategy::Strategy;
 use crate::told;
 use crate::tools::{fit, HostContext, Registry, Role, ToolCall, ToolError, ToolFit, ToolSpec};
@@ -134,12 +134,8 @@ pub struct Agent {
     stuck: usize,
     /// What the last step that got an Observation leaves for the next request.
     last: LastStep,
-    /// A final answer was sent back for leaving out a number of the question (once a run).
-    number_noted: bool,
-    /// A final answer was sent back for leaving out the calculator's result (once a run).
-    result_noted: bool,
-    /// A final answer was sent back for giving the question's words back.
-    question_noted: bool,
+    /// What a final answer was sent back for, once a run each.
+    sent_back: SentBack,
     /// The strategy's own state: a plan to carry out, an answer to check.
     course: Course,
     /// What happens to rounds that leave the window.
@@ -193,9 +189,7 @@ impl Agent {
             last_feedback: None,
             stuck: 0,
             last: LastStep::default(),
-            number_noted: false,
-            result_noted: false,
-            question_noted: false,
+            sent_back: SentBack::default(),
             course: Course::new(config.strategy),
             compression: Compression::new(config.compress),
             constrained,
@@ -296,9 +290,14 @@ impl Agent {
                 && !self.current().request.constrained.is_on(),
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
             // "OK" to a self-check leaves the question's numbers where they were.
-            number_noted: self.number_noted || self.course.checking().is_some(),
-            result_noted: self.result_noted || self.course.checking().is_some(),
-            question_noted: self.question_noted,
+            sent_back: match self.course.checking() {
+                Some(_) => SentBack {
+                    number: true,
+                    result: true,
+                    ..self.sent_back
+                },
+                None => self.sent_back,
+            },
             steered: reply.edited || self.steered(),
             allowed_only: self
                 .current()
@@ -309,24 +308,7 @@ impl Agent {
             examples: &self.examples,
         };
         let parsed = reading::in_context(parsed, &reply.text, &run);
-        self.number_noted |= matches!(
-            parsed.parsed,
-            Parsed::Error {
-                error: FormatError::NumberUnused { .. } | FormatError::NameUnused { .. }
-            }
-        );
-        self.question_noted |= matches!(
-            parsed.parsed,
-            Parsed::Error {
-                error: FormatError::QuestionRepeated | FormatError::YesNoAsked
-            }
-        );
-        self.result_noted |= matches!(
-            parsed.parsed,
-            Parsed::Error {
-                error: FormatError::ResultMissed { .. }
-            }
-        );
+        self.sent_back = self.sent_back.after(&parsed.parsed);
         self.last = LastStep::default();
         let reply_text = reply.text.trim().to_string();
         let (kept, cut) = parse::cut_observation(&reply.text);

@@ -59,7 +59,7 @@ const UNITS: &[&str] = &[
 /// delivered). Not for a question that offers a choice ("A or B"), and once a run with
 /// [`echoes_question`], so an answer the model stands by stands.
 pub(super) fn amount_for_yes_no(answer: &str, run: &RunSoFar) -> bool {
-    if run.question_noted || run.steered || run.last_step || run.calls.is_empty() {
+    if run.sent_back.question || run.steered || run.last_step || run.calls.is_empty() {
         return false;
     }
     let question = run.question.to_lowercase();
@@ -95,14 +95,14 @@ pub(super) fn amount_for_yes_no(answer: &str, run: &RunSoFar) -> bool {
 /// a question that offers its answers (yes or no, "A or B", 吗); once a run ([`echoed_again`]
 /// reads the second time).
 pub(super) fn echoes_question(answer: &str, run: &RunSoFar) -> bool {
-    !run.question_noted && !run.last_step && echoes(answer, run)
+    !run.sent_back.question && !run.last_step && echoes(answer, run)
 }
 
 /// An answer that only names what the question names, once more after it was sent back (or at
 /// the last step): the last fact a tool found is the run's answer. The 0.5B model's Thought
 /// said "the order status is 'processing'" and its answer, twice, "The answer is 2077".
 pub(super) fn echoed_again(answer: &str, run: &RunSoFar) -> Option<String> {
-    if !(run.question_noted || run.last_step) || !echoes(answer, run) {
+    if !(run.sent_back.question || run.last_step) || !echoes(answer, run) {
         return None;
     }
     let past = (run.calls.iter().rev())

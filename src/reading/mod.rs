@@ -12,12 +12,14 @@ use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
 use crate::prompt::{self, FewShot, Opening};
 mod echo;
 mod names;
+mod sent_back;
 pub use crate::tools::fit::mentions_number;
 use crate::tools::{calculator, HostContext, Registry, Role};
 use echo::{amount_for_yes_no, echoed_again, echoes_question, repeats_question};
 use names::unused_name;
 pub use numbers::{facts, numbers, operands};
 use numbers::{result_missed, unused_number};
+pub use sent_back::SentBack;
 
 /// A call made earlier in the run and what came back.
 #[derive(Debug, Clone, PartialEq)]
@@ -197,13 +199,8 @@ pub struct RunSoFar<'a> {
     pub answer_asked: bool,
     /// No step is left after this one: a call could not be answered.
     pub last_step: bool,
-    /// A final answer was already sent back for leaving out a number or a name of the question.
-    pub number_noted: bool,
-    /// A final answer was already sent back for leaving out the calculator's result.
-    pub result_noted: bool,
-    /// A final answer was already sent back for giving the question's words back, or an
-    /// amount for yes or no.
-    pub question_noted: bool,
+    /// What a final answer was already sent back for (once a run each).
+    pub sent_back: SentBack,
     /// A person edited this reply or an earlier step: the run's course is theirs, so the
     /// checks of a model's own course (a number of the question left unused) stay silent.
     pub steered: bool,

@@ -10,7 +10,7 @@ use crate::tools::{names_place, places};
 /// this one, is the step left out. The name as the question writes it, the tool and its
 /// parameter. Once a run, with [`super::numbers::unused_number`].
 pub(super) fn unused_name(answer: &str, run: &RunSoFar) -> Option<(String, String, String)> {
-    if run.last_step || run.answer_asked || run.number_noted || run.steered {
+    if run.last_step || run.answer_asked || run.sent_back.number || run.steered {
         return None;
     }
     // Names written as names, and places in any language (冰岛, "oslo").

@@ -9,7 +9,7 @@ use crate::tools::Role;
 /// date for "10 days from today", the year for "years since 1969"). Once a run, so an answer
 /// that really needs no such number still stands the second time.
 pub(super) fn unused_number(answer: &str, run: &RunSoFar) -> Option<String> {
-    if run.last_step || run.answer_asked || run.number_noted || run.steered {
+    if run.last_step || run.answer_asked || run.sent_back.number || run.steered {
         return None;
     }
     if !run.calls.iter().any(|c| c.succeeded) {
@@ -107,7 +107,7 @@ fn precision_numbers(text: &str) -> Vec<String> {
 /// not: the answer misread the Observation; or when the answer gives only numbers the
 /// calculation took. Once a run, so an answer the model stands by stands.
 pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
-    if run.last_step || run.answer_asked || run.result_noted || run.steered {
+    if run.last_step || run.answer_asked || run.sent_back.result || run.steered {
         return None;
     }
     let computation =
