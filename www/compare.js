@@ -1,7 +1,7 @@
 // Compare: one question (or a list) under two to four configurations at once, side by side.
 // Each column is its own LiveRun and TraceView with Pause / Step / Continue / Stop; a summary
 // under its heading; a list of questions adds a grid with each column's success count.
-import { estimateTokens, gradeText, version } from './pkg/reactloop.js';
+import { estimateTokens, gradeText, limits, version } from './pkg/reactloop.js';
 import { TraceView, Replay } from './trace.js';
 import { LiveRun } from './live.js';
 import { $, h, formatMs, formatCount, download } from './dom.js';
@@ -53,7 +53,8 @@ export function initCompare(dependencies) {
   el.openList.addEventListener('change', async () => {
     const [file] = el.openList.files;
     el.openList.value = '';
-    if (file && file.size <= 1_000_000) el.questions.value = await file.text();
+    // A list is text; one larger than a trace may be is no list of questions.
+    if (file && file.size <= limits().traceBytes) el.questions.value = await file.text();
   });
   renderConfigs();
 }
