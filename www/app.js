@@ -1,7 +1,7 @@
 // The playground: builds an Agent from the panels' settings and drives it through a LiveRun
 // (run, step, pause, stop, edit a reply or an observation), and keeps, shares and replays traces.
 import init, { Agent, demoQuestions, loadTrace, limits, estimateTokens, settingDefaults, settingsKeys, version } from './pkg/reactloop.js';
-import { $, h, download, choose } from './dom.js';
+import { $, h, download, choose, megabytes } from './dom.js';
 import { t, lang, setLang, initialLang, isLang, errorText } from './i18n.js';
 import { TraceView, Replay, doctor } from './trace.js';
 import { LiveRun } from './live.js';
@@ -278,7 +278,6 @@ async function exportPageFile() {
 }
 
 // Rounded up, so a file just over the limit does not read as the limit itself.
-const megabytes = (bytes) => String(Math.ceil(bytes / 1e5) / 10);
 
 /** A trace file's text: one run, or a comparison that Compare exported (`kind` set). */
 function readTraceFile(text) {

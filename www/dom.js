@@ -75,6 +75,9 @@ const COUNT = new Intl.NumberFormat();
 /** A count as the reader's locale writes it ("1,234"). */
 export const formatCount = (n) => COUNT.format(n);
 
+/** Bytes as decimal megabytes, one decimal, rounded up, as the size limits' messages give them. */
+export const megabytes = (bytes) => String(Math.ceil(bytes / 1e5) / 10);
+
 /** "12.3 s" / "850 ms" (`t`: in a view's language). */
 export function formatMs(ms, t = pageT) {
   return ms >= 1000 ? t('card.s', { s: (ms / 1000).toFixed(1) }) : t('card.ms', { ms: Math.round(ms) });

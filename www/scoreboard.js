@@ -4,7 +4,7 @@
 // Reading the files is www/scoreboard-read.js's.
 import { gradeText, limits, loadTrace, version } from './pkg/reactloop.js';
 import { TraceView } from './trace.js';
-import { $, h, download, formatCount } from './dom.js';
+import { $, h, download, formatCount, megabytes } from './dom.js';
 import { t, lang as uiLang } from './i18n.js';
 import { readComparison } from './comparison.js';
 import { readScoreboard, counts, rank } from './scoreboard-read.js';
@@ -46,7 +46,6 @@ async function load(files) {
     return readComparison(value, (run) => loadTrace(JSON.stringify(run))) ?? loadTrace(text);
   };
   board = readScoreboard(texts, { load: readFile, grade: gradeText });
-  const megabytes = (n) => (n / 1e6).toFixed(1);
   board.problems.push(...large.map((f) => ({ file: name(f), kind: 'damaged', detail: t('share.tooLarge', { size: megabytes(f.size), limit: megabytes(traceBytes) }) })));
   order = { rows: board.questions.map((_, i) => i), columns: board.columns.map((_, i) => i) };
   sorted = null;

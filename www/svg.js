@@ -65,7 +65,7 @@ export function wrap(text, cells, max) {
 
 /** One labelled field as lines: the label, then the text wrapped after it. */
 function field(label, text, { max = 3, kind = 'text' } = {}) {
-  const indent = [...label].reduce((n, c) => n + (wide(c) ? 2 : 1), 0) + 2;
+  const indent = cellsOf(label) + 2;
   const lines = wrap(text, CELLS - indent, max);
   return lines.map((line, i) => ({ label: i === 0 ? label : '', line, indent, kind }));
 }
