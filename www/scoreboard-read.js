@@ -14,7 +14,7 @@ const VERSION = 1;
  * `files`: [{name, text}]. `load(text)` reads one file as the playground's import does (a
  * trace with its views, or {kind: COMPARISON, columns: [{label, runs}]}) and throws on a
  * damaged one; `grade(answer, expected)` is the core's grader. Returns {questions:
- * [{question, expected}], columns: [{file, who, label, model, strategy, constrained, lang,
+ * [{question, expected}], columns: [{file, who, label, model ({en, zh} or null), strategy, constrained, lang,
  * cells: [{trace, answered, right, steps, tokens} | null per question]}], problems: [{file,
  * kind: 'damaged' | 'version' | 'duplicate' | 'otherList', detail}]}.
  */
@@ -88,7 +88,8 @@ function configuration(trace) {
   const config = trace?.config ?? {};
   const constrained = trace?.steps?.find((s) => s.request?.constrained)?.request.constrained ?? config.constrained ?? 'off';
   return {
-    model: trace?.model || (trace?.server === 'demo' ? 'demo' : ''),
+    // The core's name of what answered ({en, zh}: the demo model has no model name).
+    model: trace?.view?.model ?? (trace?.model ? { en: trace.model, zh: trace.model } : null),
     strategy: config.strategy ?? 'react',
     constrained,
     lang: config.prompt?.lang ?? '',

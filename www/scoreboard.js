@@ -5,7 +5,7 @@
 import { gradeText, limits, loadTrace, version } from './pkg/reactloop.js';
 import { TraceView } from './trace.js';
 import { $, h, download, formatCount, megabytes } from './dom.js';
-import { t, lang as uiLang } from './i18n.js';
+import { t, lang as uiLang, strings } from './i18n.js';
 import { readComparison } from './comparison.js';
 import { readScoreboard, counts, rank } from './scoreboard-read.js';
 
@@ -84,7 +84,8 @@ function table({ interactive }) {
   const head = h('tr', {}, h('th', { scope: 'col' }, t('scoreboard.question')),
     order.columns.map((c) => {
       const col = columns[c];
-      const config = [col.model, t(`compare.strategy.${col.strategy}`), t(`compare.constrained.${col.constrained}`), col.lang].filter(Boolean).join(' · ');
+      const model = col.model && strings(uiLang()).say(col.model);
+      const config = [model, t(`compare.strategy.${col.strategy}`), t(`compare.constrained.${col.constrained}`), col.lang].filter(Boolean).join(' · ');
       return h('th', { scope: 'col', 'aria-sort': ariaSort('column', c), 'data-testid': 'scoreboard-column' },
         button(col.who, { 'data-testid': 'sort-column', title: t('scoreboard.sortColumn'), onclick: () => sortBy('column', c) }),
         h('span', { class: 'muted config' }, config));

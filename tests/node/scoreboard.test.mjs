@@ -33,7 +33,7 @@ test('thirty files: 26 columns with the right counts, and four files said with w
   assert.deepEqual(questions, [0, 1].map((q) => want.filter((r) => r[q] === 'right').length));
   assert.equal(board.columns[0].who, 'Student 1');
   assert.equal(board.columns[1].strategy, 'act');
-  assert.equal(board.columns[2].model, 'llama3.2:1b');
+  assert.equal(board.columns[2].model.en, 'llama3.2:1b');
   // Right, wrong, no answer: in that order when sorted.
   const second = board.columns.slice(0, 3).map((c) => c.cells[1]);
   assert.deepEqual(second.map(rank), [0, 2, 3]);
