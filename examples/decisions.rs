@@ -9,9 +9,10 @@
 //! ```
 
 use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::ask::ModelRequest;
 use reactloop::config::AgentConfig;
 use reactloop::lang::Lang;
-use reactloop::llm::{Constrained, ModelRequest};
+use reactloop::llm::Constrained;
 use reactloop::tools::{default_documents, Registry, ToolSpec};
 use reactloop::trace::ModelReply;
 use serde_json::Value;

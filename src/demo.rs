@@ -7,8 +7,9 @@
 //! and a Chinese arithmetic question starts with a reply that has no Action at all, so
 //! learners see format feedback correct the model.
 
+use crate::ask::ModelRequest;
 use crate::lang::Lang;
-use crate::llm::{ModelRequest, Role};
+use crate::llm::Role;
 use crate::parse::{parse_reply, Parsed};
 
 /// Questions the demo model is scripted for, each in its language; the page offers those of

@@ -9,8 +9,9 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use crate::agent::{Agent, ToolResult};
+use crate::ask::ModelRequest;
 use crate::events::{Event, Run};
-use crate::llm::{LlmError, ModelRequest, ServerKind};
+use crate::llm::{LlmError, ServerKind};
 use crate::step::{self, Driver};
 use crate::tools::{HostContext, ToolCall, ToolError, ToolSpec};
 use crate::trace::{ModelReply, Outcome};

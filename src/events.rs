@@ -6,8 +6,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::agent::{Agent, AgentError, Change, Next, ToolResult};
+use crate::ask::ModelRequest;
 use crate::lang::Text;
-use crate::llm::{LlmError, ModelRequest, ServerKind};
+use crate::llm::{LlmError, ServerKind};
 use crate::sentences;
 use crate::tools::ToolCall;
 use crate::trace::{Guard, ModelReply, Outcome};

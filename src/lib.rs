@@ -25,6 +25,7 @@
 //! Cargo keeps the direction: the glue uses the core, never the reverse.
 
 pub mod agent;
+pub mod ask;
 pub mod config;
 pub mod defaults;
 pub mod demo;

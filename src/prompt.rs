@@ -7,8 +7,8 @@ use crate::fields::{via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{Error, Value};
 
+use crate::ask::MustAnswer;
 use crate::lang::Lang;
-use crate::llm::MustAnswer;
 use crate::strategy::{Strategy, MAX_PLAN_STEPS};
 use crate::told::tool_description;
 use crate::tools::ToolSpec;

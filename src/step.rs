@@ -5,8 +5,9 @@
 //! the cell that holds the run, the server, the model, the tools and where events go.
 
 use crate::agent::{Next, ToolResult};
+use crate::ask::ModelRequest;
 use crate::events::{Event, Run};
-use crate::llm::{LlmError, ModelRequest, ServerKind};
+use crate::llm::{LlmError, ServerKind};
 use crate::tools::{ToolCall, ToolSpec};
 use crate::trace::ModelReply;
 

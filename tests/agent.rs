@@ -2,13 +2,12 @@
 //! the demo model, and the trace format.
 
 use reactloop::agent::{Agent, AgentError, Next, ToolResult};
+use reactloop::ask::{Avoid, AvoidWhy, ModelRequest, MustAnswer};
 use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::lang::Lang;
-use reactloop::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
-};
+use reactloop::llm::{Constrained, LlmError, Message, Role, ServerKind};
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span};
 use reactloop::tools::{default_documents, HostContext, Registry, ToolError, ToolSpec};
 use reactloop::trace::{
@@ -1876,7 +1875,7 @@ fn a_json_thought_cut_by_the_token_limit_is_given_back_as_the_schemas_const() {
         Some("The Observation shows 42. The \"formula\" is P(1 + r)^n. So the answer is 42.")
     );
     assert!(next.thought_closed);
-    let body = reactloop::llm::chat_body(
+    let body = reactloop::ask::chat_body(
         &reactloop::llm::ClientConfig::new("http://localhost:11434/v1", "m"),
         next,
         &trace.tools,

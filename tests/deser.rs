@@ -13,13 +13,13 @@ use std::fmt::Debug;
 
 use common::{full_request, CALC, FINAL, HOST};
 use reactloop::agent::Agent;
+use reactloop::ask::{Avoid, AvoidWhy, ModelRequest, MustAnswer, Steer, SteerWhy};
 use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::history::MessageStyle;
 use reactloop::lang::Lang;
 use reactloop::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Oversized,
-    PageModelCode, Role, ServerKind, Steer, SteerWhy, Usage,
+    Constrained, LlmError, Message, Oversized, PageModelCode, Role, ServerKind, Usage,
 };
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, PromptConfig};

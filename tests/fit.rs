@@ -4,13 +4,11 @@
 //! question no tool fits may be answered at once.
 
 use reactloop::agent::Agent;
+use reactloop::ask::{chat_body, AvoidWhy, ModelRequest, MustAnswer, Steer, SteerWhy};
 use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::lang::Lang;
-use reactloop::llm::{
-    chat_body, AvoidWhy, ClientConfig, Constrained, LlmError, ModelRequest, MustAnswer, Steer,
-    SteerWhy, Usage,
-};
+use reactloop::llm::{ClientConfig, Constrained, LlmError, Usage};
 use reactloop::tools::{
     default_documents, fit, Document, Evidence, HostContext, Registry, ToolSpec,
 };

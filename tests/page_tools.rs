@@ -5,9 +5,10 @@
 //! computes gets the calculator's rules.
 
 use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::ask::{chat_body, ModelRequest, Unsteered};
 use reactloop::config::AgentConfig;
 use reactloop::lang::Lang;
-use reactloop::llm::{chat_body, ClientConfig, Constrained, ModelRequest, Unsteered};
+use reactloop::llm::{ClientConfig, Constrained};
 use reactloop::sentences;
 use reactloop::tools::{
     default_documents, fit, Evidence, Registry, RegistryError, Role, ToolFit, ToolSpec,
@@ -523,7 +524,7 @@ fn a_call_of_another_tool_than_the_thought_chose_is_sent_back_and_the_choice_ste
     let steer = next.steer.as_ref().expect("the Thought's choice");
     assert_eq!(
         (steer.tool.as_str(), steer.why),
-        ("stock_price", reactloop::llm::SteerWhy::Thought)
+        ("stock_price", reactloop::ask::SteerWhy::Thought)
     );
     let said = sentences::steer(steer);
     assert!(said.en.contains("Thought chose stock_price"), "{}", said.en);

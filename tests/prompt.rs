@@ -117,7 +117,7 @@ fn the_prompt_is_smaller_than_langchains_react_prompt() {
 /// more or less changes the 0.5B model's replies.
 #[test]
 fn the_request_for_the_answer_word_for_word() {
-    use reactloop::llm::MustAnswer::{LastStep, RepeatedCall, RepeatedFailure};
+    use reactloop::ask::MustAnswer::{LastStep, RepeatedCall, RepeatedFailure};
     use reactloop::prompt::ask_for_answer;
     let q = "What is 6*7?";
     let zh = "天空是什么颜色？";

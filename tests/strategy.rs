@@ -2,10 +2,11 @@
 //! asks the model (prompt, constraint) and how it reads the replies, in English and Chinese.
 
 use reactloop::agent::Agent;
+use reactloop::ask::{chat_body, ModelRequest};
 use reactloop::config::AgentConfig;
 use reactloop::drive::run_to_end;
 use reactloop::lang::Lang;
-use reactloop::llm::{chat_body, ClientConfig, Constrained, LlmError, ModelRequest};
+use reactloop::llm::{ClientConfig, Constrained, LlmError};
 use reactloop::prompt::PromptConfig;
 use reactloop::settings::{configure, Purpose};
 use reactloop::strategy::Strategy;

@@ -27,11 +27,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use common::{
     full_call, full_request, full_step, full_trace, to_value, AtEnd, Driven, CALC, FINAL, ORIGIN,
 };
+use reactloop::ask::MustAnswer;
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Pending};
 use reactloop::history::MessageStyle;
 use reactloop::lang::{Lang, Text};
-use reactloop::llm::{Constrained, LlmError, MustAnswer, Role, ServerKind};
+use reactloop::llm::{Constrained, LlmError, Role, ServerKind};
 use reactloop::parse::{parse_reply, ParseResult};
 use reactloop::settings::{configure, Purpose, SETTINGS_KEYS};
 use reactloop::tools::{default_documents, Builtin, Registry};

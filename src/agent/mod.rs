@@ -21,12 +21,12 @@ use reply::{json_thought_cut, parse_grammar_reply, reply_text_at};
 use request::prompt_and_examples;
 pub use request::system_prompt;
 
+use crate::ask::{
+    Avoid, AvoidWhy, ModelRequest, MustAnswer, Steer, SteerWhy, Unsteered, FINAL_ANSWER, MAX_USES,
+};
 use crate::config::AgentConfig;
 use crate::history::{self, Layout, Round};
-use crate::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, ModelRequest, MustAnswer, ServerKind, Steer, SteerWhy,
-    Unsteered, FINAL_ANSWER, MAX_USES,
-};
+use crate::llm::{Constrained, LlmError, ServerKind};
 use crate::parse::{self, FormatError, ParseResult, Parsed, Span, Spans};
 use crate::prompt::{self, FewShot, Opening, PromptConfig};
 use crate::reading::{self, Examples, PastCall, RunSoFar, SentBack};

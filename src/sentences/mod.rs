@@ -19,8 +19,8 @@ pub use refusals::{
 };
 pub use titles::{titles, Titles};
 
+use crate::ask::{Avoid, AvoidWhy, Steer, SteerWhy, Unsteered};
 use crate::lang::{Lang, Text};
-use crate::llm::{Avoid, AvoidWhy, Steer, SteerWhy, Unsteered};
 use crate::parse::{FormatError, Repair};
 use crate::settings::DEMO_MODEL;
 use crate::told;

@@ -1,8 +1,8 @@
 //! Why a request allows only the answer ([`MustAnswer`]), as the prompt anatomy says it: one
 //! sentence per variant, so a new variant does not build until it has its sentence here.
 
+use crate::ask::MustAnswer;
 use crate::lang::Text;
-use crate::llm::MustAnswer;
 
 /// Why this reply may only be the answer, in each language.
 pub fn must_answer(why: MustAnswer) -> Text {

@@ -55,7 +55,7 @@ pub(crate) fn spec() -> ToolSpec {
         name: Builtin::CurrentTime.name().into(),
         description: "Returns today's date, the time, the weekday, the month and the year; with days, the date that many days from today.".into(),
         // A constrained call leaves `days` to its default unless the question names a day
-        // (`crate::tools::days`); see `crate::llm::constrain`.
+        // (`crate::tools::days`); see `crate::ask`.
         parameters: json!({
             "type": "object",
             "properties": {"days": {"type": "integer", "default": 0}}

@@ -7,9 +7,10 @@ mod read;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ask::ModelRequest;
 use crate::config::AgentConfig;
 use crate::fields::tagged;
-use crate::llm::{Constrained, LlmError, ModelRequest, ServerKind, Usage};
+use crate::llm::{Constrained, LlmError, ServerKind, Usage};
 use crate::parse::{FormatError, ParseResult};
 use crate::tools::{DispatchError, ToolCall, ToolError, ToolSpec};
 

@@ -12,13 +12,11 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 
 use reactloop::agent::{Agent, Next, ToolResult};
+use reactloop::ask::{Avoid, AvoidWhy, ModelRequest, MustAnswer, Steer, SteerWhy};
 use reactloop::config::AgentConfig;
 use reactloop::drive::ready;
 use reactloop::events::{Event, Run};
-use reactloop::llm::{
-    Avoid, AvoidWhy, Constrained, LlmError, Message, ModelRequest, MustAnswer, Role, ServerKind,
-    Steer, SteerWhy, Usage,
-};
+use reactloop::llm::{Constrained, LlmError, Message, Role, ServerKind, Usage};
 use reactloop::parse::{ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::step::{self, Driver};
 use reactloop::tools::{
@@ -375,7 +373,7 @@ pub fn full_request() -> ModelRequest {
                 },
             ],
         }],
-        unsteered: Some(Box::new(reactloop::llm::Unsteered::Split {
+        unsteered: Some(Box::new(reactloop::ask::Unsteered::Split {
             tools: ["weather".into(), "current_time".into()],
         })),
         left_out: vec!["order_status".into()],

@@ -9,10 +9,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader};
 
 use super::timer::{self, Timeout};
+use reactloop::ask::ModelRequest;
 use reactloop::limits::MAX_REPLY_BYTES;
 use reactloop::llm::{
-    self, AfterHttpError, ClientConfig, LlmError, ModelRequest, ServerKind, SseDecoder,
-    StreamEvent, Usage,
+    self, AfterHttpError, ClientConfig, LlmError, ServerKind, SseDecoder, StreamEvent, Usage,
 };
 use reactloop::tools::ToolSpec;
 
@@ -36,7 +36,7 @@ pub async fn complete(
 ) -> Result<Completion, LlmError> {
     let url = llm::chat_url(&cfg.base_url);
     llm::check_mixed_content(&timer::page_origin(), &url)?;
-    let body = llm::chat_body(cfg, request, tools).to_string();
+    let body = reactloop::ask::chat_body(cfg, request, tools).to_string();
     let mut attempt = 0;
     loop {
         attempt += 1;

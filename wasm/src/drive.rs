@@ -160,7 +160,7 @@ async fn call_model(
     };
     let completion = match js_model {
         Some(model) => {
-            let body = reactloop::llm::in_page_body(cfg, request, tools);
+            let body = reactloop::ask::in_page_body(cfg, request, tools);
             let stopped = inner.aborted.borrow().0.clone();
             js_model::complete(&model, &body, &abort, &stopped, &on_delta).await?
         }

@@ -1,7 +1,7 @@
 //! A model that the page supplies as a JavaScript function (`agent.useModel(fn)`): the
 //! in-page engine of `www/inpage.js` (llama.cpp in wasm, in a Worker), or anything else that
 //! answers a chat request. This file only converts: the request body is the core's
-//! ([`reactloop::llm::in_page_body`]: messages, stop sequences, token limit, the grammar the agent
+//! ([`reactloop::ask::in_page_body`]: messages, stop sequences, token limit, the grammar the agent
 //! chose), and what comes back becomes a [`Completion`] or an [`LlmError`].
 //!
 //! `fn(body, {signal, onDelta})` returns a promise of `{text, usage}`; it calls `onDelta(text)`
