@@ -4,11 +4,11 @@
 //! messages are append-only between trims, and a trim drops a large block of old rounds at
 //! once instead of sliding the window by one round every step.
 
-use crate::lang::{estimate_tokens, Lang};
+use crate::lang::estimate_tokens;
 use serde::{Deserialize, Serialize};
 
 use crate::llm::{Message, Role};
-use crate::told;
+use crate::told::{self, Voice};
 
 /// How the rounds are laid out as chat messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,13 +51,13 @@ pub struct Round {
 }
 
 /// Settings that shape the messages.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Layout {
+#[derive(Debug, Clone)]
+pub struct Layout<'a> {
     pub style: MessageStyle,
     /// End every observation with a reminder of the question. Each reminder stays in place
     /// once written, so requests remain append-only; the cost is tokens.
     pub restate_question: bool,
-    pub lang: Lang,
+    pub voice: Voice<'a>,
     /// Written after the question once its round has left the window: the plan of a `plan`
     /// run, which stays in the prompt.
     pub pinned: Option<String>,
@@ -81,7 +81,7 @@ pub fn messages(
 ) -> Vec<Message> {
     let mut opening = format!("Question: {}", question.trim());
     if omitted > 0 {
-        opening.push_str(&told::steps_omitted(omitted, layout.lang));
+        opening.push_str(&told::steps_omitted(omitted, layout.voice));
         if let Some(pinned) = &layout.pinned {
             opening.push('\n');
             opening.push_str(pinned);
@@ -90,7 +90,7 @@ pub fn messages(
     let observation = |r: &Round| {
         let mut text = format!("Observation: {}", r.observation);
         if layout.restate_question {
-            text.push_str(&told::question_reminder(question, layout.lang));
+            text.push_str(&told::question_reminder(question, layout.voice));
         }
         text
     };
@@ -185,12 +185,12 @@ mod tests {
         }
     }
 
-    fn layout(style: MessageStyle) -> Layout {
+    fn layout(style: MessageStyle) -> Layout<'static> {
         Layout {
             pinned: None,
             style,
             restate_question: false,
-            lang: Lang::En,
+            voice: crate::lang::Lang::En.into(),
         }
     }
 

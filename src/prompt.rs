@@ -10,7 +10,7 @@ use serde_json::{Error, Value};
 use crate::ask::MustAnswer;
 use crate::lang::Lang;
 use crate::strategy::{Strategy, MAX_PLAN_STEPS};
-use crate::told::tool_description;
+use crate::told::{tool_description, Templates, Voice};
 use crate::tools::ToolSpec;
 
 /// A worked example appended to the system prompt (few-shot prompting).
@@ -29,6 +29,24 @@ pub struct PromptConfig {
     /// Replaces the built-in template. `{tools}` and `{tool_names}` are filled in.
     pub template: Option<String>,
     pub few_shot: Vec<FewShot>,
+    /// The run's own texts for the templates of what the loop tells the model
+    /// ([`crate::told::ALL`]).
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub texts: Templates,
+}
+
+fn is_empty(texts: &Templates) -> bool {
+    texts.0.is_empty()
+}
+
+impl PromptConfig {
+    /// How the loop speaks to the model in this run: its language and its own texts.
+    pub fn voice(&self) -> Voice<'_> {
+        Voice {
+            lang: self.lang,
+            custom: Some(&self.texts),
+        }
+    }
 }
 
 // The tool strategies' templates, from shared pieces so the variants differ only where the
@@ -507,5 +525,6 @@ fn prompt_config(value: Value) -> Result<PromptConfig, Error> {
         lang: f.or("lang", d.lang)?,
         template: f.or("template", d.template)?,
         few_shot: f.or("few_shot", d.few_shot)?,
+        texts: f.or("texts", d.texts)?,
     })
 }

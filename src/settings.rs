@@ -12,6 +12,7 @@ use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, ServerKind, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, PromptConfig};
 use crate::strategy::{Compress, Strategy};
+use crate::told::Templates;
 use crate::tools::{default_documents, Document, Registry};
 
 /// Every key of the settings object, as a page writes it. The reader reads under these names
@@ -38,6 +39,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "template",
     "systemPrompt",
     "fewShot",
+    "texts",
     "workedExamples",
     "restateQuestion",
     "stop",
@@ -110,6 +112,8 @@ pub enum SettingsError {
     Limit { name: &'static str, got: f64 },
     /// The server settings cannot work.
     Client(ConfigError),
+    /// `texts` names no template the loop sends.
+    UnknownTemplate { name: String },
 }
 
 // Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
@@ -195,6 +199,7 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
             lang: f.or("lang", Lang::default())?,
             template: text(f.opt("template")?),
             few_shot: f.or::<Vec<FewShot>>("fewShot", Vec::new())?,
+            texts: f.or("texts", Templates::default())?,
         },
         system_prompt: text(f.opt("systemPrompt")?),
         constrained: f.or("constrained", Constrained::default())?,
@@ -203,6 +208,10 @@ fn read(settings: Value, purpose: Purpose) -> Result<Configured, Refused> {
         strategy: f.or("strategy", Strategy::default())?,
         compress: f.or("compress", Compress::default())?,
     };
+    if let Some(name) = agent.prompt.texts.unknown().first() {
+        let name = name.to_string();
+        return Err(SettingsError::UnknownTemplate { name }.into());
+    }
     // Every field is read, so a wrong one is refused whether it is used or not.
     let demo: bool = f.or("demo", false)?;
     let in_page: bool = f.or("inPage", false)?;
@@ -337,7 +346,7 @@ mod tests {
         run(Value::Null).unwrap();
         for key in SETTINGS_KEYS {
             let mut settings = json!({"demo": true});
-            settings[key] = json!({"not": "a setting"});
+            settings[key] = json!([{"not": "a setting"}]);
             let refused = run(settings).map(|_| ()).unwrap_err();
             assert!(refused.starts_with("Invalid settings"), "{key}: {refused}");
         }

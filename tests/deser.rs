@@ -24,6 +24,7 @@ use reactloop::llm::{
 use reactloop::parse::{FormatError, ParseResult, Parsed, Repair, Span, Spans};
 use reactloop::prompt::{FewShot, PromptConfig};
 use reactloop::strategy::{Compress, Strategy};
+use reactloop::told::Templates;
 use reactloop::tools::{
     default_documents, Builtin, CalcError, DispatchError, Note, Registry, ToolCall, ToolError,
 };
@@ -939,6 +940,11 @@ fn base_trace() -> Trace {
                 question: "What is 2+2?".into(),
                 transcript: "Thought: add\nAction: calculator".into(),
             }],
+            texts: Templates(
+                [("note.empty_result".to_string(), "（空）".to_string())]
+                    .into_iter()
+                    .collect(),
+            ),
         },
         system_prompt: Some("You answer with tools.".into()),
         constrained: Constrained::JsonSchema,

@@ -582,7 +582,7 @@ fn errors_and_feedback() {
         ),
     ];
     for (error, phrases) in needs {
-        let feedback = told::format_error(&error, Lang::En);
+        let feedback = told::format_error(&error, Lang::En.into());
         for p in phrases {
             assert!(
                 feedback.contains(p),
@@ -610,7 +610,7 @@ fn invalid_json_reports_position() {
     };
     assert_eq!((*line, *column), (3, 3), "{message}");
     assert!(message.contains("expected"), "{message}");
-    let feedback = told::format_error(error, Lang::En);
+    let feedback = told::format_error(error, Lang::En.into());
     assert!(feedback.contains("line 3, column 3"), "{feedback}");
     assert!(error.to_string().contains("line 3, column 3"));
 
@@ -624,18 +624,19 @@ fn invalid_json_reports_position() {
         panic!("expected an error, got {r:?}")
     };
     assert!(
-        told::format_error(error, Lang::En).contains("too long"),
+        told::format_error(error, Lang::En.into()).contains("too long"),
         "{error:?}"
     );
     assert!(
-        told::format_error(error, Lang::Zh).contains("太长"),
+        told::format_error(error, Lang::Zh.into()).contains("太长"),
         "{error:?}"
     );
     let short = parse_reply("Action: s\nAction Input: {\"q\": \"ab");
     let Parsed::Error { error } = &short.parsed else {
         panic!("expected an error, got {short:?}")
     };
-    assert!(told::format_error(error, Lang::En).starts_with("The JSON in your reply is not valid"));
+    assert!(told::format_error(error, Lang::En.into())
+        .starts_with("The JSON in your reply is not valid"));
 
     // A reply that is only a broken JSON object is a JSON error too.
     let broken = |text: &str| {

@@ -30,6 +30,7 @@ fn prompt(lang: Lang, few_shot: Vec<FewShot>) -> String {
         lang,
         template: None,
         few_shot,
+        ..PromptConfig::default()
     };
     system_prompt(&registry().specs(), &config)
 }
@@ -82,7 +83,7 @@ fn a_custom_template_gets_the_tools_filled_in() {
     let config = PromptConfig {
         lang: Lang::En,
         template: Some("Tools: {tool_names}\n{tools}".into()),
-        few_shot: vec![],
+        ..PromptConfig::default()
     };
     let text = system_prompt(&registry().specs(), &config);
     assert!(text.starts_with("Tools: calculator, search_docs, current_time\n- calculator: "));

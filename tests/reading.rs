@@ -92,7 +92,7 @@ fn searched(query: &str, result: &str) -> Before {
 /// A search found `result`; then a calculation for a question without numbers got the loop's
 /// note after its result, in `lang`.
 fn noted(result: &str, lang: Lang) -> Before {
-    let note = told::unrelated_calculation(None, Some("search_docs"), lang);
+    let note = told::unrelated_calculation(None, Some("search_docs"), lang.into());
     let mut before = searched("chain of thought", result);
     before.calls.push(PastCall {
         tool: "calculator".into(),

@@ -25,7 +25,7 @@ fn a_reused_result_carries_the_cores_note_in_the_runs_language() {
             // The note the core appends to the earlier result, whether or not the next request
             // asks for the answer.
             let notes = [false, true]
-                .map(|will_ask| told::repeated_call("", &call.tool, true, will_ask, lang));
+                .map(|will_ask| told::repeated_call("", &call.tool, true, will_ask, lang.into()));
             assert!(
                 notes.iter().any(|note| o.text.ends_with(note.as_str())),
                 "{}, step {}: {:?} ends with none of {notes:?}",

@@ -129,7 +129,7 @@ fn check(text: &str) {
     match &r.parsed {
         Parsed::Action { tool, .. } => assert!(!tool.is_empty(), "empty tool for {text:?}"),
         Parsed::Final { answer } => assert!(!answer.is_empty(), "empty answer for {text:?}"),
-        Parsed::Error { error } => assert!(!told::format_error(error, Lang::En).is_empty()),
+        Parsed::Error { error } => assert!(!told::format_error(error, Lang::En.into()).is_empty()),
     }
     let (kept, _) = cut_observation(text);
     assert!(

@@ -20,9 +20,9 @@ fn run(tool: &str, input: Value) -> String {
     match reg.dispatch(tool, &input) {
         Ok(call) => match reg.run_builtin(&call, &HostContext::default(), Lang::En) {
             Ok(out) => out,
-            Err(e) => told::tool_error(&e, Lang::En),
+            Err(e) => told::tool_error(&e, Lang::En.into()),
         },
-        Err(e) => told::dispatch_error(&e, Lang::En),
+        Err(e) => told::dispatch_error(&e, Lang::En.into()),
     }
 }
 
@@ -614,8 +614,8 @@ fn no_panics_on_arbitrary_input() {
         let observation = match reg.dispatch(tool, &input) {
             Ok(call) => reg
                 .run_builtin(&call, &host, Lang::En)
-                .unwrap_or_else(|e| told::tool_error(&e, Lang::En)),
-            Err(e) => told::dispatch_error(&e, Lang::En),
+                .unwrap_or_else(|e| told::tool_error(&e, Lang::En.into())),
+            Err(e) => told::dispatch_error(&e, Lang::En.into()),
         };
         assert!(!observation.is_empty());
     }
@@ -851,7 +851,7 @@ fn search_failures() {
     assert!(
         matches!(&err, ToolError::NoMatch { query, topics } if query == "xylophone zebra" && topics.len() == 10)
     );
-    let obs = told::tool_error(&err, Lang::En);
+    let obs = told::tool_error(&err, Lang::En.into());
     assert!(
         obs.starts_with(
             "Error: no document matches 'xylophone zebra'. Hint: try other or fewer keywords"
@@ -1149,7 +1149,7 @@ fn dispatch_unknown_tool() {
         }
     );
     assert_eq!(
-        told::dispatch_error(&err, Lang::En),
+        told::dispatch_error(&err, Lang::En.into()),
         "Error: there is no tool named 'current_date'. Available tools: calculator, \
          search_docs, current_time. Did you mean 'current_time'? Write the tool name exactly \
          as listed."
@@ -1158,7 +1158,7 @@ fn dispatch_unknown_tool() {
     assert_eq!(
         told::dispatch_error(
             &reg.dispatch("weather", &json!("Paris")).unwrap_err(),
-            Lang::En
+            Lang::En.into()
         ),
         "Error: there is no tool named 'weather'. Available tools: calculator, search_docs, \
          current_time. Write the tool name exactly as listed."
@@ -1166,7 +1166,7 @@ fn dispatch_unknown_tool() {
     assert_eq!(
         told::dispatch_error(
             &Registry::new().dispatch("x", &Value::Null).unwrap_err(),
-            Lang::En
+            Lang::En.into()
         ),
         "Error: there is no tool named 'x'. No tools are available; answer directly."
     );
@@ -1220,7 +1220,7 @@ fn dispatch_refuses_an_overlong_tool_name_quickly() {
             panic!("{name}: {err:?}");
         };
         assert_eq!(*nearest, None, "{name}");
-        let obs = told::dispatch_error(&err, Lang::En);
+        let obs = told::dispatch_error(&err, Lang::En.into());
         assert!(obs.chars().count() < 300, "{name}: {obs}");
         assert!(
             obs.starts_with("Error: there is no tool named '")
@@ -1467,7 +1467,7 @@ fn argument_errors_show_the_expected_json() {
         );
     }
     assert_eq!(
-        told::dispatch_error(&missing_expression, Lang::En),
+        told::dispatch_error(&missing_expression, Lang::En.into()),
         "Error: calculator needs the argument 'expression'. Action Input must be a JSON object \
          like: {\"expression\": \"<arithmetic from the question>\"}"
     );
@@ -1507,7 +1507,7 @@ fn argument_errors_show_the_expected_json() {
     for (tool, input, observation) in cases {
         let err = reg.dispatch(tool, &input).unwrap_err();
         assert_eq!(
-            told::dispatch_error(&err, Lang::En),
+            told::dispatch_error(&err, Lang::En.into()),
             observation,
             "{tool} {input}"
         );
@@ -1700,7 +1700,7 @@ fn tool_error_observations() {
         ),
     ];
     for (err, observation) in cases {
-        assert_eq!(told::tool_error(&err, Lang::En), observation);
+        assert_eq!(told::tool_error(&err, Lang::En.into()), observation);
     }
     // A page's JavaScript tool: how it failed, in the run's language.
     let timed_out = ToolError::NoAnswerWithin {
@@ -1708,19 +1708,19 @@ fn tool_error_observations() {
         ms: 300,
     };
     assert_eq!(
-        told::tool_error(&timed_out, Lang::En),
+        told::tool_error(&timed_out, Lang::En.into()),
         "Error: js_tool did not answer within 300 ms. Hint: the tool took too long; call it with \
          a smaller request, or answer from what you have"
     );
     assert_eq!(
-        told::tool_error(&timed_out, Lang::Zh),
+        told::tool_error(&timed_out, Lang::Zh.into()),
         "错误：js_tool 在 300 毫秒内没有回答。提示：工具用时太长；请用更小的请求调用它，或者根据已有的信息回答"
     );
     let rejected = ToolError::ScriptRejected {
         tool: "js_tool".into(),
         message: "boom".into(),
     };
-    assert!(told::tool_error(&rejected, Lang::Zh)
+    assert!(told::tool_error(&rejected, Lang::Zh.into())
         .starts_with("错误：js_tool 失败了（它返回的 promise 被拒绝）：boom。"));
     // An out-of-range top_k is clamped, not an error.
     assert_eq!(

@@ -811,7 +811,7 @@ fn settings() -> Value {
         "temperature": 0.2, "maxTokens": 256, "stream": true, "seed": 7, "timeoutMs": 30000,
         "constrained": "grammar", "actFirst": false, "strategy": "act", "compress": "summary",
         "lang": "zh", "template": "{tools} {tool_names}", "systemPrompt": "You are …",
-        "fewShot": [{"question": "q", "transcript": "Thought: t"}], "workedExamples": false,
+        "fewShot": [{"question": "q", "transcript": "Thought: t"}], "workedExamples": false, "texts": {"note.empty_result": "(nothing)"},
         "restateQuestion": true, "stop": ["Observation:"],
         "maxSteps": 8, "maxFormatErrors": 3, "maxRepeats": 3, "observationLimit": 500,
         "historyRounds": 6, "style": "transcript",

@@ -343,8 +343,8 @@ impl Agent {
                         .filter(|action| self.registry.specs().iter().any(|t| t.name == *action));
                 }
                 self.last.format_error = Some(error.clone());
-                let lang = self.trace.config.prompt.lang;
-                let feedback = self.second_move(&reply_text, told::format_error(&error, lang));
+                let voice = self.trace.config.prompt.voice();
+                let feedback = self.second_move(&reply_text, told::format_error(&error, voice));
                 self.guard(Guard::FormatFeedback { error, consecutive });
                 self.mark_second_move();
                 self.observe(kept, feedback, ObservationSource::Feedback, None, false);
@@ -357,9 +357,9 @@ impl Agent {
                 }
                 match self.registry.dispatch(&tool, &input) {
                     Err(error) => {
-                        let lang = self.trace.config.prompt.lang;
+                        let voice = self.trace.config.prompt.voice();
                         let text =
-                            self.second_move(&reply_text, told::dispatch_error(&error, lang));
+                            self.second_move(&reply_text, told::dispatch_error(&error, voice));
                         self.guard(Guard::DispatchFailed { error });
                         self.mark_second_move();
                         self.observe(kept, text, ObservationSource::Feedback, None, false);

@@ -35,24 +35,27 @@ impl Agent {
             Ok(text) if text.trim().is_empty() => {
                 // Nothing to quote where the next Thought opens.
                 self.last.short_result = None;
-                let lang = self.trace.config.prompt.lang;
-                (told::empty_result(lang), ObservationSource::Tool)
+                let voice = self.trace.config.prompt.voice();
+                (told::empty_result(voice), ObservationSource::Tool)
             }
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
                 if error.wrong_tool() {
                     self.last.wrong_tool = Some(tool.clone());
                 }
-                let lang = self.trace.config.prompt.lang;
+                let voice = self.trace.config.prompt.voice();
                 let mut text = format!(
                     "{}\n{}",
-                    told::tool_error(&error, lang),
+                    told::tool_error(&error, voice),
                     self.other_tools(&tool)
                 );
                 self.guard(Guard::ToolFailed { error });
                 if self.course.replans() {
                     // One new plan, now that a step of the old one failed.
-                    text = format!("{text}\n{}", prompt::plan_feedback(lang, true));
+                    text = format!(
+                        "{text}\n{}",
+                        prompt::plan_feedback(self.trace.config.prompt.lang, true)
+                    );
                 }
                 (text, ObservationSource::ToolError)
             }
@@ -72,15 +75,19 @@ impl Agent {
         if let Some(past) = self.calls.last_mut() {
             past.observation = text.clone();
         }
-        let lang = self.trace.config.prompt.lang;
+        let voice = self.trace.config.prompt.voice();
         let next = self.next_tool();
         let note = if self.last.unrelated {
-            Some(told::unrelated_calculation(next, self.found_before(), lang))
+            Some(told::unrelated_calculation(
+                next,
+                self.found_before(),
+                voice,
+            ))
         } else if bare_number(&self.calls[self.calls.len() - 1]) {
-            Some(told::bare_number(lang))
+            Some(told::bare_number(voice))
         } else {
             let computes = |next| self.registry.role(next) == Some(Role::Computes);
-            next.map(|next| told::next_tool(next, computes(next), lang))
+            next.map(|next| told::next_tool(next, computes(next), voice))
         };
         let text = match note {
             Some(note) => {
@@ -132,7 +139,7 @@ impl Agent {
             if let Some((result, tail)) = self.applied_again(&call) {
                 self.last.applied_again = true;
                 self.last.short_result = Some(result.clone());
-                let text = told::applied_again(&result, &tail, self.trace.config.prompt.lang);
+                let text = told::applied_again(&result, &tail, self.trace.config.prompt.voice());
                 self.record_observation(kept, text, ObservationSource::Feedback, None, false);
                 return;
             }
@@ -160,11 +167,11 @@ impl Agent {
         // Without a constraint the next request asks for the answer
         // ([`prompt::ask_for_answer`]), so the note only says what happened.
         let will_ask = !self.constrained.is_on();
-        let lang = self.trace.config.prompt.lang;
+        let voice = self.trace.config.prompt.voice();
         // The result alone: its note on what came next then may be past ("compute the
         // answer", said again after the computation, led the 0.5B model back to the price).
         let earlier = (self.notes.iter()).fold(earlier, |e, n| e.replace(&format!("\n{n}"), ""));
-        let text = told::repeated_call(&earlier, tool, past_succeeded, will_ask, lang);
+        let text = told::repeated_call(&earlier, tool, past_succeeded, will_ask, voice);
         self.record_observation(kept, text, ObservationSource::Cached, None, false);
     }
 
@@ -283,15 +290,15 @@ impl Agent {
     /// After a tool failed, the others and what each is for: small models keep trying the
     /// first tool they thought of (the calculator for "what month is it?").
     pub(super) fn other_tools(&self, failed: &str) -> String {
-        let lang = self.trace.config.prompt.lang;
+        let voice = self.trace.config.prompt.voice();
         let others: Vec<String> = self
             .registry
             .specs()
             .into_iter()
             .filter(|t| t.name != failed)
-            .map(|t| format!("{} ({})", t.name, told::tool_description(t, lang)))
+            .map(|t| format!("{} ({})", t.name, told::tool_description(t, voice.lang)))
             .collect();
-        told::other_tools(&others, lang)
+        told::other_tools(&others, voice)
     }
 }
 

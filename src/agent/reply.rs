@@ -92,7 +92,12 @@ impl Agent {
             .map(|t| t.name.clone())
             .collect();
         let names = names.join(", ");
-        told::stuck(&feedback, &names, self.stuck, self.trace.config.prompt.lang)
+        told::stuck(
+            &feedback,
+            &names,
+            self.stuck,
+            self.trace.config.prompt.voice(),
+        )
     }
 
     /// The guard that shows a changed feedback, after the guard that gave it.

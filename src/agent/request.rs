@@ -21,7 +21,7 @@ impl Agent {
             },
             style: config.style.resolve(on),
             restate_question: config.restate_question,
-            lang: config.prompt.lang,
+            voice: config.prompt.voice(),
         };
         let mut messages = history::messages(
             &self.trace.system_prompt,

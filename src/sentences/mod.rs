@@ -36,11 +36,11 @@ pub fn guard(guard: &Guard) -> Text {
         ),
         Guard::DispatchFailed { error } => (
             format!("The action could not be run ({error}); the model was told how to fix it."),
-            format!("这个动作无法执行（{}），已告诉模型如何修正。", told::dispatch_message(error, Lang::Zh)),
+            format!("这个动作无法执行（{}），已告诉模型如何修正。", told::dispatch_message(error, Lang::Zh.into())),
         ),
         Guard::ToolFailed { error } => (
             format!("The tool failed ({error}); the error went back to the model."),
-            format!("工具执行出错（{}），错误信息已作为 Observation 发回给模型。", told::tool_message(error, Lang::Zh)),
+            format!("工具执行出错（{}），错误信息已作为 Observation 发回给模型。", told::tool_message(error, Lang::Zh.into())),
         ),
         Guard::RepeatedCall { tool, repeat } => (
             format!("{tool} was called again with the same arguments (repeat {repeat}); the earlier result was reused and the model was nudged to answer: constrained modes leave {tool} out of its next reply, and without a constraint the observation ends with a Thought that opens the answer."),

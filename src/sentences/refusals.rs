@@ -48,6 +48,13 @@ pub fn settings_error(error: &SettingsError) -> Text {
             format!("{name} 必须是不小于 1 的整数（收到的是 {got}）。"),
         ),
         SettingsError::Client(error) => config_error(error),
+        SettingsError::UnknownTemplate { name } => text(
+            format!(
+                "texts: the loop sends no text named \"{name}\" (the Prompt panel lists their \
+                 names)."
+            ),
+            format!("texts：循环不发送名为“{name}”的文字（提示词面板列出了它们的名字）。"),
+        ),
     }
 }
 

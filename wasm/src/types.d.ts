@@ -45,6 +45,8 @@ export interface Settings {
   /** Replaces the generated system prompt. */
   systemPrompt?: string;
   fewShot?: { question: string; transcript: string }[];
+  /** The run's own text for some of the templates the loop sends the model (`templates()` lists them): name → text, with the same {placeholders}. */
+  texts?: { [name: string]: string };
   /** Without a constraint the built-in prompt ends with worked examples (true by default). */
   workedExamples?: boolean;
   /** 8 by default. */

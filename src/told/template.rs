@@ -1,0 +1,169 @@
+//! Every text the loop sends the model, beyond the system prompt, is a named template with
+//! `{placeholders}`, in English and Chinese ([`ALL`]); a run may replace any of them with its own
+//! text ([`Templates`]), so a workshop can show that the loop's "cleverness" is text it can edit.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::Lang;
+
+/// A text the model is sent: its name, and its English and Chinese with `{placeholders}`
+/// (`{{` and `}}` for a literal brace, as in `format!`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Template {
+    pub name: &'static str,
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+impl Template {
+    pub fn text(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::Zh => self.zh,
+        }
+    }
+
+    /// Its placeholders' names, in the order of their first appearance in the English.
+    pub fn placeholders(&self) -> Vec<&'static str> {
+        placeholders(self.en)
+    }
+}
+
+/// The names of the `{placeholders}` in `text`, each once.
+pub fn placeholders(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('{') {
+        rest = &rest[at + 1..];
+        if let Some(after) = rest.strip_prefix('{') {
+            rest = after;
+            continue;
+        }
+        let name = rest.split('}').next().unwrap_or_default();
+        if rest.len() > name.len() && is_name(name) && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+fn is_name(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// `text` with each `{name}` of `args` filled in and `{{`, `}}` as single braces; a placeholder
+/// it is not given stays as written (a run's own text may name one that does not exist).
+pub fn fill(text: &str, args: &[(&str, &dyn Display)]) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut rest = text;
+    while let Some(at) = rest.find(['{', '}']) {
+        out.push_str(&rest[..at]);
+        let brace = &rest[at..];
+        if brace.starts_with("{{") || brace.starts_with("}}") {
+            out.push_str(&brace[..1]);
+            rest = &brace[2..];
+            continue;
+        }
+        let value = brace.strip_prefix('{').and_then(|inner| {
+            let name = inner.split('}').next()?;
+            let (_, value) = args.iter().find(|(n, _)| *n == name)?;
+            (inner.len() > name.len()).then(|| (name.len() + 2, value.to_string()))
+        });
+        match value {
+            Some((len, value)) => {
+                out.push_str(&value);
+                rest = &brace[len..];
+            }
+            None => {
+                out.push_str(&brace[..1]);
+                rest = &brace[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A run's own texts for some templates: name → text, in the run's language.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Templates(pub BTreeMap<String, String>);
+
+impl Templates {
+    /// The names that are no template's ([`ALL`]).
+    pub fn unknown(&self) -> Vec<&str> {
+        (self.0.keys())
+            .filter(|name| {
+                !super::ALL
+                    .iter()
+                    .flat_map(|g| g.iter())
+                    .any(|t| t.name == name.as_str())
+            })
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// How the model is spoken to in a run: its language and its own templates.
+#[derive(Debug, Clone, Copy)]
+pub struct Voice<'a> {
+    pub lang: Lang,
+    pub custom: Option<&'a Templates>,
+}
+
+impl From<Lang> for Voice<'static> {
+    fn from(lang: Lang) -> Self {
+        Voice { lang, custom: None }
+    }
+}
+
+impl Voice<'_> {
+    /// `template` in this voice, filled with `args`.
+    pub fn say(&self, template: &Template, args: &[(&str, &dyn Display)]) -> String {
+        let own = (self.custom)
+            .and_then(|c| c.0.get(template.name))
+            .map(String::as_str);
+        fill(own.unwrap_or(template.text(self.lang)), args)
+    }
+}
+
+/// `say!(voice, TEMPLATE, a, b)`: the template in the voice, its `{a}` and `{b}` filled from
+/// the variables of those names.
+macro_rules! say {
+    ($voice:expr, $template:expr $(, $arg:ident)* $(,)?) => {
+        $crate::told::Voice::from($voice).say(
+            &$template,
+            &[$((stringify!($arg), &$arg as &dyn ::std::fmt::Display)),*],
+        )
+    };
+}
+pub(crate) use say;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_puts_values_in_and_keeps_the_rest() {
+        let n = 3;
+        let args: [(&str, &dyn Display); 2] = [("n", &n), ("tool", &"calculator")];
+        assert_eq!(
+            fill("{tool} ran {n} times", &args),
+            "calculator ran 3 times"
+        );
+        assert_eq!(
+            fill("e.g. {{\"query\": \"{n}\"}}", &args),
+            "e.g. {\"query\": \"3\"}"
+        );
+        // Not given, not a name, or not closed: as written.
+        assert_eq!(fill("{other} {N} {n", &args), "{other} {N} {n");
+        assert_eq!(fill("（{n}）", &args), "（3）");
+        assert_eq!(placeholders("{a} {{b}} {c}{a} {D}"), ["a", "c"]);
+    }
+}
