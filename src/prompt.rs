@@ -10,7 +10,7 @@ use serde_json::{Error, Value};
 use crate::ask::MustAnswer;
 use crate::lang::Lang;
 use crate::strategy::{Strategy, MAX_PLAN_STEPS};
-use crate::told::{tool_description, Templates, Voice};
+use crate::told::{asks, say, tool_description, Templates, Voice};
 use crate::tools::ToolSpec;
 
 /// A worked example appended to the system prompt (few-shot prompting).
@@ -185,33 +185,18 @@ pub fn use_name(name: &str, tool: &str, lang: Lang) -> String {
 /// (the first ask got a format error), the lines are not shown: the 0.5B model copied them,
 /// placeholder and all, after every feedback. After a failed call the Observations hold only
 /// errors, so the answer is to come from what the model knows.
-pub fn ask_for_answer(question: &str, lang: Lang, why: MustAnswer, again: bool) -> String {
+pub fn ask_for_answer(question: &str, to: Voice<'_>, why: MustAnswer, again: bool) -> String {
     let question = question.trim();
-    let placeholder = answer_placeholder(lang);
+    let placeholder = answer_placeholder(to.lang);
     let failed = matches!(why, MustAnswer::RepeatedFailure | MustAnswer::NoToolFits);
-    let source = match (lang, failed, again) {
-        (Lang::En, false, _) => "from the Observations above",
-        (Lang::En, true, _) => "from what you know: the tools do not answer it",
-        (Lang::Zh, false, false) => "根据上面的 Observation ",
-        (Lang::Zh, false, true) => "内容来自上面的 Observation",
-        (Lang::Zh, true, _) => "根据你自己的知识（工具回答不了它）",
+    let source = match (failed, again) {
+        (false, false) => say!(to, asks::FROM_OBSERVATIONS),
+        (false, true) => say!(to, asks::FROM_OBSERVATIONS_AGAIN),
+        (true, _) => say!(to, asks::FROM_KNOWLEDGE),
     };
-    match (lang, again) {
-        (Lang::En, true) => format!(
-            "Write the answer itself now: reply with Action: final_answer, and as its Action \
-             Input the answer to \"{question}\" in your own words, {source}."
-        ),
-        (Lang::Zh, true) => format!(
-            "现在请写出答案本身：回复 Action: final_answer，并在 Action Input 里用你自己的话写出问题“{question}”的答案，{source}。"
-        ),
-        (Lang::En, false) => format!(
-            "Now answer the question \"{question}\" {source}. Reply with:\n\
-             Thought: I now know the answer.\nAction: final_answer\nAction Input: {placeholder}"
-        ),
-        (Lang::Zh, false) => format!(
-            "现在请{source}回答问题“{question}”。回复：\nThought: 我现在知道答案了。\n\
-             Action: final_answer\nAction Input: {placeholder}"
-        ),
+    match again {
+        true => say!(to, asks::ANSWER_NOW_AGAIN, question, source),
+        false => say!(to, asks::ANSWER_NOW, question, source, placeholder),
     }
 }
 
@@ -353,21 +338,9 @@ pub fn system_prompt(tools: &[&ToolSpec], config: &PromptConfig) -> String {
 
 /// What the model is sent, as the Observation of its final answer, when the answer is checked
 /// before it is taken. "OK" keeps it; anything else is the revision.
-pub fn check_answer(question: &str, answer: &str, lang: Lang) -> String {
+pub fn check_answer(question: &str, answer: &str, to: Voice<'_>) -> String {
     let (question, answer) = (question.trim(), answer.trim());
-    match lang {
-        Lang::En => format!(
-            "Before this answer is final, check it. The question: \"{question}\". Your answer: \
-             \"{answer}\". Does it answer the question, and do the Observations above support it? \
-             If it is right, reply with Action: final_answer and Action Input: OK. If not, say \
-             why in your Thought, then call a tool or give the corrected answer."
-        ),
-        Lang::Zh => format!(
-            "在答案最终确定之前，请检查它。问题：“{question}”。你的答案：“{answer}”。它回答了问题吗？\
-             上面的 Observation 支持它吗？如果正确，请回复 Action: final_answer，Action Input 写 OK。\
-             如果不正确，请在 Thought 里说明原因，然后调用工具或给出改正后的答案。"
-        ),
-    }
+    say!(to, asks::CHECK_ANSWER, question, answer)
 }
 
 /// The check's reply keeps the answer: "OK", alone or after the answer's opening.
@@ -426,16 +399,17 @@ pub fn plan_text(steps: &[String], lang: Lang) -> String {
 
 /// Where a Thought opens while a plan is carried out: the step it is at, or, with every step
 /// done, the answer.
-pub fn plan_step(plan: &[String], done: usize, lang: Lang) -> String {
-    match (plan.get(done), lang) {
-        (Some(step), Lang::En) => format!(
-            "Step {} of the plan is to {}",
-            done + 1,
-            lowercase_first(step)
-        ),
-        (Some(step), Lang::Zh) => format!("计划的第 {} 步是{}", done + 1, step),
-        (None, Lang::En) => "Every step of the plan is done, so I give the answer".to_string(),
-        (None, Lang::Zh) => "计划的每一步都完成了，所以我给出答案".to_string(),
+pub fn plan_step(plan: &[String], done: usize, to: Voice<'_>) -> String {
+    let n = done + 1;
+    match plan.get(done) {
+        Some(step) => {
+            let step = match to.lang {
+                Lang::En => lowercase_first(step),
+                Lang::Zh => step.to_string(),
+            };
+            say!(to, asks::PLAN_STEP, n, step)
+        }
+        None => say!(to, asks::PLAN_DONE),
     }
 }
 
@@ -449,22 +423,16 @@ fn lowercase_first(text: &str) -> String {
 }
 
 /// The Observation of a plan: carry it out. After a failed tool, a new plan is asked for.
-pub fn plan_feedback(lang: Lang, replan: bool) -> &'static str {
-    match (lang, replan) {
-        (Lang::En, false) => "Now carry out the plan, one step per reply, starting with step 1.",
-        (Lang::Zh, false) => "现在执行这个计划，每次回复一步，从第 1 步开始。",
-        (Lang::En, true) => "Write a new plan first, in the same form: Plan: and numbered steps.",
-        (Lang::Zh, true) => "请先用同样的形式写一个新计划：Plan: 和编号的步骤。",
+pub fn plan_feedback(to: Voice<'_>, replan: bool) -> String {
+    match replan {
+        false => say!(to, asks::PLAN_START),
+        true => say!(to, asks::PLAN_AGAIN),
     }
 }
 
 /// The request that asks for a summary of the run so far (`compress: summary`).
-pub fn ask_for_summary(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "Before going on, summarise the steps so far in at most three sentences: what \
-                     was tried and what came back. Reply with Summary: and the sentences.",
-        Lang::Zh => "继续之前，请用最多三句话总结到目前为止的步骤：做了什么，得到了什么。回复 Summary: 和这几句话。",
-    }
+pub fn ask_for_summary(to: Voice<'_>) -> String {
+    say!(to, asks::SUMMARY_ASK)
 }
 
 /// The summary in a reply: after `Summary:`, or the `summary` of a JSON object, or the text.
@@ -507,11 +475,8 @@ fn json_field(text: &str, key: &str) -> Option<serde_json::Value> {
 }
 
 /// A summary as the question's message shows it once older rounds have left the window.
-pub fn summary_text(summary: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("Summary of the omitted steps: {summary}"),
-        Lang::Zh => format!("被省略步骤的总结：{summary}"),
-    }
+pub fn summary_text(summary: &str, to: Voice<'_>) -> String {
+    say!(to, asks::SUMMARY_SHOWN, summary)
 }
 
 via_value! {

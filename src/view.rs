@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use crate::parse::{Parsed, Span};
 use crate::sentences;
+use crate::told;
 use crate::trace::{Step, Trace};
 
 /// One step, for its card. `page_origin` phrases a model error's fix for this page.
@@ -51,16 +52,44 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
 /// name in `view`.
 pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Error> {
     let mut value = serde_json::to_value(trace)?;
-    value["steps"] = trace
-        .steps
-        .iter()
+    let mut steps: Vec<Value> = (trace.steps.iter())
         .map(|s| step(s, page_origin))
         .collect::<Result<_, _>>()?;
+    for (view, texts) in steps.iter_mut().zip(sent_texts(trace)) {
+        view["view"]["texts"] = json!(texts);
+    }
+    value["steps"] = Value::Array(steps);
     value["view"] = json!({
         "outcome": trace.outcome.as_ref().map(sentences::outcome),
         "model": trace.model.as_deref().map(sentences::model),
     });
     Ok(value)
+}
+
+/// For each step, the templates of what the loop tells the model ([`crate::told::ALL`]) that its
+/// request was the first to send: those in the text it adds to the previous request (each
+/// request extends the last one, but after a trim).
+fn sent_texts(trace: &Trace) -> Vec<Vec<&'static str>> {
+    let voice = trace.config.prompt.voice();
+    let mut before = String::new();
+    (trace.steps.iter())
+        .map(|step| {
+            let text: String = (step.request.messages.iter())
+                .map(|m| m.content.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut same = (text.bytes().zip(before.bytes()))
+                .take_while(|(a, b)| a == b)
+                .count();
+            while !text.is_char_boundary(same) {
+                same -= 1;
+            }
+            let new = &text[same..];
+            let found = told::found_in(new, voice);
+            before = text;
+            found
+        })
+        .collect()
 }
 
 /// A byte span of `text` in UTF-16 code units; `None` when it does not fit the text (a

@@ -536,10 +536,18 @@ fn repeated_calls_reuse_the_result_then_stop() {
 #[test]
 fn unconstrained_a_repeated_success_and_the_last_step_ask_for_the_answer() {
     let question = "What is 6*7?";
-    let ask =
-        reactloop::prompt::ask_for_answer(question, Lang::En, MustAnswer::RepeatedCall, false);
-    let again =
-        reactloop::prompt::ask_for_answer(question, Lang::En, MustAnswer::RepeatedCall, true);
+    let ask = reactloop::prompt::ask_for_answer(
+        question,
+        Lang::En.into(),
+        MustAnswer::RepeatedCall,
+        false,
+    );
+    let again = reactloop::prompt::ask_for_answer(
+        question,
+        Lang::En.into(),
+        MustAnswer::RepeatedCall,
+        true,
+    );
     let (outcome, trace) = run(
         question,
         AgentConfig::default(),
@@ -678,8 +686,12 @@ fn unconstrained_a_repeated_failure_asks_for_the_answer_from_what_the_model_know
     );
     let must: Vec<Option<MustAnswer>> = trace.steps.iter().map(|s| s.request.must_answer).collect();
     assert_eq!(must, [None, None, Some(MustAnswer::RepeatedFailure)]);
-    let ask =
-        reactloop::prompt::ask_for_answer(question, Lang::En, MustAnswer::RepeatedFailure, false);
+    let ask = reactloop::prompt::ask_for_answer(
+        question,
+        Lang::En.into(),
+        MustAnswer::RepeatedFailure,
+        false,
+    );
     assert!(ask.contains("from what you know"), "{ask}");
     assert!(!ask.contains("Observations above"), "{ask}");
     let asked = trace.steps[2].request.messages.last().expect("messages");
@@ -696,7 +708,7 @@ fn unconstrained_a_repeated_failure_asks_for_the_answer_from_what_the_model_know
     // In Chinese, too.
     let zh = reactloop::prompt::ask_for_answer(
         "天空是什么颜色？",
-        Lang::Zh,
+        Lang::Zh.into(),
         MustAnswer::RepeatedFailure,
         true,
     );

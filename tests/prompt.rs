@@ -134,7 +134,7 @@ fn the_request_for_the_answer_word_for_word() {
     ];
     for (question, lang, why, again, expected) in cases {
         assert_eq!(
-            ask_for_answer(question, lang, why, again),
+            ask_for_answer(question, lang.into(), why, again),
             expected,
             "{lang:?} {why:?} again={again}"
         );

@@ -1025,6 +1025,11 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
         &reactloop::defaults::for_page(),
         "SettingDefaults",
     );
+    walk.check(
+        "templates()",
+        &reactloop::told::for_page(),
+        "TemplateText[]",
+    );
     walk.check("settings", &settings(), "Settings");
 
     // Every declared object type was reached, with each of its properties.

@@ -54,7 +54,7 @@ impl Agent {
                     // One new plan, now that a step of the old one failed.
                     text = format!(
                         "{text}\n{}",
-                        prompt::plan_feedback(self.trace.config.prompt.lang, true)
+                        prompt::plan_feedback(self.trace.config.prompt.voice(), true)
                     );
                 }
                 (text, ObservationSource::ToolError)

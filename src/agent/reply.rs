@@ -27,11 +27,10 @@ impl Agent {
     /// carry it out.
     pub(super) fn take_plan(&mut self, reply: ModelReply, steps: Vec<String>) {
         let kept = reply.text.trim().to_string();
-        let lang = self.trace.config.prompt.lang;
         let step = self.current_mut();
         step.reply = Some(reply);
         step.plan = Some(steps);
-        let text = prompt::plan_feedback(lang, false).to_string();
+        let text = prompt::plan_feedback(self.trace.config.prompt.voice(), false);
         self.observe(kept, text, ObservationSource::Feedback, None, false);
     }
 
@@ -40,8 +39,8 @@ impl Agent {
     pub(super) fn final_answer(&mut self, reply: String, answer: String) {
         let config = &self.trace.config;
         let room = self.trace.steps.len() < config.max_steps;
-        let lang = config.prompt.lang;
-        match (self.course).answer(answer, room, &self.trace.question, lang) {
+        let voice = config.prompt.voice();
+        match (self.course).answer(answer, room, &self.trace.question, voice) {
             Answered::Take(answer) => self.finish(Outcome::Answer { answer }),
             Answered::Checked { kept, answer } => {
                 self.guard(Guard::SelfCheck { kept });

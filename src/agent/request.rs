@@ -15,7 +15,8 @@ impl Agent {
             pinned: {
                 let lang = config.prompt.lang;
                 let plan = (self.course.plan()).map(|steps| prompt::plan_text(steps, lang));
-                let summary = (self.compression.latest()).map(|s| prompt::summary_text(s, lang));
+                let summary = (self.compression.latest())
+                    .map(|s| prompt::summary_text(s, config.prompt.voice()));
                 let pinned: Vec<String> = plan.into_iter().chain(summary).collect();
                 (!pinned.is_empty()).then(|| pinned.join("\n"))
             },
@@ -33,7 +34,10 @@ impl Agent {
         if self.compression.summarizing() {
             // The history as it stands, asked to be summarised: an extension of the last
             // request, so the server's prompt cache holds.
-            history::close_with(&mut messages, prompt::ask_for_summary(config.prompt.lang));
+            history::close_with(
+                &mut messages,
+                &prompt::ask_for_summary(config.prompt.voice()),
+            );
             return ModelRequest {
                 messages,
                 stop: if on { Vec::new() } else { config.stop.clone() },
@@ -106,7 +110,7 @@ impl Agent {
         if let Some(why) = must_answer.filter(|_| !on) {
             history::close_with(
                 &mut messages,
-                &prompt::ask_for_answer(&self.trace.question, lang, why, again),
+                &prompt::ask_for_answer(&self.trace.question, config.prompt.voice(), why, again),
             );
         }
         // A Thought that ran on to the token limit is given back, cut to its first
@@ -136,7 +140,7 @@ impl Agent {
             // Carrying out a plan, the Thought opens on the step it is at.
             (_, None) if self.course.plan().is_some() => {
                 let done = self.calls.iter().filter(|c| c.succeeded).count();
-                self.course.plan_opening(done, lang)
+                self.course.plan_opening(done, config.prompt.voice())
             }
             // No tool has evidence in the question: the first Thought opens on answering it.
             (false, None) if config.act_first && config.strategy.acts() && self.no_tool_fits() => {

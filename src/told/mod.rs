@@ -8,6 +8,7 @@
 //! tool errors' `Display` is here too: the English of the message the model is told.
 //! Everything here goes to the model as it is: the golden tests hold it byte for byte.
 
+pub mod asks;
 mod errors;
 mod format;
 mod tool;
@@ -19,7 +20,18 @@ pub use tool::{dispatch_error, tool_description, tool_error};
 mod template;
 
 pub(crate) use template::say;
-pub use template::{fill, placeholders, Template, Templates, Voice};
+pub use template::{fill, found_in, placeholders, Template, Templates, Voice, MIN_PIECE};
+
+/// Every template as a page lists it: its name, English, Chinese and placeholders.
+pub fn for_page() -> serde_json::Value {
+    let all = ALL.iter().flat_map(|group| group.iter());
+    all.map(|t| {
+        serde_json::json!({
+            "name": t.name, "en": t.en, "zh": t.zh, "placeholders": t.placeholders(),
+        })
+    })
+    .collect()
+}
 
 /// Every template, by what it is for: the format feedback, why a call could not run or a tool
 /// failed and what to do about it, the notes after an Observation, the history's notes.
@@ -28,6 +40,7 @@ pub const ALL: &[&[&Template]] = &[
     errors::TEMPLATES,
     tool::TEMPLATES,
     TEMPLATES,
+    asks::TEMPLATES,
 ];
 
 /// A call made again with the same arguments: the earlier Observation and a note. A failed call

@@ -133,6 +133,52 @@ impl Voice<'_> {
     }
 }
 
+/// The templates whose fixed text `text` holds, as `voice` writes them: each piece between
+/// its placeholders that is long enough to tell it apart ([`MIN_PIECE`] characters), and at
+/// least one. A template of placeholders and short words only is never found.
+pub fn found_in(text: &str, voice: Voice<'_>) -> Vec<&'static str> {
+    let all = super::ALL.iter().flat_map(|group| group.iter());
+    all.filter(|t| {
+        let own = (voice.custom).and_then(|c| c.0.get(t.name));
+        let written = own.map_or(t.text(voice.lang), String::as_str);
+        let pieces = fixed_pieces(written);
+        let long: Vec<&String> = (pieces.iter())
+            .filter(|p| p.chars().count() >= MIN_PIECE)
+            .collect();
+        !long.is_empty() && long.iter().all(|p| text.contains(p.as_str()))
+    })
+    .map(|t| t.name)
+    .collect()
+}
+
+/// The shortest piece of a template's fixed text that [`found_in`] looks for.
+pub const MIN_PIECE: usize = 10;
+
+/// The text between a template's placeholders, its escaped braces as single ones.
+fn fixed_pieces(text: &str) -> Vec<String> {
+    let mut pieces = vec![String::new()];
+    let mut rest = text;
+    while let Some(at) = rest.find(['{', '}']) {
+        pieces.last_mut().unwrap().push_str(&rest[..at]);
+        let brace = &rest[at..];
+        if brace.starts_with("{{") || brace.starts_with("}}") {
+            pieces.last_mut().unwrap().push_str(&brace[..1]);
+            rest = &brace[2..];
+            continue;
+        }
+        let name = brace[1..].split('}').next().unwrap_or_default();
+        if brace.starts_with('{') && brace.len() > name.len() + 1 && is_name(name) {
+            pieces.push(String::new());
+            rest = &brace[name.len() + 2..];
+        } else {
+            pieces.last_mut().unwrap().push_str(&brace[..1]);
+            rest = &brace[1..];
+        }
+    }
+    pieces.last_mut().unwrap().push_str(rest);
+    pieces
+}
+
 /// `say!(voice, TEMPLATE, a, b)`: the template in the voice, its `{a}` and `{b}` filled from
 /// the variables of those names.
 macro_rules! say {
@@ -165,5 +211,6 @@ mod tests {
         assert_eq!(fill("{other} {N} {n", &args), "{other} {N} {n");
         assert_eq!(fill("（{n}）", &args), "（3）");
         assert_eq!(placeholders("{a} {{b}} {c}{a} {D}"), ["a", "c"]);
+        assert_eq!(fixed_pieces("x {a} y {{z}} {B}"), ["x ", " y {z} {B}"]);
     }
 }

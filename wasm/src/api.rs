@@ -92,6 +92,13 @@ pub fn setting_defaults() -> Result<JsValue, JsValue> {
     to_js(&reactloop::defaults::for_page()).map_err(|e| js_error(e, None, None))
 }
 
+/// Every text the loop sends the model besides the system prompt, as a named template
+/// (`reactloop::told::ALL`): the Prompt panel lists them, and a run's `texts` replace them.
+#[wasm_bindgen(unchecked_return_type = "TemplateText[]")]
+pub fn templates() -> Result<JsValue, JsValue> {
+    to_js(&reactloop::told::for_page()).map_err(|e| js_error(e, None, None))
+}
+
 /// What the playground says on load when it is not on the reader's computer, or `undefined`
 /// on this computer (it then looks for local servers at once).
 #[wasm_bindgen(js_name = hostedPage, unchecked_return_type = "Text | undefined")]

@@ -254,6 +254,8 @@ export interface StepView {
   left_out: Text | null;
   /** Each tool's fit to the question and its evidence (`request.fits`), best first. */
   fits: Text[];
+  /** In a whole trace (`trace()`, `loadTrace`): the templates (`templates()`) this step's request was the first to send. */
+  texts?: string[];
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
   can_retry?: boolean;
 }
@@ -313,6 +315,8 @@ export interface Titles {
 /** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
 export interface Limits { replyBytes: number; streamLineBytes: number; traceBytes: number; traceSteps: number }
 
+/** A text the loop sends the model (`templates()`): `{placeholders}` are filled in, `{{` is a brace. */
+export interface TemplateText { name: string; en: string; zh: string; placeholders: string[] }
 /** Every whole-number setting's default (`settingDefaults()`). */
 export interface SettingDefaults { maxSteps: number; maxFormatErrors: number; maxRepeats: number; observationLimit: number; historyRounds: number; timeoutMs: number }
 

@@ -7,8 +7,8 @@
 mod plan;
 mod reflect;
 
-use crate::lang::Lang;
 use crate::strategy::Strategy;
+use crate::told::Voice;
 use plan::Planning;
 pub(super) use reflect::Answered;
 use reflect::Reflecting;
@@ -88,18 +88,18 @@ impl Course {
         answer: String,
         room: bool,
         question: &str,
-        lang: Lang,
+        to: Voice<'_>,
     ) -> Answered {
         match self {
-            Course::Reflect(r) => r.answer(answer, room, question, lang),
+            Course::Reflect(r) => r.answer(answer, room, question, to),
             _ => Answered::Take(answer),
         }
     }
 
     /// Where a Thought opens while a plan is carried out, `done` tools having answered.
-    pub(super) fn plan_opening(&self, done: usize, lang: Lang) -> Option<String> {
+    pub(super) fn plan_opening(&self, done: usize, to: Voice<'_>) -> Option<String> {
         match self {
-            Course::Plan(p) => p.opening(done, lang),
+            Course::Plan(p) => p.opening(done, to),
             _ => None,
         }
     }

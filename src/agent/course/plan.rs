@@ -1,8 +1,8 @@
 //! Plan-and-Execute: the first reply is a numbered plan, kept in the prompt; the Thoughts
 //! follow it step by step; one new plan is asked for after a tool fails.
 
-use crate::lang::Lang;
 use crate::prompt;
+use crate::told::Voice;
 
 #[derive(Debug, Clone)]
 pub(in crate::agent) struct Planning {
@@ -54,7 +54,7 @@ impl Planning {
     /// The Thought opens on the step the plan is at, `done` tools having answered: the 0.5B
     /// model, opening "The Observation shows", made up a result and ran its steps on past the
     /// last.
-    pub(super) fn opening(&self, done: usize, lang: Lang) -> Option<String> {
-        self.steps().map(|plan| prompt::plan_step(plan, done, lang))
+    pub(super) fn opening(&self, done: usize, to: Voice<'_>) -> Option<String> {
+        self.steps().map(|plan| prompt::plan_step(plan, done, to))
     }
 }

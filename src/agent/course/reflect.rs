@@ -2,8 +2,8 @@
 //! the question and the Observations; it keeps it ("OK"), revises it, or calls a tool first.
 //! Once a run.
 
-use crate::lang::Lang;
 use crate::prompt;
+use crate::told::Voice;
 
 #[derive(Debug, Clone, Default)]
 pub(in crate::agent) struct Reflecting {
@@ -39,7 +39,7 @@ impl Reflecting {
         answer: String,
         room: bool,
         question: &str,
-        lang: Lang,
+        to: Voice<'_>,
     ) -> Answered {
         if let Some(shown) = self.checking.take() {
             let kept = prompt::keeps_answer(&answer);
@@ -50,7 +50,7 @@ impl Reflecting {
             return Answered::Take(answer);
         }
         self.checked = true;
-        let text = prompt::check_answer(question, &answer, lang);
+        let text = prompt::check_answer(question, &answer, to);
         self.checking = Some(answer);
         Answered::Check(text)
     }

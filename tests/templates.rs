@@ -1,0 +1,154 @@
+//! What the loop tells the model is a table of named templates (`told::ALL`): each one has both
+//! languages with the same placeholders, a run's own text replaces it in what the model is sent,
+//! and the trace says which request first sent it.
+
+mod common;
+
+use common::AtEnd;
+use reactloop::config::AgentConfig;
+use reactloop::lang::Lang;
+use reactloop::llm::{Constrained, LlmError};
+use reactloop::settings::{configure, Purpose};
+use reactloop::told::{self, found_in, placeholders, Templates, Voice};
+use serde_json::json;
+use std::collections::BTreeSet;
+
+fn all() -> Vec<&'static told::Template> {
+    told::ALL.iter().flat_map(|g| g.iter().copied()).collect()
+}
+
+#[test]
+fn every_template_is_named_once_and_says_the_same_in_both_languages() {
+    let all = all();
+    let names: BTreeSet<&str> = all.iter().map(|t| t.name).collect();
+    assert_eq!(names.len(), all.len(), "a name is used twice");
+    assert!(all.len() >= 90, "{} templates", all.len());
+    for t in all {
+        let (group, name) = t.name.split_once('.').expect("group.name");
+        assert!(!group.is_empty() && !name.is_empty(), "{}", t.name);
+        let en: BTreeSet<&str> = placeholders(t.en).into_iter().collect();
+        let zh: BTreeSet<&str> = placeholders(t.zh).into_iter().collect();
+        assert_eq!(
+            en, zh,
+            "{}: the languages fill different placeholders",
+            t.name
+        );
+        assert!(
+            !t.en.trim().is_empty() && !t.zh.trim().is_empty(),
+            "{}",
+            t.name
+        );
+    }
+}
+
+fn config(texts: &[(&str, &str)]) -> AgentConfig {
+    AgentConfig {
+        constrained: Constrained::Off,
+        prompt: reactloop::prompt::PromptConfig {
+            texts: Templates(
+                (texts.iter())
+                    .map(|(n, t)| (n.to_string(), t.to_string()))
+                    .collect(),
+            ),
+            ..Default::default()
+        },
+        ..AgentConfig::default()
+    }
+}
+
+/// The model's reply is a Thought alone: the format feedback goes back as the Observation.
+const THOUGHT_ONLY: &str = "Thought: I will think about it";
+
+#[test]
+fn a_runs_own_text_is_what_the_model_is_sent_and_the_trace_says_where() {
+    let own = "Only a Thought, {placeholder}. Now write the Action line.";
+    let driven = common::drive(
+        common::agent(config(&[("format.thought_only", own)])),
+        &[Some(THOUGHT_ONLY), Some(common::FINAL)],
+        LlmError::Aborted,
+        AtEnd::Leave,
+    );
+    let second = &driven.trace.steps[1].request.messages;
+    let sent: String = second.iter().map(|m| m.content.as_str()).collect();
+    // Its placeholder filled, an unknown one kept as written; the built-in text not sent.
+    assert!(
+        sent.contains("Observation: Only a Thought, {placeholder}. Now write the Action line."),
+        "{sent}"
+    );
+    assert!(!sent.contains("You gave only a Thought"), "{sent}");
+    let view = reactloop::view::trace(&driven.trace, "http://localhost").unwrap();
+    assert_eq!(view["steps"][0]["view"]["texts"], json!([]));
+    let texts = &view["steps"][1]["view"]["texts"];
+    assert!(
+        texts
+            .as_array()
+            .unwrap()
+            .contains(&json!("format.thought_only")),
+        "{texts}"
+    );
+    // The same run with the built-in text: found as well, under the same name.
+    let driven = common::drive(
+        common::agent(config(&[])),
+        &[Some(THOUGHT_ONLY), Some(common::FINAL)],
+        LlmError::Aborted,
+        AtEnd::Leave,
+    );
+    let view = reactloop::view::trace(&driven.trace, "http://localhost").unwrap();
+    let texts = &view["steps"][1]["view"]["texts"];
+    assert!(
+        texts
+            .as_array()
+            .unwrap()
+            .contains(&json!("format.thought_only")),
+        "{texts}"
+    );
+}
+
+#[test]
+fn a_name_no_template_has_is_refused_in_both_languages() {
+    let refused = configure(
+        json!({"demo": true, "texts": {"format.no_such": "x"}}),
+        Purpose::Run,
+    )
+    .unwrap_err();
+    let text = reactloop::sentences::settings_error(&refused);
+    assert!(text.en.contains("\"format.no_such\""), "{}", text.en);
+    assert!(text.zh.contains("“format.no_such”"), "{}", text.zh);
+    // A known name is taken.
+    let ok = configure(
+        json!({"demo": true, "texts": {"note.empty_result": "(nothing)"}}),
+        Purpose::Run,
+    )
+    .unwrap();
+    assert_eq!(ok.agent.prompt.texts.0["note.empty_result"], "(nothing)");
+}
+
+#[test]
+fn each_template_is_found_where_it_was_sent_and_not_elsewhere() {
+    for lang in [Lang::En, Lang::Zh] {
+        let voice = Voice::from(lang);
+        let note = told::empty_result(voice);
+        assert_eq!(found_in(&note, voice), ["note.empty_result"]);
+        let omitted = told::steps_omitted(3, voice);
+        assert_eq!(found_in(&omitted, voice), ["history.steps_omitted"]);
+        assert!(found_in("Observation: 42", voice).is_empty());
+    }
+    // A run's own text is looked for, not the built-in one.
+    let texts = Templates(
+        [(
+            "note.empty_result".to_string(),
+            "(returned nothing at all)".to_string(),
+        )]
+        .into_iter()
+        .collect(),
+    );
+    let voice = Voice {
+        lang: Lang::En,
+        custom: Some(&texts),
+    };
+    assert_eq!(
+        found_in("(returned nothing at all)", voice),
+        ["note.empty_result"]
+    );
+    assert!(found_in("(The tool returned nothing.)", voice).is_empty());
+}
