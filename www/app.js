@@ -413,7 +413,7 @@ setLang(initialLang(params.lang));
 ui.uiLang.value = lang();
 initConnect({ keep: () => ({ question: ui.question.value }) });
 initTools(settingsChanged);
-initPrompt(settingsChanged);
+initPrompt(settingsChanged, () => (live.agent ? live.agent.trace() : loaded));
 initScoreboard();
 initCompare({ buildAgent, question: () => ui.question.value, inPage: () => (inPagePanel()?.inPageLoaded() ? inPagePanel().inPageSettings() : null) });
 // What a fresh page runs with: a permalink carries only the settings that differ from it.

@@ -450,3 +450,35 @@ test('older rounds summarised first: a summary step, its card, and the summary a
   const question = sent[asked + 1].body.messages.find((m) => m.content.startsWith('Question:'));
   expect(question.content).toContain('Summary of the omitted steps:');
 });
+
+test('the texts the loop sends: an edited one is what the model gets, the panel says where it went, a link carries it', async ({ page }) => {
+  const run = runId('texts');
+  await openPage(page);
+  await useServer(page, mockUrl('format-error', run));
+  await page.locator('#prompt-panel > summary').click();
+  await page.locator('#text-name').selectOption('format.no_action');
+  await expect(page.locator('#text-body')).toHaveValue(/^No 'Action:' found/);
+  await expect(page.locator('#text-sent')).toHaveText('Placeholders: {format}. Not sent in the run on show.');
+  await page.locator('#text-body').fill('Write an Action line, please.\n{format}');
+  await expect(page.locator('#text-name option:checked')).toHaveText('format.no_action (edited)');
+  await ask(page);
+  await expect(finalAnswer(page)).toHaveText('The result is 395.');
+  const sent = await mockRequests('format-error', run);
+  const second = sent[1].body.messages.map((m) => m.content).join('\n');
+  expect(second).toContain('Write an Action line, please.\nThought: <your reasoning>');
+  expect(second).not.toContain("No 'Action:' found");
+  // Chosen again, the text says where the run on show sent it.
+  await page.locator('#text-name').selectOption('format.no_action');
+  await expect(page.locator('#text-sent')).toHaveText('Placeholders: {format}. In the run on show, first sent in the request of step 2.');
+  await page.locator('#permalink').click();
+  const link = await page.locator('#permalink-url').inputValue();
+  expect(new URL(link).searchParams.get('texts')).toBe(JSON.stringify({ 'format.no_action': 'Write an Action line, please.\n{format}' }));
+  await page.goto(link);
+  await page.locator('#prompt-panel > summary').click();
+  await page.locator('#text-name').selectOption('format.no_action');
+  await expect(page.locator('#text-body')).toHaveValue('Write an Action line, please.\n{format}');
+  // Reset: the built-in words again, and the link no longer carries it.
+  await page.locator('#text-reset').click();
+  await expect(page.locator('#text-body')).toHaveValue(/^No 'Action:' found/);
+  await expect(page.locator('#text-name option:checked')).toHaveText('format.no_action');
+});
