@@ -60,7 +60,7 @@ fn tool_hint(error: &ToolError, to: Voice<'_>) -> String {
         ToolError::NoMatch { topics, .. } if topics.is_empty() => say!(to, TOOL_FIX_NO_MATCH),
         ToolError::NoMatch { topics, .. } => {
             let topics = topics.join("; ");
-            say!(to, TOOL_FIX_NO_MATCH_2, topics)
+            say!(to, TOOL_FIX_NO_MATCH_TOPICS, topics)
         }
         ToolError::InvalidClock { .. } => say!(to, TOOL_FIX_INVALID_CLOCK),
         ToolError::InvalidInput { .. }
@@ -152,7 +152,7 @@ pub(super) const TEMPLATES: &[&Template] = &[
     &TOOL_FIX_NO_DOCUMENTS,
     &TOOL_FIX_EMPTY_QUERY,
     &TOOL_FIX_NO_MATCH,
-    &TOOL_FIX_NO_MATCH_2,
+    &TOOL_FIX_NO_MATCH_TOPICS,
     &TOOL_FIX_INVALID_CLOCK,
     &TOOL_FIX_ARGUMENTS_NOT_PASSED,
     &TOOL_FIX_NO_ANSWER_WITHIN,
@@ -223,8 +223,8 @@ const TOOL_FIX_NO_MATCH: Template = Template {
     en: "try other or fewer keywords",
     zh: "换用其他或更少的关键词",
 };
-const TOOL_FIX_NO_MATCH_2: Template = Template {
-    name: "tool_fix.no_match_2",
+const TOOL_FIX_NO_MATCH_TOPICS: Template = Template {
+    name: "tool_fix.no_match_topics",
     en: "try other or fewer keywords, or the other language (English/中文); the \
                  documents include: {topics}; if none is about the question, answer it \
                  from what you know",

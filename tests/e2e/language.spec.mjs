@@ -62,9 +62,12 @@ async function rawKeys(page) {
   return texts.flatMap(({ text, where }) => [...text.matchAll(RAW_KEY)].map((m) => `${where}: ${m[0]}`));
 }
 
+// The names of the loop's texts (`format.no_action`): identifiers of the core, as a tool's name is.
+const TEMPLATE_NAME = /^[a-z]+(_[a-z]+)*\.[a-z]+(_[a-z]+)*$/;
+
 function latinWords(texts) {
   return texts.flatMap(({ text, where }) => (text.match(/[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9+]|[A-Za-z]/g) ?? [])
-    .filter((word) => !ALLOWED.has(word))
+    .filter((word) => !ALLOWED.has(word) && !(where === 'text-name option' && TEMPLATE_NAME.test(word)))
     .map((word) => `${where}: ${word} (in "${text.trim().slice(0, 60)}")`));
 }
 
