@@ -10,7 +10,7 @@ use serde_json::{Error, Value};
 use crate::ask::MustAnswer;
 use crate::lang::Lang;
 use crate::strategy::{Strategy, MAX_PLAN_STEPS};
-use crate::told::{asks, say, tool_description, Templates, Voice};
+use crate::told::{asks, say, tool_description, Template, Templates, Voice};
 use crate::tools::ToolSpec;
 
 /// A worked example appended to the system prompt (few-shot prompting).
@@ -132,46 +132,40 @@ pub enum Opening {
 
 /// Where the Thought opens when the answer is in what `tool` found, earlier than the last
 /// Observation ([`MustAnswer::FoundBefore`]).
-pub fn found_by(tool: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("The {tool} Observation shows"),
-        Lang::Zh => format!("{tool} 的 Observation 显示"),
+pub fn found_by(tool: &str, to: Voice<'_>) -> String {
+    say!(to, asks::OPENING_FOUND_BY, tool)
+}
+
+/// The words an opening is written with in this run.
+pub fn opening(opening: Opening, to: Voice<'_>) -> String {
+    say!(to, opening_template(opening))
+}
+
+fn opening_template(opening: Opening) -> Template {
+    match opening {
+        Opening::ChooseTool => asks::OPENING_CHOOSE_TOOL,
+        Opening::ReadObservation => asks::OPENING_READ_OBSERVATION,
+        Opening::Answer => asks::OPENING_ANSWER,
+        Opening::FromKnowledge => asks::OPENING_FROM_KNOWLEDGE,
+        Opening::Check => asks::OPENING_CHECK,
     }
 }
 
-pub fn opening(opening: Opening, lang: Lang) -> &'static str {
-    match (opening, lang) {
-        (Opening::ChooseTool, Lang::En) => "To answer this, I need",
-        (Opening::ChooseTool, Lang::Zh) => "要回答这个问题，我需要",
-        (Opening::ReadObservation, Lang::En) => "The Observation shows",
-        (Opening::ReadObservation, Lang::Zh) => "Observation 显示",
-        (Opening::Answer, Lang::En) => "The answer is",
-        (Opening::Answer, Lang::Zh) => "答案是",
-        (Opening::FromKnowledge, Lang::En) => "No tool answers this, so I answer from what I know",
-        (Opening::FromKnowledge, Lang::Zh) => "没有工具能回答这个问题，所以我根据自己的知识回答",
-        (Opening::Check, Lang::En) => "I compare the answer with the question and the Observations",
-        (Opening::Check, Lang::Zh) => "我把答案与问题和 Observation 对照",
-    }
+/// The answer's built-in opening, which reading an answer strips (in either language).
+pub fn answer_opening(lang: Lang) -> &'static str {
+    asks::OPENING_ANSWER.text(lang)
 }
 
 /// Where the Thought opens after an answer that left a number of the question unused: told
 /// so in words, the 0.5B model copied the feedback into its Thought and then sent the number
 /// alone to the calculator or searched for it.
-pub fn use_number(number: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => {
-            format!("To use the {number} of the question, I need the calculator to compute")
-        }
-        Lang::Zh => format!("要用上问题里的 {number}，我需要用计算器计算"),
-    }
+pub fn use_number(number: &str, to: Voice<'_>) -> String {
+    say!(to, asks::OPENING_USE_NUMBER, number)
 }
 
 /// The Thought's opening after an answer that left out a name the question gives.
-pub fn use_name(name: &str, tool: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("The question also names {name}, so I need {tool} for it"),
-        Lang::Zh => format!("问题里还提到了 {name}，所以我需要为它调用 {tool}"),
-    }
+pub fn use_name(name: &str, tool: &str, to: Voice<'_>) -> String {
+    say!(to, asks::OPENING_USE_NAME, name, tool)
 }
 
 /// What a request without a constraint ends with when only the answer is left: after the model
@@ -348,7 +342,7 @@ pub fn keeps_answer(reply: &str) -> bool {
     let mut text = reply.trim();
     for lang in [Lang::En, Lang::Zh] {
         text = text
-            .strip_prefix(opening(Opening::Answer, lang))
+            .strip_prefix(answer_opening(lang))
             .unwrap_or(text)
             .trim();
     }

@@ -106,11 +106,11 @@ impl Agent {
             _ if again => asked_before,
             _ => None,
         };
-        let lang = config.prompt.lang;
+        let voice = config.prompt.voice();
         if let Some(why) = must_answer.filter(|_| !on) {
             history::close_with(
                 &mut messages,
-                &prompt::ask_for_answer(&self.trace.question, config.prompt.voice(), why, again),
+                &prompt::ask_for_answer(&self.trace.question, voice, why, again),
             );
         }
         // A Thought that ran on to the token limit is given back, cut to its first
@@ -119,22 +119,22 @@ impl Agent {
         let thought_closed = on && ran_on.is_some();
         let observed = !self.rounds.is_empty();
         let unused = match &last.format_error {
-            Some(FormatError::NumberUnused { number }) => Some(prompt::use_number(number, lang)),
+            Some(FormatError::NumberUnused { number }) => Some(prompt::use_number(number, voice)),
             Some(FormatError::NameUnused { name, tool, .. }) => {
-                Some(prompt::use_name(name, tool, lang))
+                Some(prompt::use_name(name, tool, voice))
             }
             _ => None,
         };
         let thought_prefix = match (observed, ran_on) {
             _ if !config.strategy.thinks() || self.course.asks_plan() => None,
             (_, Some(thought)) => Some(thought),
-            _ if self.course.checking().is_some() => {
-                Some(prompt::opening(Opening::Check, lang).to_string())
-            }
+            _ if self.course.checking().is_some() => Some(prompt::opening(Opening::Check, voice)),
             _ if last.unrelated => Some(match (next, self.found_before()) {
-                (Some(tool), _) => format!("{} {tool}", prompt::opening(Opening::ChooseTool, lang)),
-                (None, Some(found)) => prompt::found_by(found, lang),
-                (None, None) => prompt::opening(Opening::FromKnowledge, lang).to_string(),
+                (Some(tool), _) => {
+                    format!("{} {tool}", prompt::opening(Opening::ChooseTool, voice))
+                }
+                (None, Some(found)) => prompt::found_by(found, voice),
+                (None, None) => prompt::opening(Opening::FromKnowledge, voice),
             }),
             (_, None) if unused.is_some() => unused,
             // Carrying out a plan, the Thought opens on the step it is at.
@@ -144,12 +144,12 @@ impl Agent {
             }
             // No tool has evidence in the question: the first Thought opens on answering it.
             (false, None) if config.act_first && config.strategy.acts() && self.no_tool_fits() => {
-                Some(prompt::opening(Opening::FromKnowledge, lang).to_string())
+                Some(prompt::opening(Opening::FromKnowledge, voice))
             }
             // The tool the question points to, named where the first Thought opens: the one
             // steered to, or else the best fit when it is ahead of the others.
             (false, None) if config.act_first && config.strategy.acts() => {
-                let opening = prompt::opening(Opening::ChooseTool, lang);
+                let opening = prompt::opening(Opening::ChooseTool, voice);
                 // Named on strong evidence, or a page's tool ahead of all on some: a tool
                 // declared in another language, or by its description alone, has no more to
                 // show. On weaker evidence the model chooses.
@@ -169,7 +169,7 @@ impl Agent {
             }
             (false, None) => None,
             (true, None) => {
-                let opening = prompt::opening(Opening::ReadObservation, lang);
+                let opening = prompt::opening(Opening::ReadObservation, voice);
                 Some(match &last.short_result {
                     Some(result) => format!("{opening} {result}"),
                     None => opening.to_string(),
@@ -181,7 +181,7 @@ impl Agent {
         let asks_plan = self.course.asks_plan() && must_answer.is_none();
         // The check's reply may be "OK": no opening forces a sentence; a plan has no answer.
         let answer_prefix = (on && checks_answer.is_none() && !asks_plan)
-            .then(|| prompt::opening(Opening::Answer, lang).to_string());
+            .then(|| prompt::opening(Opening::Answer, voice));
         // Not to the tool the last reply misused: left out, it stays out.
         let misused = |tool: &&str| avoid.as_ref().is_some_and(|a| a.tool == *tool);
         // The tool the last Thought chose, which its Action did not call.

@@ -9,7 +9,7 @@ use crate::lang::Lang;
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
-use crate::prompt::{self, FewShot, Opening};
+use crate::prompt::{self, FewShot};
 mod echo;
 mod names;
 mod sent_back;
@@ -404,7 +404,7 @@ fn expression_in(answer: &str, run: &RunSoFar) -> Option<(String, Value)> {
         .find(|spec| spec.role == Some(Role::Computes))?;
     let mut text = answer.trim();
     for lang in [Lang::En, Lang::Zh] {
-        let opening = prompt::opening(Opening::Answer, lang);
+        let opening = prompt::answer_opening(lang);
         if let Some(rest) = text.strip_prefix(opening) {
             text = rest.trim_start();
         }
@@ -530,7 +530,7 @@ fn without_opening(answer: &str) -> &str {
     let mut answer = answer.trim_start();
     for lang in [Lang::En, Lang::Zh] {
         answer = answer
-            .strip_prefix(prompt::opening(Opening::Answer, lang))
+            .strip_prefix(prompt::answer_opening(lang))
             .unwrap_or(answer)
             .trim_start();
     }
@@ -551,7 +551,7 @@ fn without_copied_label(answer: &str) -> Option<String> {
     let mut opening = "";
     let mut rest = answer.trim_start();
     for lang in [Lang::En, Lang::Zh] {
-        let words = prompt::opening(Opening::Answer, lang);
+        let words = prompt::answer_opening(lang);
         if let Some(after) = rest.strip_prefix(words) {
             opening = words;
             rest = after.trim_start();

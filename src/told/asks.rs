@@ -88,3 +88,57 @@ pub const SUMMARY_SHOWN: Template = Template {
     en: "Summary of the omitted steps: {summary}",
     zh: "被省略步骤的总结：{summary}",
 };
+
+/// Where a Thought or an answer opens under a constraint ([`crate::prompt::Opening`]): the
+/// grammar writes these words first, so a small model reads before it writes.
+pub(super) const OPENINGS: &[&Template] = &[
+    &OPENING_CHOOSE_TOOL,
+    &OPENING_READ_OBSERVATION,
+    &OPENING_ANSWER,
+    &OPENING_FROM_KNOWLEDGE,
+    &OPENING_CHECK,
+    &OPENING_FOUND_BY,
+    &OPENING_USE_NUMBER,
+    &OPENING_USE_NAME,
+];
+
+pub const OPENING_CHOOSE_TOOL: Template = Template {
+    name: "opening.choose_tool",
+    en: "To answer this, I need",
+    zh: "要回答这个问题，我需要",
+};
+pub const OPENING_READ_OBSERVATION: Template = Template {
+    name: "opening.read_observation",
+    en: "The Observation shows",
+    zh: "Observation 显示",
+};
+pub const OPENING_ANSWER: Template = Template {
+    name: "opening.answer",
+    en: "The answer is",
+    zh: "答案是",
+};
+pub const OPENING_FROM_KNOWLEDGE: Template = Template {
+    name: "opening.from_knowledge",
+    en: "No tool answers this, so I answer from what I know",
+    zh: "没有工具能回答这个问题，所以我根据自己的知识回答",
+};
+pub const OPENING_CHECK: Template = Template {
+    name: "opening.check",
+    en: "I compare the answer with the question and the Observations",
+    zh: "我把答案与问题和 Observation 对照",
+};
+pub const OPENING_FOUND_BY: Template = Template {
+    name: "opening.found_by",
+    en: "The {tool} Observation shows",
+    zh: "{tool} 的 Observation 显示",
+};
+pub const OPENING_USE_NUMBER: Template = Template {
+    name: "opening.use_number",
+    en: "To use the {number} of the question, I need the calculator to compute",
+    zh: "要用上问题里的 {number}，我需要用计算器计算",
+};
+pub const OPENING_USE_NAME: Template = Template {
+    name: "opening.use_name",
+    en: "The question also names {name}, so I need {tool} for it",
+    zh: "问题里还提到了 {name}，所以我需要为它调用 {tool}",
+};

@@ -41,6 +41,7 @@ pub const ALL: &[&[&Template]] = &[
     tool::TEMPLATES,
     TEMPLATES,
     asks::TEMPLATES,
+    asks::OPENINGS,
 ];
 
 /// A call made again with the same arguments: the earlier Observation and a note. A failed call
