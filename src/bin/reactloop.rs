@@ -86,7 +86,7 @@ fn parse_lines() -> Result<(), String> {
                 "answer": answer, "thought": result.thought, "repairs": repairs, "error": null}),
             Parsed::Error { error } => json!({"kind": "error", "tool": null, "input": null,
                 "answer": null, "thought": result.thought, "repairs": repairs,
-                "error": told::format_error(error, Lang::En)}),
+                "error": told::format_error(error, Lang::En.into())}),
         };
         writeln!(out, "{row}").map_err(|e| format!("writing stdout: {e}"))?;
     }
