@@ -3,7 +3,7 @@
 //! from the trace themselves; the page needs no polling to know what comes next.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::agent::{Agent, AgentError, Change, Next, ToolResult};
 use crate::ask::ModelRequest;
@@ -11,7 +11,7 @@ use crate::lang::Text;
 use crate::llm::{LlmError, ServerKind};
 use crate::sentences;
 use crate::tools::ToolCall;
-use crate::trace::{Guard, ModelReply, Outcome};
+use crate::trace::{self, Guard, ModelReply, Outcome};
 use crate::view;
 
 /// What happened, as a page receives it.
@@ -292,6 +292,7 @@ impl Run {
             // serde_json writes these types without fail.
             if let Ok(mut value) = view::step(step, &self.page_origin) {
                 value["view"]["can_retry"] = (index == last && self.agent.can_retry()).into();
+                value["view"]["plan"] = json!(trace::plan_progress(&trace.steps[..index]));
                 if !opened {
                     if let Some(fields) = value.as_object_mut() {
                         fields.remove("request");

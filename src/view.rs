@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::parse::{Parsed, Span};
 use crate::sentences;
 use crate::told;
-use crate::trace::{Step, Trace};
+use crate::trace::{plan_progress, Step, Trace};
 
 /// One step, for its card. `page_origin` phrases a model error's fix for this page.
 pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> {
@@ -55,8 +55,9 @@ pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Erro
     let mut steps: Vec<Value> = (trace.steps.iter())
         .map(|s| step(s, page_origin))
         .collect::<Result<_, _>>()?;
-    for (view, texts) in steps.iter_mut().zip(sent_texts(trace)) {
+    for (i, (view, texts)) in steps.iter_mut().zip(sent_texts(trace)).enumerate() {
         view["view"]["texts"] = json!(texts);
+        view["view"]["plan"] = json!(plan_progress(&trace.steps[..=i]));
     }
     value["steps"] = Value::Array(steps);
     value["view"] = json!({

@@ -11,7 +11,7 @@ use reactloop::prompt::PromptConfig;
 use reactloop::settings::{configure, Purpose};
 use reactloop::strategy::Strategy;
 use reactloop::tools::{default_documents, HostContext, Registry};
-use reactloop::trace::{Outcome, Trace};
+use reactloop::trace::{plan_progress, Outcome, Trace};
 use serde_json::{json, Value};
 
 const HOST: HostContext = HostContext {
@@ -454,6 +454,13 @@ fn plan_asks_for_a_plan_first_keeps_it_and_replans_once_after_a_failure() {
     assert_eq!(outcome, answer("The answer is 42"));
     let asked: Vec<bool> = trace.steps.iter().map(|s| s.request.asks_plan).collect();
     assert_eq!(asked, [true, false, true, false, false, false]);
+    // The progress the Thought opens on and the page ticks: the newest plan's, a failed call
+    // no item done, the calculation one.
+    let progress = |upto: usize| plan_progress(&trace.steps[..upto]).map(|p| (p.step, p.done));
+    assert_eq!(progress(2), Some((1, 0)));
+    assert_eq!(progress(4), Some((3, 0)));
+    assert_eq!(progress(5), Some((3, 1)));
+    assert_eq!(plan_progress(&[]), None);
     assert!(trace.steps[1]
         .observation
         .as_ref()

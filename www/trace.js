@@ -94,17 +94,16 @@ export class TraceView {
   }
 
   /**
-   * Which items of the plan on step `index` are done: as many as tools answered since, and the
-   * last one (the answer) once the run answered with no newer plan.
+   * Which items of the plan on step `index` are done, as the core counts them (`view.plan` of
+   * the last step it was the newest plan of), and the last one (the answer) once the run
+   * answered with it.
    */
   planDone(index) {
-    let done = 0;
-    for (const { step } of this.cards.values()) {
-      if (step.index <= index) continue;
-      if (step.plan) return { done, answered: false };
-      if (step.observation?.source === 'tool') done += 1;
-    }
-    return { done, answered: this.outcome?.outcome.type === 'answer' };
+    const cards = [...this.cards.values()];
+    const at = cards.findLastIndex((c) => c.step.view?.plan?.step === index);
+    if (at < 0) return { done: 0, answered: false };
+    const answered = at === cards.length - 1 && this.outcome?.outcome.type === 'answer';
+    return { done: cards[at].step.view.plan.done, answered };
   }
 
   /**

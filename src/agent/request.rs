@@ -139,7 +139,7 @@ impl Agent {
             (_, None) if unused.is_some() => unused,
             // Carrying out a plan, the Thought opens on the step it is at.
             (_, None) if self.course.plan().is_some() => {
-                let done = self.calls.iter().filter(|c| c.succeeded).count();
+                let done = crate::trace::plan_progress(&self.trace.steps).map_or(0, |p| p.done);
                 self.course.plan_opening(done, config.prompt.voice())
             }
             // No tool has evidence in the question: the first Thought opens on answering it.

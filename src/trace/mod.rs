@@ -229,3 +229,30 @@ pub enum TraceError {
 
 // Its sentence for a person (`Display`, the English) is in `crate::sentences`, with the Chinese.
 impl std::error::Error for TraceError {}
+
+/// How far the plan a run carries out has got: the step that wrote it (`Step::index`) and how
+/// many of its items are done, one for each tool that answered since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PlanProgress {
+    pub step: usize,
+    pub done: usize,
+}
+
+/// The progress of the newest plan among `steps`; `None` before any. The loop opens the next
+/// Thought on the item it is at, and a page ticks as many items: one count for both.
+pub fn plan_progress(steps: &[Step]) -> Option<PlanProgress> {
+    let mut progress = None;
+    for step in steps {
+        if step.plan.is_some() {
+            progress = Some(PlanProgress {
+                step: step.index,
+                done: 0,
+            });
+        } else if let (Some(p), Some(o)) = (progress.as_mut(), &step.observation) {
+            if o.source == ObservationSource::Tool {
+                p.done += 1;
+            }
+        }
+    }
+    progress
+}

@@ -17,6 +17,7 @@ const SAMPLES = {
   constrained: ['auto', 'json_schema'], actFirst: [false, true], strategy: ['react', 'plan'], compress: ['window', 'summary'],
   lang: [undefined, 'zh'], template: [undefined, 'Be terse.\n{tools}\n{tool_names} & ?x=1#y'], systemPrompt: [undefined, 'You are a tutor.'],
   fewShot: [[], [{ question: 'q & a?', transcript: 'Thought: t\nAction: final_answer\nAction Input: 1' }]],
+  texts: [{}, { 'format.no_action': 'Write an Action line & {format}', 'note.empty_result': '（什么也没有）' }],
   workedExamples: [true, false], restateQuestion: [false, true], stop: [['Observation:'], ['Observation:', '\nQ:']],
   maxSteps: [8, 4], maxFormatErrors: [3, 2], maxRepeats: [3, 5], observationLimit: [500, 400], historyRounds: [6, 3],
   style: ['auto', 'chat'], documents: [[{ title: 'A', text: 'a' }], [{ title: 'B', text: 'b = 1 %' }]], disabledTools: [[], ['current_time']],

@@ -256,6 +256,8 @@ export interface StepView {
   fits: Text[];
   /** In a whole trace (`trace()`, `loadTrace`): the templates (`templates()`) this step's request was the first to send. */
   texts?: string[];
+  /** As of this step, the newest plan's step (`index`) and how many of its items are done (a tool answered for each); null before any plan. */
+  plan?: { step: number; done: number } | null;
   /** In a 'step' event: the run stopped on this step's model error, and retry() asks again. */
   can_retry?: boolean;
 }
