@@ -163,59 +163,10 @@ impl Grader {
     }
 }
 
-/// The numbers of normalised text: digits with an optional fraction (or a bare fraction) and
-/// an optional exponent, with a minus sign unless that "-" follows a digit, a letter a-z, "."
-/// or ")" (there it is a binary minus or a date's separator: "2025-03-14").
-fn numbers_in(normal: &str) -> impl Iterator<Item = f64> + '_ {
-    let chars: Vec<char> = normal.chars().collect();
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        while at < chars.len() {
-            let signed = chars[at] == '-'
-                && !(at > 0 && matches!(chars[at - 1], '0'..='9' | 'a'..='z' | '.' | ')'));
-            let found = signed
-                .then(|| number_body(&chars, at + 1))
-                .flatten()
-                .map(|end| (at, end))
-                .or_else(|| number_body(&chars, at).map(|end| (at, end)));
-            match found {
-                Some((start, end)) => {
-                    at = end;
-                    let written: String = chars[start..end].iter().collect();
-                    if let Some(n) = written.parse::<f64>().ok().filter(|n| n.is_finite()) {
-                        return Some(n);
-                    }
-                }
-                None => at += 1,
-            }
-        }
-        None
-    })
-}
-
-/// Where the number starting at `at` ends (`\d+(\.\d+)?|\.\d+`, then `e[+-]?\d+`), if one does.
-fn number_body(chars: &[char], at: usize) -> Option<usize> {
-    let digits = |from: usize| {
-        chars[from.min(chars.len())..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count()
-    };
-    let whole = digits(at);
-    let mut end = at + whole;
-    if chars.get(end) == Some(&'.') && digits(end + 1) > 0 {
-        end += 1 + digits(end + 1);
-    } else if whole == 0 {
-        return None;
-    }
-    if chars.get(end) == Some(&'e') {
-        let sign = usize::from(matches!(chars.get(end + 1), Some('+' | '-')));
-        let exponent = digits(end + 1 + sign);
-        if exponent > 0 {
-            end += 1 + sign + exponent;
-        }
-    }
-    Some(end)
+/// The numbers of normalised text, signed, with exponents ([`crate::numbers::GRADED`]).
+fn numbers_in(normal: &str) -> impl Iterator<Item = f64> {
+    let found = crate::numbers::read(normal, crate::numbers::GRADED);
+    found.into_iter().filter_map(|n| n.value())
 }
 
 /// `text` without the commas of thousands groups: 1 to 3 digits (not after a digit or ".")

@@ -37,6 +37,7 @@ pub mod history;
 pub mod lang;
 pub mod limits;
 pub mod llm;
+pub mod numbers;
 pub mod parse;
 pub mod prompt;
 pub mod reading;

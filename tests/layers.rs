@@ -16,7 +16,7 @@ use std::path::Path;
 /// (`wasm/`), which Cargo keeps from being used by the core.
 const LAYERS: &[&[&str]] = &[
     &["defaults"],
-    &["lang", "fields", "limits", "strategy"],
+    &["lang", "fields", "limits", "strategy", "numbers"],
     &["tools", "parse", "grade", "llm"],
     &["ask", "told"],
     &["prompt", "history"],

@@ -153,57 +153,10 @@ pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
     (!given.is_empty() && !given.iter().any(|g| near(g))).then(|| result.to_string())
 }
 
-/// The numbers written in digits in `text` (ASCII or full-width), as their digits with no
-/// group commas and no trailing zeros after a decimal point ("1,000.50" is "1000.5"). A digit
-/// run touching a Latin letter is part of a name ("Qwen2", "3D", "2nd") and is left out.
+/// The amounts written in digits in `text` (ASCII or full-width), one way each: no group
+/// commas, no trailing zeros after a point ("1,000.50" is "1000.5"); a number touching a
+/// Latin letter is part of a name ("Qwen2", "3D", "2nd") and left out ([`crate::numbers::AMOUNTS`]).
 pub fn numbers(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text
-        .chars()
-        .map(|c| match c {
-            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
-            c => c,
-        })
-        .collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut digits = String::new();
-        while i < chars.len() {
-            let c = chars[i];
-            let next_digit = chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
-            let group = || {
-                let run = chars[i + 1..].iter().take_while(|d| d.is_ascii_digit());
-                run.count() == 3
-            };
-            if c.is_ascii_digit() || (c == '.' && next_digit && !digits.contains('.')) {
-                digits.push(c);
-            } else if !(c == ',' && next_digit && group()) {
-                // Anything but a group separator ("1,000") ends the number.
-                break;
-            }
-            i += 1;
-        }
-        let letter = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphabetic());
-        if letter(start.checked_sub(1).and_then(|s| chars.get(s))) || letter(chars.get(i)) {
-            continue;
-        }
-        if digits.contains('.') {
-            digits = digits
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .to_string();
-        }
-        let digits = digits.trim_start_matches('0');
-        out.push(if digits.is_empty() || digits.starts_with('.') {
-            format!("0{digits}")
-        } else {
-            digits.to_string()
-        });
-    }
-    out
+    let found = crate::numbers::read(text, crate::numbers::AMOUNTS);
+    found.iter().map(crate::numbers::Number::plain).collect()
 }

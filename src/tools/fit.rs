@@ -386,34 +386,11 @@ pub fn day(fits: &[ToolFit], tool: &str) -> Option<i64> {
     })
 }
 
-/// The numbers a question writes on their own: not part of a name (GPT-4, X2).
+/// The numbers a question writes on their own, as written: not part of a name (GPT-4, X2)
+/// ([`crate::numbers::QUESTION`]).
 fn numbers(question: &str) -> Vec<String> {
-    let chars: Vec<char> = question.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len()
-            && (chars[i].is_ascii_digit()
-                || (matches!(chars[i], '.' | ',')
-                    && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
-        {
-            i += 1;
-        }
-        let before = start.checked_sub(1).map(|b| chars[b]);
-        // "GPT-4": a hyphen after a letter joins the number to a name.
-        let joined = before.is_some_and(|c| c.is_ascii_alphabetic())
-            || (before == Some('-') && start >= 2 && chars[start - 2].is_ascii_alphabetic())
-            || chars.get(i).is_some_and(|c| c.is_ascii_alphabetic());
-        if !joined {
-            out.push(chars[start..i].iter().collect());
-        }
-    }
-    out
+    let found = crate::numbers::read(question, crate::numbers::QUESTION);
+    found.into_iter().map(|n| n.written).collect()
 }
 
 /// Whether `text` holds a number, in digits or in words ("seven", "half", "三", "一半"): a
