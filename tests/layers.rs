@@ -356,14 +356,14 @@ fn the_builtin_reader_finds_a_variant_an_import_and_not_a_comment() {
 #[test]
 fn the_page_explains_no_core_variant_itself() {
     use reactloop::ask::MustAnswer;
-    let names = [
-        "repeated_call",
-        "last_step",
-        "repeated_failure",
-        "no_tool_fits",
-        "found_before",
-        "applied_again",
-    ];
+    // Every variant serde knows, from its refusal of an unknown one ("expected one of `a`,
+    // `b`"): a new one is checked without a line here.
+    let refusal = serde_json::from_value::<MustAnswer>(serde_json::json!("no such"))
+        .unwrap_err()
+        .to_string();
+    let expected = refusal.split("expected").nth(1).expect(&refusal);
+    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    assert!(names.len() >= 6, "{refusal}");
     let i18n = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n.js"))
         .expect("www/i18n.js");
     let mut said = Vec::new();

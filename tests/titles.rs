@@ -53,7 +53,8 @@ fn every_variant_has_a_title_in_both_languages() {
         ("role", variants::<Role>(json!(UNKNOWN))),
     ];
     let titles = titles();
-    assert_eq!(kinds[0].1.len(), 14, "the guard kinds: {:?}", kinds[0].1);
+    // The reader of serde's refusal read them all (a new guard needs no line here).
+    assert!(kinds[0].1.len() >= 14, "the guard kinds: {:?}", kinds[0].1);
     let mut missing = Vec::new();
     for (group, names) in &kinds {
         assert!(!names.is_empty(), "{group}: no variants read");
