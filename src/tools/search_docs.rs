@@ -7,7 +7,7 @@
 //! are dropped so that questions rank by their content words.
 
 use serde_json::json;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{Document, ToolError, ToolSpec};
 
@@ -183,7 +183,8 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
         .iter()
         .zip(docs)
         .map(|(tokens, doc)| {
-            let mut tf: HashMap<&str, f64> = HashMap::new();
+            // Summed in the terms' order, not a hash map's: the same query scores the same.
+            let mut tf: BTreeMap<&str, f64> = BTreeMap::new();
             for t in tokens.iter().filter(|t| terms.contains(*t)) {
                 *tf.entry(t.as_str()).or_default() += 1.0;
             }
@@ -209,19 +210,20 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
 /// count by `term_weight`. In a bilingual text a matching sentence in the query's script
 /// (Chinese or not) comes first.
 fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> String {
-    // (a match in the query's script, weight of the distinct terms hit, start byte)
-    let mut best = (false, 0.0, 0);
+    // (a match in the query's script, weight of the distinct terms hit in thirds, start byte)
+    let mut best = (false, 0, 0);
     for start in sentence_starts(text) {
         let sentence = text[start..]
             .split(is_sentence_end)
             .next()
             .unwrap_or_default();
-        let hits: HashSet<String> = tokenize(sentence)
+        let hits: BTreeSet<String> = tokenize(sentence)
             .into_iter()
             .filter(|t| terms.contains(t))
             .collect();
-        let weight: f64 = hits.iter().map(|t| term_weight(t)).sum();
-        let script = weight > 0.0 && sentence.chars().any(is_cjk) == query_cjk;
+        // Whole thirds: a tie is a tie, and the earliest sentence wins it.
+        let weight: u32 = hits.iter().map(|t| thirds(t)).sum();
+        let script = weight > 0 && sentence.chars().any(is_cjk) == query_cjk;
         if (script, weight) > (best.0, best.1) {
             best = (script, weight, start);
         }
@@ -259,10 +261,15 @@ fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> 
 /// A single Chinese character is a third of a word: alone it is rarely the subject (用 and 做 in
 /// "FAISS 主要用来做什么" must not outweigh the name), while the pairs carry the words.
 fn term_weight(term: &str) -> f64 {
+    f64::from(thirds(term)) / 3.0
+}
+
+/// [`term_weight`] in thirds.
+fn thirds(term: &str) -> u32 {
     let mut chars = term.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) if is_cjk(c) => 1.0 / 3.0,
-        _ => 1.0,
+        (Some(c), None) if is_cjk(c) => 1,
+        _ => 3,
     }
 }
 
