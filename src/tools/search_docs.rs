@@ -7,7 +7,7 @@
 //! are dropped so that questions rank by their content words.
 
 use serde_json::json;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use super::{Document, ToolError, ToolSpec};
 
@@ -183,15 +183,17 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
         .iter()
         .zip(docs)
         .map(|(tokens, doc)| {
-            // Summed in the terms' order, not a hash map's: the same query scores the same.
-            let mut tf: BTreeMap<&str, f64> = BTreeMap::new();
+            let mut tf: HashMap<&str, f64> = HashMap::new();
             for t in tokens.iter().filter(|t| terms.contains(*t)) {
                 *tf.entry(t.as_str()).or_default() += 1.0;
             }
+            // Summed in the terms' order, not a hash map's: the same query scores the same.
+            let mut tf: Vec<(&str, f64)> = tf.into_iter().collect();
+            tf.sort_unstable_by(|a, b| a.0.cmp(b.0));
             let len_norm = 1.0 - B + B * tokens.len() as f64 / avg_len;
             let score: f64 = tf
                 .iter()
-                .map(|(&term, &f)| {
+                .map(|&(term, f)| {
                     term_weight(term) * idf[term] * f * (K1 + 1.0) / (f + K1 * len_norm)
                 })
                 .sum();
@@ -217,7 +219,7 @@ fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> 
             .split(is_sentence_end)
             .next()
             .unwrap_or_default();
-        let hits: BTreeSet<String> = tokenize(sentence)
+        let hits: HashSet<String> = tokenize(sentence)
             .into_iter()
             .filter(|t| terms.contains(t))
             .collect();
