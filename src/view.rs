@@ -69,13 +69,16 @@ pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Erro
 
 /// For each step, the templates of what the loop tells the model ([`crate::told::ALL`]) that its
 /// request was the first to send: those in the text it adds to the previous request (each
-/// request extends the last one, but after a trim).
+/// request extends the last one, but after a trim), and the openings a constraint writes
+/// first. The model's own reply, which the next request repeats, is not the loop's.
 fn sent_texts(trace: &Trace) -> Vec<Vec<&'static str>> {
     let voice = trace.config.prompt.voice();
     let mut before = String::new();
+    let mut reply = "";
     (trace.steps.iter())
         .map(|step| {
-            let text: String = (step.request.messages.iter())
+            let request = &step.request;
+            let text: String = (request.messages.iter())
                 .map(|m| m.content.as_str())
                 .collect::<Vec<_>>()
                 .join("\n");
@@ -85,10 +88,13 @@ fn sent_texts(trace: &Trace) -> Vec<Vec<&'static str>> {
             while !text.is_char_boundary(same) {
                 same -= 1;
             }
-            let new = &text[same..];
-            let found = told::found_in(new, voice);
+            let mut new = text[same..].replacen(reply, "", 1);
+            for opening in [&request.thought_prefix, &request.answer_prefix] {
+                new.extend(opening.as_deref().map(|o| format!("\n{o}")));
+            }
+            reply = step.reply.as_ref().map_or("", |r| r.text.trim());
             before = text;
-            found
+            told::found_in(&new, voice)
         })
         .collect()
 }

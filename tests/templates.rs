@@ -152,3 +152,47 @@ fn each_template_is_found_where_it_was_sent_and_not_elsewhere() {
     );
     assert!(found_in("(The tool returned nothing.)", voice).is_empty());
 }
+
+#[test]
+fn an_opening_is_found_at_the_request_that_wrote_it_first_not_in_the_next_one() {
+    let config = AgentConfig {
+        constrained: Constrained::Grammar,
+        ..AgentConfig::default()
+    };
+    // The reply as the grammar has it begin: with the opening.
+    let reply = "Thought: To answer this, I need calculator\nAction: calculator\n\
+                 Action Input: {\"expression\": \"6*7\"}";
+    let driven = common::drive(
+        common::agent(config),
+        &[Some(reply), Some(common::FINAL)],
+        LlmError::Aborted,
+        AtEnd::Leave,
+    );
+    let view = reactloop::view::trace(&driven.trace, "http://localhost").unwrap();
+    let texts = |i: usize| -> Vec<String> {
+        serde_json::from_value(view["steps"][i]["view"]["texts"].clone()).unwrap()
+    };
+    let first = driven.trace.steps[0].request.thought_prefix.clone();
+    assert!(
+        first
+            .as_deref()
+            .is_some_and(|p| p.starts_with("To answer this, I need")),
+        "{first:?}"
+    );
+    assert!(
+        texts(0).contains(&"opening.choose_tool".to_string()),
+        "{:?}",
+        texts(0)
+    );
+    // The next request repeats the reply that opening began: not sent again by the loop.
+    assert!(
+        !texts(1).contains(&"opening.choose_tool".to_string()),
+        "{:?}",
+        texts(1)
+    );
+    assert!(
+        texts(1).contains(&"opening.read_observation".to_string()),
+        "{:?}",
+        texts(1)
+    );
+}

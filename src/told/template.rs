@@ -133,22 +133,52 @@ impl Voice<'_> {
     }
 }
 
-/// The templates whose fixed text `text` holds, as `voice` writes them: each piece between
-/// its placeholders that is long enough to tell it apart ([`MIN_PIECE`] characters), and at
-/// least one. A template of placeholders and short words only is never found.
+/// The templates `text` holds, as `voice` writes them: their fixed pieces in order, something
+/// in the place of each placeholder between two of them, and one piece long enough to tell the
+/// template apart ([`MIN_PIECE`] characters). A template of placeholders and short words only
+/// is never found.
 pub fn found_in(text: &str, voice: Voice<'_>) -> Vec<&'static str> {
     let all = super::ALL.iter().flat_map(|group| group.iter());
     all.filter(|t| {
         let own = (voice.custom).and_then(|c| c.0.get(t.name));
-        let written = own.map_or(t.text(voice.lang), String::as_str);
-        let pieces = fixed_pieces(written);
-        let long: Vec<&String> = (pieces.iter())
-            .filter(|p| p.chars().count() >= MIN_PIECE)
-            .collect();
-        !long.is_empty() && long.iter().all(|p| text.contains(p.as_str()))
+        let pieces = fixed_pieces(own.map_or(t.text(voice.lang), String::as_str));
+        pieces.iter().any(|p| p.chars().count() >= MIN_PIECE) && holds(text, &pieces)
     })
     .map(|t| t.name)
     .collect()
+}
+
+/// Whether `text` holds `pieces` in order, each after the last one ends (and, but for the first,
+/// after at least one character more: a placeholder's value), trying each place the first
+/// one is.
+fn holds(text: &str, pieces: &[String]) -> bool {
+    let Some((first, rest)) = pieces.split_first() else {
+        return false;
+    };
+    // A template that opens with a placeholder has its first piece empty: one place to try.
+    let starts: Vec<usize> = match first.is_empty() {
+        true => vec![0],
+        false => text
+            .match_indices(first.as_str())
+            .map(|(at, _)| at)
+            .collect(),
+    };
+    starts.into_iter().any(|at| {
+        let mut from = at + first.len();
+        rest.iter().all(|piece| {
+            let Some(gap) = text[from..].chars().next() else {
+                return piece.is_empty();
+            };
+            let start = from + gap.len_utf8();
+            match text[start..].find(piece.as_str()) {
+                Some(found) => {
+                    from = start + found + piece.len();
+                    true
+                }
+                None => false,
+            }
+        })
+    })
 }
 
 /// The shortest piece of a template's fixed text that [`found_in`] looks for.
@@ -212,5 +242,21 @@ mod tests {
         assert_eq!(fill("（{n}）", &args), "（3）");
         assert_eq!(placeholders("{a} {{b}} {c}{a} {D}"), ["a", "c"]);
         assert_eq!(fixed_pieces("x {a} y {{z}} {B}"), ["x ", " y {z} {B}"]);
+        let pieces = |t: &str| fixed_pieces(t);
+        // In order, with a value in each placeholder's place.
+        assert!(holds(
+            "The search_docs Observation shows",
+            &pieces("The {tool} Observation shows")
+        ));
+        assert!(!holds(
+            "The Observation shows",
+            &pieces("The {tool} Observation shows")
+        ));
+        assert!(!holds("b then a", &pieces("a {x} b")));
+        assert!(holds("(x) a 1 b", &pieces("a {x} b")));
+        assert!(holds(
+            "42\n(The same call)",
+            &pieces("{earlier}\n(The same call)")
+        ));
     }
 }
