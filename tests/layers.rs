@@ -8,6 +8,8 @@
 //! JavaScript (www/, not the build's www/pkg or the vendored www/vendor) is held to the same
 //! cap. `scripts/lines` prints every file's count.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -356,19 +358,14 @@ fn the_builtin_reader_finds_a_variant_an_import_and_not_a_comment() {
 #[test]
 fn the_page_explains_no_core_variant_itself() {
     use reactloop::ask::MustAnswer;
-    // Every variant serde knows, from its refusal of an unknown one ("expected one of `a`,
-    // `b`"): a new one is checked without a line here.
-    let refusal = serde_json::from_value::<MustAnswer>(serde_json::json!("no such"))
-        .unwrap_err()
-        .to_string();
-    let expected = refusal.split("expected").nth(1).expect(&refusal);
-    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-    assert!(names.len() >= 6, "{refusal}");
+    // Every variant serde knows: a new one is checked without a line here.
+    let names = common::variants::<MustAnswer>(serde_json::json!("no such"));
+    assert!(names.len() >= 6, "{names:?}");
     let i18n = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n.js"))
         .expect("www/i18n.js");
     let mut said = Vec::new();
     for name in names {
-        let variant: MustAnswer = serde_json::from_value(serde_json::json!(name)).expect(name);
+        let variant: MustAnswer = serde_json::from_value(serde_json::json!(name)).expect(&name);
         let text = reactloop::sentences::must_answer(variant);
         assert!(!text.en.is_empty() && !text.zh.is_empty(), "{name}");
         assert!(

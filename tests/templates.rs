@@ -10,6 +10,7 @@ use reactloop::lang::Lang;
 use reactloop::llm::{Constrained, LlmError};
 use reactloop::settings::{configure, Purpose};
 use reactloop::told::{self, found_in, placeholders, Templates, Voice};
+use reactloop::trace::Trace;
 use serde_json::json;
 use std::collections::BTreeSet;
 
@@ -59,49 +60,44 @@ fn config(texts: &[(&str, &str)]) -> AgentConfig {
 /// The model's reply is a Thought alone: the format feedback goes back as the Observation.
 const THOUGHT_ONLY: &str = "Thought: I will think about it";
 
+/// The run of "What is 6*7?" under `config` with these replies.
+fn run(config: AgentConfig, replies: &[Option<&'static str>]) -> Trace {
+    common::drive(
+        common::agent(config),
+        replies,
+        LlmError::Aborted,
+        AtEnd::Leave,
+    )
+    .trace
+}
+
+/// The templates the request of step `at` (from 0) sent first, as the trace's view says.
+fn sent_first(trace: &Trace, at: usize) -> Vec<String> {
+    let view = reactloop::view::trace(trace, "http://localhost").unwrap();
+    serde_json::from_value(view["steps"][at]["view"]["texts"].clone()).unwrap()
+}
+
 #[test]
 fn a_runs_own_text_is_what_the_model_is_sent_and_the_trace_says_where() {
     let own = "Only a Thought, {placeholder}. Now write the Action line.";
-    let driven = common::drive(
-        common::agent(config(&[("format.thought_only", own)])),
+    let trace = run(
+        config(&[("format.thought_only", own)]),
         &[Some(THOUGHT_ONLY), Some(common::FINAL)],
-        LlmError::Aborted,
-        AtEnd::Leave,
     );
-    let second = &driven.trace.steps[1].request.messages;
-    let sent: String = second.iter().map(|m| m.content.as_str()).collect();
+    let sent: String = (trace.steps[1].request.messages.iter())
+        .map(|m| m.content.as_str())
+        .collect();
     // Its placeholder filled, an unknown one kept as written; the built-in text not sent.
     assert!(
         sent.contains("Observation: Only a Thought, {placeholder}. Now write the Action line."),
         "{sent}"
     );
     assert!(!sent.contains("You gave only a Thought"), "{sent}");
-    let view = reactloop::view::trace(&driven.trace, "http://localhost").unwrap();
-    assert_eq!(view["steps"][0]["view"]["texts"], json!([]));
-    let texts = &view["steps"][1]["view"]["texts"];
-    assert!(
-        texts
-            .as_array()
-            .unwrap()
-            .contains(&json!("format.thought_only")),
-        "{texts}"
-    );
+    assert_eq!(sent_first(&trace, 0), Vec::<String>::new());
+    assert!(sent_first(&trace, 1).contains(&"format.thought_only".into()));
     // The same run with the built-in text: found as well, under the same name.
-    let driven = common::drive(
-        common::agent(config(&[])),
-        &[Some(THOUGHT_ONLY), Some(common::FINAL)],
-        LlmError::Aborted,
-        AtEnd::Leave,
-    );
-    let view = reactloop::view::trace(&driven.trace, "http://localhost").unwrap();
-    let texts = &view["steps"][1]["view"]["texts"];
-    assert!(
-        texts
-            .as_array()
-            .unwrap()
-            .contains(&json!("format.thought_only")),
-        "{texts}"
-    );
+    let trace = run(config(&[]), &[Some(THOUGHT_ONLY), Some(common::FINAL)]);
+    assert!(sent_first(&trace, 1).contains(&"format.thought_only".into()));
 }
 
 #[test]
@@ -162,37 +158,21 @@ fn an_opening_is_found_at_the_request_that_wrote_it_first_not_in_the_next_one() 
     // The reply as the grammar has it begin: with the opening.
     let reply = "Thought: To answer this, I need calculator\nAction: calculator\n\
                  Action Input: {\"expression\": \"6*7\"}";
-    let driven = common::drive(
-        common::agent(config),
-        &[Some(reply), Some(common::FINAL)],
-        LlmError::Aborted,
-        AtEnd::Leave,
-    );
-    let view = reactloop::view::trace(&driven.trace, "http://localhost").unwrap();
-    let texts = |i: usize| -> Vec<String> {
-        serde_json::from_value(view["steps"][i]["view"]["texts"].clone()).unwrap()
-    };
-    let first = driven.trace.steps[0].request.thought_prefix.clone();
+    let trace = run(config, &[Some(reply), Some(common::FINAL)]);
+    let first = trace.steps[0].request.thought_prefix.clone();
     assert!(
         first
             .as_deref()
             .is_some_and(|p| p.starts_with("To answer this, I need")),
         "{first:?}"
     );
-    assert!(
-        texts(0).contains(&"opening.choose_tool".to_string()),
-        "{:?}",
-        texts(0)
-    );
+    let opening = "opening.choose_tool".to_string();
+    assert!(sent_first(&trace, 0).contains(&opening));
     // The next request repeats the reply that opening began: not sent again by the loop.
+    let next = sent_first(&trace, 1);
+    assert!(!next.contains(&opening), "{next:?}");
     assert!(
-        !texts(1).contains(&"opening.choose_tool".to_string()),
-        "{:?}",
-        texts(1)
-    );
-    assert!(
-        texts(1).contains(&"opening.read_observation".to_string()),
-        "{:?}",
-        texts(1)
+        next.contains(&"opening.read_observation".into()),
+        "{next:?}"
     );
 }

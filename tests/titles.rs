@@ -4,6 +4,9 @@
 //! and so does a page list (www/index.html's selects) that drifts from the core's, or a page
 //! table (www/i18n.js) that keeps a title of its own beside the core's.
 
+mod common;
+
+use common::variants;
 use std::fs;
 use std::path::Path;
 
@@ -12,23 +15,7 @@ use reactloop::llm::{Constrained, Role};
 use reactloop::sentences::titles;
 use reactloop::strategy::{Compress, Strategy};
 use reactloop::trace::{Guard, ObservationSource, Outcome};
-use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
-
-/// The variants serde knows of `T`, from its refusal of an unknown one ("unknown variant `x`,
-/// expected one of `a`, `b`"): what a trace can hold, however the core's own lists are kept.
-fn variants<T: DeserializeOwned + std::fmt::Debug>(unknown: Value) -> Vec<String> {
-    let error = serde_json::from_value::<T>(unknown)
-        .unwrap_err()
-        .to_string();
-    let expected = error.split("expected").nth(1).expect(&error);
-    expected
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(str::to_string)
-        .collect()
-}
+use serde_json::json;
 
 const UNKNOWN: &str = "no such variant";
 

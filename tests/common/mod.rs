@@ -461,3 +461,18 @@ pub fn full_trace() -> Trace {
         }),
     }
 }
+
+/// The variants serde knows of `T`, from its refusal of an unknown one ("unknown variant `x`,
+/// expected one of `a`, `b`"): what a trace can hold, however the core's own lists are kept.
+pub fn variants<T: serde::de::DeserializeOwned + std::fmt::Debug>(unknown: Value) -> Vec<String> {
+    let error = serde_json::from_value::<T>(unknown)
+        .unwrap_err()
+        .to_string();
+    let expected = error.split("expected").nth(1).expect(&error);
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
