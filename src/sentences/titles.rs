@@ -42,7 +42,7 @@ pub fn titles() -> Titles {
         out.zh.insert(key, zh);
     };
     for name in Guard::TAGS.iter().copied() {
-        if let Some(title) = guard(name) {
+        if let Some(title) = super::guards::title(name) {
             add(format!("guard.{name}"), title);
         }
     }
@@ -79,27 +79,6 @@ fn tag(value: &impl Serialize) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
-}
-
-/// A guard's title by its tag; `None` for a tag without one (tests/titles.rs fails then).
-fn guard(tag: &str) -> Option<(&'static str, &'static str)> {
-    Some(match tag {
-        "format_feedback" => ("Format feedback", "格式反馈"),
-        "dispatch_failed" => ("Action rejected", "动作被拒绝"),
-        "tool_failed" => ("Tool failed", "工具出错"),
-        "repeated_call" => ("Repeated call", "重复调用"),
-        "self_observation_cut" => ("Self-written observation cut", "删去模型自编的 Observation"),
-        "observation_truncated" => ("Observation truncated", "Observation 被截断"),
-        "history_trimmed" => ("History trimmed", "历史被裁剪"),
-        "step_limit" => ("Step limit", "步数上限"),
-        "too_many_format_errors" => ("Too many format errors", "格式错误过多"),
-        "too_many_repeats" => ("Too many repeats", "重复过多"),
-        "second_move" => ("Feedback changed", "换了修正说明"),
-        "constraint_dropped" => ("Constraint dropped", "去掉约束"),
-        "prompt_cut" => ("Prompt cut by the server", "提示词被服务器截断"),
-        "self_check" => ("Self-check", "自我检查"),
-        _ => return None,
-    })
 }
 
 /// How a run ended, in a word or two (Compare's table), by the outcome's tag.
