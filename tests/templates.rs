@@ -14,13 +14,9 @@ use reactloop::trace::Trace;
 use serde_json::json;
 use std::collections::BTreeSet;
 
-fn all() -> Vec<&'static told::Template> {
-    told::ALL.iter().flat_map(|g| g.iter().copied()).collect()
-}
-
 #[test]
 fn every_template_is_named_once_and_says_the_same_in_both_languages() {
-    let all = all();
+    let all: Vec<_> = told::all().collect();
     let names: BTreeSet<&str> = all.iter().map(|t| t.name).collect();
     assert_eq!(names.len(), all.len(), "a name is used twice");
     assert!(all.len() >= 90, "{} templates", all.len());

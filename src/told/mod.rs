@@ -24,13 +24,18 @@ pub use template::{fill, found_in, placeholders, Template, Templates, Voice, MIN
 
 /// Every template as a page lists it: its name, English, Chinese and placeholders.
 pub fn for_page() -> serde_json::Value {
-    let all = ALL.iter().flat_map(|group| group.iter());
-    all.map(|t| {
-        serde_json::json!({
-            "name": t.name, "en": t.en, "zh": t.zh, "placeholders": t.placeholders(),
+    all()
+        .map(|t| {
+            serde_json::json!({
+                "name": t.name, "en": t.en, "zh": t.zh, "placeholders": t.placeholders(),
+            })
         })
-    })
-    .collect()
+        .collect()
+}
+
+/// Every template, one after another.
+pub fn all() -> impl Iterator<Item = &'static Template> {
+    ALL.iter().flat_map(|group| group.iter().copied())
 }
 
 /// Every template, by what it is for: the format feedback, why a call could not run or a tool

@@ -35,18 +35,49 @@ impl Template {
 /// The names of the `{placeholders}` in `text`, each once.
 pub fn placeholders(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(at) = rest.find('{') {
-        rest = &rest[at + 1..];
-        if let Some(after) = rest.strip_prefix('{') {
-            rest = after;
-            continue;
-        }
-        let name = rest.split('}').next().unwrap_or_default();
-        if rest.len() > name.len() && is_name(name) && !out.contains(&name) {
-            out.push(name);
+    for part in parts(text) {
+        if let Part::Slot(name) = part {
+            if !out.contains(&name) {
+                out.push(name);
+            }
         }
     }
+    out
+}
+
+/// A piece of a template: fixed text (its `{{` and `}}` as single braces) or a placeholder.
+#[derive(Debug, PartialEq, Eq)]
+enum Part<'a> {
+    Text(String),
+    Slot(&'a str),
+}
+
+/// `text` as fixed text and placeholders, in order: the one reader of a template's braces. A
+/// brace that opens no `{name}` is text.
+fn parts(text: &str) -> Vec<Part<'_>> {
+    let mut out = Vec::new();
+    let mut fixed = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(['{', '}']) {
+        fixed.push_str(&rest[..at]);
+        let brace = &rest[at..];
+        if brace.starts_with("{{") || brace.starts_with("}}") {
+            fixed.push_str(&brace[..1]);
+            rest = &brace[2..];
+            continue;
+        }
+        let name = brace[1..].split('}').next().unwrap_or_default();
+        if brace.starts_with('{') && brace.len() > name.len() + 1 && is_name(name) {
+            out.push(Part::Text(std::mem::take(&mut fixed)));
+            out.push(Part::Slot(name));
+            rest = &brace[name.len() + 2..];
+        } else {
+            fixed.push_str(&brace[..1]);
+            rest = &brace[1..];
+        }
+    }
+    fixed.push_str(rest);
+    out.push(Part::Text(fixed));
     out
 }
 
@@ -61,32 +92,15 @@ fn is_name(text: &str) -> bool {
 /// it is not given stays as written (a run's own text may name one that does not exist).
 pub fn fill(text: &str, args: &[(&str, &dyn Display)]) -> String {
     let mut out = String::with_capacity(text.len() + 32);
-    let mut rest = text;
-    while let Some(at) = rest.find(['{', '}']) {
-        out.push_str(&rest[..at]);
-        let brace = &rest[at..];
-        if brace.starts_with("{{") || brace.starts_with("}}") {
-            out.push_str(&brace[..1]);
-            rest = &brace[2..];
-            continue;
-        }
-        let value = brace.strip_prefix('{').and_then(|inner| {
-            let name = inner.split('}').next()?;
-            let (_, value) = args.iter().find(|(n, _)| *n == name)?;
-            (inner.len() > name.len()).then(|| (name.len() + 2, value.to_string()))
-        });
-        match value {
-            Some((len, value)) => {
-                out.push_str(&value);
-                rest = &brace[len..];
-            }
-            None => {
-                out.push_str(&brace[..1]);
-                rest = &brace[1..];
-            }
+    for part in parts(text) {
+        match part {
+            Part::Text(fixed) => out.push_str(&fixed),
+            Part::Slot(name) => match args.iter().find(|(n, _)| *n == name) {
+                Some((_, value)) => out.push_str(&value.to_string()),
+                None => out.push_str(&format!("{{{name}}}")),
+            },
         }
     }
-    out.push_str(rest);
     out
 }
 
@@ -99,12 +113,7 @@ impl Templates {
     /// The names that are no template's ([`ALL`]).
     pub fn unknown(&self) -> Vec<&str> {
         (self.0.keys())
-            .filter(|name| {
-                !super::ALL
-                    .iter()
-                    .flat_map(|g| g.iter())
-                    .any(|t| t.name == name.as_str())
-            })
+            .filter(|name| !super::all().any(|t| t.name == name.as_str()))
             .map(String::as_str)
             .collect()
     }
@@ -138,14 +147,14 @@ impl Voice<'_> {
 /// template apart ([`MIN_PIECE`] characters). A template of placeholders and short words only
 /// is never found.
 pub fn found_in(text: &str, voice: Voice<'_>) -> Vec<&'static str> {
-    let all = super::ALL.iter().flat_map(|group| group.iter());
-    all.filter(|t| {
-        let own = (voice.custom).and_then(|c| c.0.get(t.name));
-        let pieces = fixed_pieces(own.map_or(t.text(voice.lang), String::as_str));
-        pieces.iter().any(|p| p.chars().count() >= MIN_PIECE) && holds(text, &pieces)
-    })
-    .map(|t| t.name)
-    .collect()
+    super::all()
+        .filter(|t| {
+            let own = (voice.custom).and_then(|c| c.0.get(t.name));
+            let pieces = fixed_pieces(own.map_or(t.text(voice.lang), String::as_str));
+            pieces.iter().any(|p| p.chars().count() >= MIN_PIECE) && holds(text, &pieces)
+        })
+        .map(|t| t.name)
+        .collect()
 }
 
 /// Whether `text` holds `pieces` in order, each after the last one ends (and, but for the first,
@@ -186,27 +195,12 @@ pub const MIN_PIECE: usize = 10;
 
 /// The text between a template's placeholders, its escaped braces as single ones.
 fn fixed_pieces(text: &str) -> Vec<String> {
-    let mut pieces = vec![String::new()];
-    let mut rest = text;
-    while let Some(at) = rest.find(['{', '}']) {
-        pieces.last_mut().unwrap().push_str(&rest[..at]);
-        let brace = &rest[at..];
-        if brace.starts_with("{{") || brace.starts_with("}}") {
-            pieces.last_mut().unwrap().push_str(&brace[..1]);
-            rest = &brace[2..];
-            continue;
-        }
-        let name = brace[1..].split('}').next().unwrap_or_default();
-        if brace.starts_with('{') && brace.len() > name.len() + 1 && is_name(name) {
-            pieces.push(String::new());
-            rest = &brace[name.len() + 2..];
-        } else {
-            pieces.last_mut().unwrap().push_str(&brace[..1]);
-            rest = &brace[1..];
-        }
-    }
-    pieces.last_mut().unwrap().push_str(rest);
-    pieces
+    (parts(text).into_iter())
+        .filter_map(|part| match part {
+            Part::Text(fixed) => Some(fixed),
+            Part::Slot(_) => None,
+        })
+        .collect()
 }
 
 /// `say!(voice, TEMPLATE, a, b)`: the template in the voice, its `{a}` and `{b}` filled from
