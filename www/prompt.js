@@ -80,7 +80,7 @@ function editText() {
 function showSent() {
   const x = chosenText();
   const steps = (traceOnShow()?.steps ?? []).flatMap((s, i) => (s.view?.texts?.includes(x.name) ? [i + 1] : []));
-  const placeholders = x.placeholders.map((p) => `{${p}}`).join(', ') || '—';
+  const placeholders = x.placeholders.map((p) => `{${p}}`).join(', ') || t('prompt.noPlaceholders');
   el.textSent.textContent = steps.length
     ? t('prompt.textSent', { placeholders, steps: steps.join(', ') })
     : t('prompt.textNotSent', { placeholders });
