@@ -12,6 +12,8 @@
 //! The word lists below are recognition data, not text the model is told.
 
 use serde::{Deserialize, Serialize};
+
+use crate::fields::tagged;
 use std::collections::HashSet;
 
 use super::comparison::comparison;
@@ -38,97 +40,99 @@ pub struct ToolFit {
     pub evidence: Vec<Evidence>,
 }
 
-/// What in the question points to a tool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Evidence {
-    /// A word the question shares with the tool's name, description, parameters or examples.
-    Described {
-        word: String,
-    },
-    /// A keyword of the tool, or a word of its name: what the question asks about.
-    Keyword {
-        word: String,
-    },
-    /// The question is like one of the tool's examples (two or more words in common).
-    Example {
-        example: String,
-    },
-    /// A value one of the tool's parameters lists (its `enum`): "kg" for a unit.
-    Value {
-        param: String,
-        value: String,
-    },
-    /// A place the question names, for a parameter that takes one ("开罗" for a weather
-    /// tool's `city`; `places`).
-    Place {
-        param: String,
-        place: String,
-    },
-    /// Generic evidence ("now", a number) that another tool's subject outranks: "now" in
-    /// "the weather right now" asks for the weather; "1042" in "order 1042" is the order's.
-    Outranked {
-        word: String,
-        by: String,
-    },
-    /// A computation asked of one number ("40 shares ... in total") waits for its other
-    /// operand, from the tool that gives facts the question points to.
-    Awaits {
-        word: String,
-        by: String,
-    },
-    /// A word of a tool that needs a number the question does not give: "气温" in "开罗的气温比
-    /// 奥斯陆高多少度？" is about temperature, and no value to convert.
-    Unfilled {
-        word: String,
-        param: String,
-    },
-    /// A word for now alone, with tools that give facts beside the clock: it may say when
-    /// for what another tool gives.
-    Qualifier {
-        word: String,
-    },
-    /// The question says to look in the documents ("documents", 文档): a keyword of the tool
-    /// that searches them.
-    Source {
-        word: String,
-    },
-    /// A term of the question that names a document (in its title, or written as a name).
-    Name {
-        term: String,
-    },
-    /// A rarer term of the question that some documents hold (one counts: alone, a word or
-    /// two in common with the documents is no sign that they answer the question).
-    InDocuments {
-        term: String,
-    },
-    Number {
-        number: String,
-    },
-    /// An operation or conversion ("square root", "multiply", 乘, `*`).
-    Operation {
-        word: String,
-    },
-    /// It asks for an amount ("how many", 多少).
-    Quantity {
-        word: String,
-    },
-    /// It asks how much two things it names differ ("more … than", 比…高多少): a computation
-    /// on two facts found, none given (`comparison`). Weighs nothing: the facts come first.
-    Compares {
-        phrase: String,
-    },
-    /// A word about now ("today", 今年) when `now`, else about dates and times ("week").
-    Time {
-        word: String,
-        now: bool,
-    },
-    /// A day counted from today ("tomorrow", "30 days from today", 昨天): the clock counts
-    /// it (`days`), so a steered call is given it.
-    Day {
-        phrase: String,
-        days: i64,
-    },
+tagged! {
+    /// What in the question points to a tool.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    pub enum Evidence in "kind" {
+        /// A word the question shares with the tool's name, description, parameters or examples.
+        Described {
+            word: String,
+        } = "described",
+        /// A keyword of the tool, or a word of its name: what the question asks about.
+        Keyword {
+            word: String,
+        } = "keyword",
+        /// The question is like one of the tool's examples (two or more words in common).
+        Example {
+            example: String,
+        } = "example",
+        /// A value one of the tool's parameters lists (its `enum`): "kg" for a unit.
+        Value {
+            param: String,
+            value: String,
+        } = "value",
+        /// A place the question names, for a parameter that takes one ("开罗" for a weather
+        /// tool's `city`; `places`).
+        Place {
+            param: String,
+            place: String,
+        } = "place",
+        /// Generic evidence ("now", a number) that another tool's subject outranks: "now" in
+        /// "the weather right now" asks for the weather; "1042" in "order 1042" is the order's.
+        Outranked {
+            word: String,
+            by: String,
+        } = "outranked",
+        /// A computation asked of one number ("40 shares ... in total") waits for its other
+        /// operand, from the tool that gives facts the question points to.
+        Awaits {
+            word: String,
+            by: String,
+        } = "awaits",
+        /// A word of a tool that needs a number the question does not give: "气温" in "开罗的气温比
+        /// 奥斯陆高多少度？" is about temperature, and no value to convert.
+        Unfilled {
+            word: String,
+            param: String,
+        } = "unfilled",
+        /// A word for now alone, with tools that give facts beside the clock: it may say when
+        /// for what another tool gives.
+        Qualifier {
+            word: String,
+        } = "qualifier",
+        /// The question says to look in the documents ("documents", 文档): a keyword of the tool
+        /// that searches them.
+        Source {
+            word: String,
+        } = "source",
+        /// A term of the question that names a document (in its title, or written as a name).
+        Name {
+            term: String,
+        } = "name",
+        /// A rarer term of the question that some documents hold (one counts: alone, a word or
+        /// two in common with the documents is no sign that they answer the question).
+        InDocuments {
+            term: String,
+        } = "in_documents",
+        Number {
+            number: String,
+        } = "number",
+        /// An operation or conversion ("square root", "multiply", 乘, `*`).
+        Operation {
+            word: String,
+        } = "operation",
+        /// It asks for an amount ("how many", 多少).
+        Quantity {
+            word: String,
+        } = "quantity",
+        /// It asks how much two things it names differ ("more … than", 比…高多少): a computation
+        /// on two facts found, none given (`comparison`). Weighs nothing: the facts come first.
+        Compares {
+            phrase: String,
+        } = "compares",
+        /// A word about now ("today", 今年) when `now`, else about dates and times ("week").
+        Time {
+            word: String,
+            now: bool,
+        } = "time",
+        /// A day counted from today ("tomorrow", "30 days from today", 昨天): the clock counts
+        /// it (`days`), so a steered call is given it.
+        Day {
+            phrase: String,
+            days: i64,
+        } = "day",
+}
 }
 
 impl Evidence {
