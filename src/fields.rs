@@ -7,7 +7,8 @@
 //! unknown field. Serialising stays derived.
 //!
 //! A tagged enum is declared with [`tagged!`], which writes the enum and its reader from one
-//! list of variants, so a new variant cannot compile without its reader arm. A struct's reader
+//! list of variants, so a new variant cannot compile without its reader arm; a fieldless enum
+//! with [`units!`], which lists its variants (`ALL`) for its reader. A struct's reader
 //! is a struct literal beside it, which stops compiling when a field is added.
 
 use serde::de::{DeserializeOwned, Error as _};
@@ -111,6 +112,61 @@ macro_rules! via_value {
 }
 pub(crate) use via_value;
 
+/// A fieldless enum (`#[serde(rename_all = …)]`, written by serde's derive as a string) and its
+/// reader, which finds the variant whose derived name is the string. The derive gives each such
+/// enum a visitor for strings, bytes, indices and enums of its own (7 KB of wasm for
+/// [`crate::parse::Repair`] alone).
+macro_rules! units {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant, )*
+        }
+
+        impl $name {
+            /// Every variant, in the order declared.
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+
+        $crate::fields::via_value! { $name => |value| $crate::fields::unit(&$name::ALL, value), }
+    };
+}
+pub(crate) use units;
+
+/// The variant of `all` whose name (as serialised) is `value`, refused in serde's words.
+pub(crate) fn unit<T: serde::Serialize + Clone>(all: &[T], value: Value) -> Result<T, Error> {
+    let Value::String(tag) = &value else {
+        return Err(Error::custom(format!(
+            "invalid type: {}, expected string or map",
+            kind(&value)
+        )));
+    };
+    let names: Vec<Value> = all
+        .iter()
+        .filter_map(|v| serde_json::to_value(v).ok())
+        .collect();
+    if let Some(at) = names.iter().position(|name| *name == value) {
+        return Ok(all[at].clone());
+    }
+    let names: Vec<String> = names
+        .iter()
+        .map(|name| format!("`{}`", name.as_str().unwrap_or_default()))
+        .collect();
+    let expected = match names.as_slice() {
+        [one] => one.clone(),
+        [a, b] => format!("{a} or {b}"),
+        _ => format!("one of {}", names.join(", ")),
+    };
+    Err(Error::custom(format!(
+        "unknown variant `{tag}`, expected {expected}"
+    )))
+}
+
 /// An internally tagged enum (`#[serde(tag = …)]`, written by serde's derive) and its reader,
 /// from one list: each variant is followed by its tag, `= "snake_case_name"`. A newtype
 /// variant's fields are read beside the tag (serde flattens them so), by the inner type's
@@ -176,6 +232,7 @@ pub(crate) use tagged;
 
 #[cfg(test)]
 mod tests {
+    use crate::ask::MustAnswer;
     use crate::trace::{Guard, Outcome};
     use serde_json::json;
 
@@ -201,6 +258,29 @@ mod tests {
         for (value, want) in cases {
             let got = serde_json::from_value::<Guard>(value.clone()).unwrap_err();
             assert!(got.to_string().starts_with(want), "{value}: {got}");
+        }
+    }
+
+    /// A fieldless enum: its derived names read back, anything else is refused as serde's
+    /// derive refused it.
+    #[test]
+    fn units_read_their_names_and_refuse_others_in_serde_words() {
+        for why in MustAnswer::ALL {
+            let name = serde_json::to_value(why).expect("a name");
+            assert_eq!(serde_json::from_value::<MustAnswer>(name).ok(), Some(why));
+        }
+        let cases = [
+            (
+                json!("nope"),
+                "unknown variant `nope`, expected one of `repeated_call`, `last_step`, \
+                 `repeated_failure`, `no_tool_fits`, `found_before`, `applied_again`",
+            ),
+            (json!(3), "invalid type: number, expected string or map"),
+            (json!(null), "invalid type: null, expected string or map"),
+        ];
+        for (value, want) in cases {
+            let got = serde_json::from_value::<MustAnswer>(value.clone()).unwrap_err();
+            assert_eq!(got.to_string(), want, "{value}");
         }
     }
 

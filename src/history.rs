@@ -4,27 +4,30 @@
 //! messages are append-only between trims, and a trim drops a large block of old rounds at
 //! once instead of sliding the window by one round every step.
 
+use crate::fields::units;
 use crate::lang::estimate_tokens;
 use serde::{Deserialize, Serialize};
 
 use crate::llm::{Message, Role};
 use crate::told::{self, Voice};
 
-/// How the rounds are laid out as chat messages.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MessageStyle {
-    /// Chat under a constraint, transcript without ([`MessageStyle::resolve`]).
-    #[default]
-    Auto,
-    /// Each reply is an assistant message, each observation a user message.
-    Chat,
-    /// One user message holds the question and the growing Thought/Action/Observation
-    /// scratchpad, as in the original ReAct prompts.
-    Scratchpad,
-    /// The question is a user message; the replies and their Observations grow one assistant
-    /// message, so the model reads each Observation as the next line of its own text.
-    Transcript,
+units! {
+    /// How the rounds are laid out as chat messages.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum MessageStyle {
+        /// Chat under a constraint, transcript without ([`MessageStyle::resolve`]).
+        #[default]
+        Auto,
+        /// Each reply is an assistant message, each observation a user message.
+        Chat,
+        /// One user message holds the question and the growing Thought/Action/Observation
+        /// scratchpad, as in the original ReAct prompts.
+        Scratchpad,
+        /// The question is a user message; the replies and their Observations grow one assistant
+        /// message, so the model reads each Observation as the next line of its own text.
+        Transcript,
+    }
 }
 
 impl MessageStyle {

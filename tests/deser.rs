@@ -571,17 +571,10 @@ fn requests() -> Vec<ModelRequest> {
         // request with every field set, so a new field is away from its default here too.
         ..full_request()
     };
-    let mut out: Vec<ModelRequest> = [
-        MustAnswer::RepeatedCall,
-        MustAnswer::LastStep,
-        MustAnswer::RepeatedFailure,
-        MustAnswer::NoToolFits,
-        MustAnswer::FoundBefore,
-        MustAnswer::AppliedAgain,
-    ]
-    .into_iter()
-    .map(|m| request(Some(m), Constrained::Grammar))
-    .collect();
+    let mut out: Vec<ModelRequest> = MustAnswer::ALL
+        .into_iter()
+        .map(|m| request(Some(m), Constrained::Grammar))
+        .collect();
     out.extend(constraints().into_iter().map(|c| request(None, c)));
     for why in [
         AvoidWhy::Repeated,

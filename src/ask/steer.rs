@@ -1,6 +1,7 @@
 //! What a constrained reply may call: one tool it is steered to (with the numbers its
 //! computation must use and the arguments the question fixes), or an action left out.
 
+use crate::fields::units;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -24,16 +25,18 @@ pub struct Steer {
     pub args: Option<Box<Map<String, Value>>>,
 }
 
-/// Why a reply is steered to a tool; the sentence a reader sees is `crate::sentences::steer`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SteerWhy {
-    /// The first reply: the tool with the strongest evidence in the question.
-    Fits,
-    /// After a call: the question still needs this tool (a fact, then the computation).
-    Next,
-    /// The last Thought chose this tool and its Action called another.
-    Thought,
+units! {
+    /// Why a reply is steered to a tool; the sentence a reader sees is `crate::sentences::steer`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SteerWhy {
+        /// The first reply: the tool with the strongest evidence in the question.
+        Fits,
+        /// After a call: the question still needs this tool (a fact, then the computation).
+        Next,
+        /// The last Thought chose this tool and its Action called another.
+        Thought,
+    }
 }
 
 /// Why a first reply is steered to no tool ([`super::ModelRequest::unsteered`]); the
@@ -54,21 +57,23 @@ pub struct Avoid {
     pub why: AvoidWhy,
 }
 
-/// Why an action is left out; the sentence a reader sees is `crate::sentences::avoid`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AvoidWhy {
-    /// The model called the tool again with the same arguments.
-    Repeated,
-    /// The tool said the input is not the kind it handles.
-    WrongTool,
-    /// The model's input for the tool ran on to the token limit.
-    Runaway,
-    /// No final answer before a tool has run (`act_first`).
-    ActFirst,
-    /// The model's last final answer was not one (a tool's arguments, an unused number).
-    NotAnAnswer,
-    /// The tool already ran with the arguments the question fixes (the clock counted the
-    /// question's day): another call, without them, could only lose what it gave.
-    Counted,
+units! {
+    /// Why an action is left out; the sentence a reader sees is `crate::sentences::avoid`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum AvoidWhy {
+        /// The model called the tool again with the same arguments.
+        Repeated,
+        /// The tool said the input is not the kind it handles.
+        WrongTool,
+        /// The model's input for the tool ran on to the token limit.
+        Runaway,
+        /// No final answer before a tool has run (`act_first`).
+        ActFirst,
+        /// The model's last final answer was not one (a tool's arguments, an unused number).
+        NotAnAnswer,
+        /// The tool already ran with the arguments the question fixes (the clock counted the
+        /// question's day): another call, without them, could only lose what it gave.
+        Counted,
+    }
 }

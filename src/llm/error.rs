@@ -5,6 +5,7 @@
 //! policy is in `retry`.
 
 use crate::fields::tagged;
+use crate::fields::units;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -79,18 +80,20 @@ tagged! {
     }
 }
 
-/// What outgrew its limit in an [`LlmError::TooLarge`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Oversized {
-    /// A whole body: a non-streamed reply, a model list, or JSON sent instead of a stream.
-    Body,
-    /// One line of an event stream, never ended.
-    StreamLine,
-    /// One event of an event stream (its `data:` lines together), never ended.
-    StreamEvent,
-    /// The text of a streamed reply, all its pieces together.
-    StreamedText,
+units! {
+    /// What outgrew its limit in an [`LlmError::TooLarge`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Oversized {
+        /// A whole body: a non-streamed reply, a model list, or JSON sent instead of a stream.
+        Body,
+        /// One line of an event stream, never ended.
+        StreamLine,
+        /// One event of an event stream (its `data:` lines together), never ended.
+        StreamEvent,
+        /// The text of a streamed reply, all its pieces together.
+        StreamedText,
+    }
 }
 
 /// How a page's model function failed, from the `code` of what it threw (`www/inpage.js` and

@@ -14,6 +14,7 @@ mod retry;
 mod server;
 mod sse;
 
+use crate::fields::units;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -33,18 +34,18 @@ pub const MAX_TEMPERATURE: f64 = 2.0;
 const CHAT_PATH: &str = "/chat/completions";
 const MODELS_PATH: &str = "/models";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    System,
-    User,
-    Assistant,
+units! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Role {
+        System,
+        User,
+        Assistant,
+    }
 }
 
 impl Role {
     /// Every role (tests/titles.rs checks it against serde's).
-    pub const ALL: [Role; 3] = [Role::System, Role::User, Role::Assistant];
-
     pub fn as_str(&self) -> &'static str {
         match self {
             Self::System => "system",

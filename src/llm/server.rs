@@ -1,38 +1,33 @@
 //! Which server is behind an endpoint, and which constraint a request goes out with: the
 //! mode a page picks and the strongest one each server is known to honour.
 
-use serde::{Deserialize, Serialize};
+use crate::fields::units;
+use serde::Serialize;
 use serde_json::Value;
 
-/// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`),
-/// since it is a setting picked from a list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Constrained {
-    /// The agent picks one from what the server says it is ([`ServerKind`]); until then, and
-    /// for a server it does not know, no constraint.
-    #[default]
-    Auto,
-    Off,
-    /// `response_format: {"type": "json_object", "schema": …}`: llama-cpp-python's form
-    /// (it answers `json_schema` with HTTP 500).
-    JsonObject,
-    /// `response_format: {"type": "json_schema", …}`: OpenAI, Ollama, vLLM, LM Studio.
-    JsonSchema,
-    /// A GBNF `grammar` field forcing the text format: llama.cpp and llama-cpp-python only.
-    Grammar,
+units! {
+    /// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`),
+    /// since it is a setting picked from a list.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Constrained {
+        /// The agent picks one from what the server says it is ([`ServerKind`]); until then, and
+        /// for a server it does not know, no constraint.
+        #[default]
+        Auto,
+        Off,
+        /// `response_format: {"type": "json_object", "schema": …}`: llama-cpp-python's form
+        /// (it answers `json_schema` with HTTP 500).
+        JsonObject,
+        /// `response_format: {"type": "json_schema", …}`: OpenAI, Ollama, vLLM, LM Studio.
+        JsonSchema,
+        /// A GBNF `grammar` field forcing the text format: llama.cpp and llama-cpp-python only.
+        Grammar,
+    }
 }
 
 impl Constrained {
     /// Every mode, in the order a page lists them (tests/titles.rs checks it against serde's).
-    pub const ALL: [Constrained; 5] = [
-        Constrained::Auto,
-        Constrained::Off,
-        Constrained::JsonObject,
-        Constrained::JsonSchema,
-        Constrained::Grammar,
-    ];
-
     /// A constraint goes out with the request (not `off`, not an unresolved `auto`).
     pub fn is_on(self) -> bool {
         !matches!(self, Constrained::Auto | Constrained::Off)
@@ -50,20 +45,22 @@ impl Constrained {
     }
 }
 
-/// The server behind an endpoint, as far as its model list tells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ServerKind {
-    LlamaCpp,
-    LlamaCppPython,
-    Ollama,
-    LmStudio,
-    Vllm,
-    OpenAi,
-    /// llama.cpp compiled to wasm and run in the page's own Worker (`@wllama/wllama`, whose
-    /// core is llama.cpp's server context): no server, no `GET /models`; the driver knows it.
-    InPage,
-    Unknown,
+units! {
+    /// The server behind an endpoint, as far as its model list tells.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ServerKind {
+        LlamaCpp,
+        LlamaCppPython,
+        Ollama,
+        LmStudio,
+        Vllm,
+        OpenAi,
+        /// llama.cpp compiled to wasm and run in the page's own Worker (`@wllama/wllama`, whose
+        /// core is llama.cpp's server context): no server, no `GET /models`; the driver knows it.
+        InPage,
+        Unknown,
+    }
 }
 
 impl ServerKind {

@@ -14,8 +14,8 @@ mod reply;
 mod scan;
 
 use crate::fields::tagged;
-use crate::fields::{via_value, Fields};
-use serde::{Deserialize, Serialize};
+use crate::fields::{units, via_value, Fields};
+use serde::Serialize;
 use serde_json::{Error, Value};
 
 pub use json::parse_json_lenient;
@@ -132,98 +132,100 @@ impl FormatError {
 
 // Its sentence for a person (`Display`) is in `crate::sentences`, in both languages.
 
-/// One repair or tolerated deviation, so a learner can see why a messy reply still worked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Repair {
-    FullWidthColon,
-    MarkdownLabel,
-    NumberedLabel,
-    AnswerLabel,
-    InlineFinalAnswer,
-    CodeFenceRemoved,
-    JsonExtractedFromProse,
-    JsonObjectForm,
-    WrapperUnwrapped,
-    PaperForm,
-    CallForm,
-    InputWithoutLabel,
-    ToolNameUnquoted,
-    SingleQuotes,
-    TrailingComma,
-    CommentRemoved,
-    PythonLiterals,
-    RawControlInString,
-    InvalidEscape,
-    UnquotedKey,
-    StringJsonDecoded,
-    AnswerUnwrapped,
-    TrailingTextIgnored,
-    HallucinatedObservationDropped,
-    PartialObservationDropped,
-    FinalAnswerIgnored,
-    ExtraActionIgnored,
-    ActionAfterFinalIgnored,
-    NoToolActionIgnored,
-    /// Set by the agent: final_answer held the arguments of a call made earlier.
-    AnswerFromEarlierCall,
-    /// Set by the agent: final_answer held a tool's arguments that no Observation had shown,
-    /// so that call was run.
-    ArgumentsRunAsCall,
-    /// Set by the agent: final_answer was an arithmetic expression, not its value, and the
-    /// calculator was run on it.
-    ExpressionRunAsCall,
-    /// Set by the agent: final_answer was an arithmetic expression at the last step the limit
-    /// allows, and its value is the answer.
-    ExpressionEvaluated,
-    /// Set by the agent: a value a parameter lists, cut short (`m` for "miles", where `mi` is
-    /// listed), was completed to the value the question names; or written in other words
-    /// (`RMB`, where `CNY` is listed) was given as the listed one.
-    ListedValueCompleted,
-    /// Set by the agent: two parameters that list the same values (`from`, `to`) were given
-    /// one and the same, and get the two the question names, in its order (`C` and `C` for
-    /// "100 华氏度换算成摄氏度": `F`, then `C`).
-    ListedPairOrdered,
-    /// Set by the agent: a parameter that takes a place was given one the question does not
-    /// name (中国 for "冰岛的人口"), or one already looked up while the question names another,
-    /// or the question's place in Chinese for a tool declared in English: it gets the
-    /// question's place not looked up yet, as the tool writes places.
-    PlaceNamed,
-    /// Set by the agent: the answer only named what the question names, again after it was
-    /// sent back for that (or at the last step): the last result a tool found is the answer.
-    ResultAsAnswer,
-    /// Set by the agent: the request asked only for the answer, and the reply was plain
-    /// sentences without the format.
-    ProseAsAnswer,
-    /// Set by the agent: the answer opened with a label it copied (`The answer is
-    /// "Observation: …`), which was taken out with its quotes.
-    CopiedLabelRemoved,
-    /// An `Action Input:` alone, read as the input of the previous reply's empty
-    /// `Action: final_answer`.
-    InputCompletesFinalAnswer,
-    /// A label in the prompt's other language (思考, 行动, 行动输入, 最终答案, 观察).
-    TranslatedLabel,
-    /// A label right after a sentence, or `Action Input:` after the tool on the Action line.
-    InlineLabel,
-    /// A line that is only `tool[arg]` or `finish(…)`, without `Action:`.
-    BareActionLine,
-    /// An `Action: final_answer` with no answer, or an `Action Input:` with no Action, followed
-    /// by a complete action.
-    IncompleteActionSkipped,
-    /// Words around the tool name dropped: a trailing period, a remark after a one-word name,
-    /// the phrase around a name in backticks.
-    ToolNameTrimmed,
-    /// Full-width quotes, colons or commas used as JSON punctuation.
-    FullWidthPunctuation,
-    /// Closing brackets missing at the end of the reply, after a complete value.
-    UnclosedJson,
-    /// A double quote that opens the input and is never closed.
-    UnbalancedQuote,
-    /// The last string's closing quote missing before the closing brackets
-    /// (`{"expression": "sqrt(2)}`).
-    UnclosedString,
-    /// A `<think>…</think>` block before the reply.
-    ReasoningSkipped,
+units! {
+    /// One repair or tolerated deviation, so a learner can see why a messy reply still worked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Repair {
+        FullWidthColon,
+        MarkdownLabel,
+        NumberedLabel,
+        AnswerLabel,
+        InlineFinalAnswer,
+        CodeFenceRemoved,
+        JsonExtractedFromProse,
+        JsonObjectForm,
+        WrapperUnwrapped,
+        PaperForm,
+        CallForm,
+        InputWithoutLabel,
+        ToolNameUnquoted,
+        SingleQuotes,
+        TrailingComma,
+        CommentRemoved,
+        PythonLiterals,
+        RawControlInString,
+        InvalidEscape,
+        UnquotedKey,
+        StringJsonDecoded,
+        AnswerUnwrapped,
+        TrailingTextIgnored,
+        HallucinatedObservationDropped,
+        PartialObservationDropped,
+        FinalAnswerIgnored,
+        ExtraActionIgnored,
+        ActionAfterFinalIgnored,
+        NoToolActionIgnored,
+        /// Set by the agent: final_answer held the arguments of a call made earlier.
+        AnswerFromEarlierCall,
+        /// Set by the agent: final_answer held a tool's arguments that no Observation had shown,
+        /// so that call was run.
+        ArgumentsRunAsCall,
+        /// Set by the agent: final_answer was an arithmetic expression, not its value, and the
+        /// calculator was run on it.
+        ExpressionRunAsCall,
+        /// Set by the agent: final_answer was an arithmetic expression at the last step the limit
+        /// allows, and its value is the answer.
+        ExpressionEvaluated,
+        /// Set by the agent: a value a parameter lists, cut short (`m` for "miles", where `mi` is
+        /// listed), was completed to the value the question names; or written in other words
+        /// (`RMB`, where `CNY` is listed) was given as the listed one.
+        ListedValueCompleted,
+        /// Set by the agent: two parameters that list the same values (`from`, `to`) were given
+        /// one and the same, and get the two the question names, in its order (`C` and `C` for
+        /// "100 华氏度换算成摄氏度": `F`, then `C`).
+        ListedPairOrdered,
+        /// Set by the agent: a parameter that takes a place was given one the question does not
+        /// name (中国 for "冰岛的人口"), or one already looked up while the question names another,
+        /// or the question's place in Chinese for a tool declared in English: it gets the
+        /// question's place not looked up yet, as the tool writes places.
+        PlaceNamed,
+        /// Set by the agent: the answer only named what the question names, again after it was
+        /// sent back for that (or at the last step): the last result a tool found is the answer.
+        ResultAsAnswer,
+        /// Set by the agent: the request asked only for the answer, and the reply was plain
+        /// sentences without the format.
+        ProseAsAnswer,
+        /// Set by the agent: the answer opened with a label it copied (`The answer is
+        /// "Observation: …`), which was taken out with its quotes.
+        CopiedLabelRemoved,
+        /// An `Action Input:` alone, read as the input of the previous reply's empty
+        /// `Action: final_answer`.
+        InputCompletesFinalAnswer,
+        /// A label in the prompt's other language (思考, 行动, 行动输入, 最终答案, 观察).
+        TranslatedLabel,
+        /// A label right after a sentence, or `Action Input:` after the tool on the Action line.
+        InlineLabel,
+        /// A line that is only `tool[arg]` or `finish(…)`, without `Action:`.
+        BareActionLine,
+        /// An `Action: final_answer` with no answer, or an `Action Input:` with no Action, followed
+        /// by a complete action.
+        IncompleteActionSkipped,
+        /// Words around the tool name dropped: a trailing period, a remark after a one-word name,
+        /// the phrase around a name in backticks.
+        ToolNameTrimmed,
+        /// Full-width quotes, colons or commas used as JSON punctuation.
+        FullWidthPunctuation,
+        /// Closing brackets missing at the end of the reply, after a complete value.
+        UnclosedJson,
+        /// A double quote that opens the input and is never closed.
+        UnbalancedQuote,
+        /// The last string's closing quote missing before the closing brackets
+        /// (`{"expression": "sqrt(2)}`).
+        UnclosedString,
+        /// A `<think>…</think>` block before the reply.
+        ReasoningSkipped,
+    }
 }
 
 // Read back by hand below (a struct literal, so a new field needs its line there).

@@ -37,6 +37,7 @@ pub use fit::{Evidence, ToolFit};
 pub use places::{names_place, places};
 pub use registry::{Registry, RegistryError, MAX_EVIDENCE, MAX_EVIDENCE_CHARS, MAX_NAME_LEN};
 
+use crate::fields::units;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -61,19 +62,21 @@ pub struct ToolSpec {
     pub role: Option<Role>,
 }
 
-/// What a tool does for the loop's rules, declared by the tool (the built-ins declare
-/// theirs; a page's own calculator may declare `computes`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// It evaluates an expression, its first string parameter: the question's numbers and
-    /// operations point to it, and the rules on computations apply to its calls (a
-    /// calculation unrelated to the question, one applied again, the numbers it must use).
-    Computes,
-    /// It tells the date and time, and counts days from today in its `days` parameter.
-    Clock,
-    /// It searches the run's documents: names and terms they hold point to it.
-    Searches,
+units! {
+    /// What a tool does for the loop's rules, declared by the tool (the built-ins declare
+    /// theirs; a page's own calculator may declare `computes`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Role {
+        /// It evaluates an expression, its first string parameter: the question's numbers and
+        /// operations point to it, and the rules on computations apply to its calls (a
+        /// calculation unrelated to the question, one applied again, the numbers it must use).
+        Computes,
+        /// It tells the date and time, and counts days from today in its `days` parameter.
+        Clock,
+        /// It searches the run's documents: names and terms they hold point to it.
+        Searches,
+    }
 }
 
 impl Role {
@@ -176,22 +179,18 @@ impl ToolSpec {
     }
 }
 
-/// The tools implemented in Rust.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Builtin {
-    Calculator,
-    SearchDocs,
-    CurrentTime,
+units! {
+    /// The tools implemented in Rust.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Builtin {
+        Calculator,
+        SearchDocs,
+        CurrentTime,
+    }
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 3] = [
-        Builtin::Calculator,
-        Builtin::SearchDocs,
-        Builtin::CurrentTime,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Builtin::Calculator => "calculator",

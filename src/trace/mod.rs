@@ -5,6 +5,7 @@
 
 mod read;
 
+use crate::fields::units;
 use serde::{Deserialize, Serialize};
 
 use crate::ask::ModelRequest;
@@ -132,26 +133,18 @@ pub struct ModelReply {
     pub edited: bool,
 }
 
-/// Where an observation came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ObservationSource {
-    Tool,
-    ToolError,
-    /// Format feedback or a dispatch error written by the loop.
-    Feedback,
-    /// An identical earlier call's result.
-    Cached,
-}
-
-impl ObservationSource {
-    /// Every source (tests/titles.rs checks it against serde's).
-    pub const ALL: [ObservationSource; 4] = [
-        ObservationSource::Tool,
-        ObservationSource::ToolError,
-        ObservationSource::Feedback,
-        ObservationSource::Cached,
-    ];
+units! {
+    /// Where an observation came from.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ObservationSource {
+        Tool,
+        ToolError,
+        /// Format feedback or a dispatch error written by the loop.
+        Feedback,
+        /// An identical earlier call's result.
+        Cached,
+    }
 }
 
 // Read back in `read.rs`: a new field goes there too.
