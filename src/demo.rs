@@ -372,7 +372,7 @@ mod tests {
                 .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
                 .collect();
             inputs.extend(longer.into_iter().filter(|s| s.len() <= 12));
-            inputs.sort();
+            crate::order::sort_by(&mut inputs, |a, b| a.cmp(b));
             inputs.dedup();
         }
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;

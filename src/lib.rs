@@ -38,6 +38,7 @@ pub mod lang;
 pub mod limits;
 pub mod llm;
 pub mod numbers;
+mod order;
 pub mod parse;
 pub mod prompt;
 pub mod reading;

@@ -18,7 +18,7 @@ use std::path::Path;
 /// (`wasm/`), which Cargo keeps from being used by the core.
 const LAYERS: &[&[&str]] = &[
     &["defaults"],
-    &["lang", "fields", "limits", "strategy", "numbers"],
+    &["lang", "fields", "limits", "strategy", "numbers", "order"],
     &["tools", "parse", "grade", "llm"],
     &["ask", "told"],
     &["prompt", "history"],

@@ -282,7 +282,7 @@ fn named_values<'a>(listed: &[&'a str], question: &str, loose: bool) -> Vec<(usi
             .filter(|(_, word)| word.is_ascii())
             .filter_map(|(term, word)| Some((lower.find(term)?, word.to_string(), true))),
     );
-    words.sort_by_key(|(at, ..)| *at);
+    crate::order::sort_by_key(&mut words, |(at, ..)| *at);
     let mut named: Vec<(usize, &str)> = Vec::new();
     for (at, word, glossed) in &words {
         let value = (listed.iter())
@@ -343,7 +343,7 @@ pub(super) fn ordered_pair(
         .map(|(name, schema)| (name, listed(spec, schema)))
         .filter(|(_, values)| values.len() >= 2)
         .collect();
-    listed.sort_by_key(|(name, _)| {
+    crate::order::sort_by_key(&mut listed, |(name, _)| {
         required
             .iter()
             .position(|r| r == name)

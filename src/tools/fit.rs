@@ -263,7 +263,7 @@ impl Registry {
         for fit in &mut fits {
             fit.score = fit.evidence.iter().map(Evidence::weight).sum();
         }
-        fits.sort_by_key(|f| std::cmp::Reverse(f.score));
+        crate::order::sort_by_key(&mut fits, |f| std::cmp::Reverse(f.score));
         fits
     }
 

@@ -92,7 +92,7 @@ pub(super) fn glosses(lower: &str) -> Vec<(&'static str, &'static str)> {
         }
     }
     // Longest first, so that a shorter term inside a longer one's place is dropped.
-    terms.sort_by_key(|t| std::cmp::Reverse(t.3));
+    crate::order::sort_by_key(&mut terms, |t| std::cmp::Reverse(t.3));
     let mut taken: Vec<(usize, usize, &str)> = Vec::new();
     let mut out = Vec::new();
     for (term, word, at, len) in terms {

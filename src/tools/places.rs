@@ -72,7 +72,7 @@ fn named(text: &str) -> Vec<(&str, Place)> {
             found.extend(at.map(|at| (at, needle.len(), place)));
         }
     }
-    found.sort_by_key(|&(at, len, _)| (std::cmp::Reverse(len), at));
+    crate::order::sort_by_key(&mut found, |&(at, len, _)| (std::cmp::Reverse(len), at));
     let mut kept: Vec<(usize, usize, Place)> = Vec::new();
     for (at, len, place) in found {
         let overlaps = kept.iter().any(|&(a, l, _)| at < a + l && a < at + len);
@@ -80,7 +80,7 @@ fn named(text: &str) -> Vec<(&str, Place)> {
             kept.push((at, len, place));
         }
     }
-    kept.sort_by_key(|&(at, ..)| at);
+    crate::order::sort_by_key(&mut kept, |&(at, ..)| at);
     kept.into_iter()
         .map(|(at, len, place)| (&text[at..at + len], place))
         .collect()

@@ -202,7 +202,7 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
         .filter(|(score, _)| *score > 0.0)
         .collect();
     // Stable sort: equal scores keep the host's document order.
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    crate::order::sort_by(&mut scored, |a, b| b.0.total_cmp(&a.0));
     scored
 }
 

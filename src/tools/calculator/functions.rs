@@ -72,7 +72,7 @@ pub(crate) fn names() -> Vec<&'static str> {
         .map(|f| f.name)
         .chain(CONSTANTS.iter().map(|c| c.0))
         .collect();
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    crate::order::sort_by_key(&mut names, |n| std::cmp::Reverse(n.len()));
     names
 }
 
