@@ -61,7 +61,7 @@ export interface Settings {
   historyRounds?: number;
   restateQuestion?: boolean;
   /** `auto` (the default): `chat` under a constraint, `transcript` without. */
-  style?: 'auto' | 'chat' | 'scratchpad' | 'transcript';
+  style?: MessageStyle;
   /** `["Observation:"]` by default. */
   stop?: string[];
   /** What `search_docs` searches. */
@@ -70,7 +70,6 @@ export interface Settings {
 }
 
 /** How the server is made to keep the ReAct format (`off`: the prompt alone). */
-export type Constrained = 'auto' | 'off' | 'json_object' | 'json_schema' | 'grammar';
 
 export interface Document { title: string; text: string }
 
@@ -98,9 +97,9 @@ export interface ToolDefinition {
 /** What an answer must hold (a benchmark task's `expect`): any of the texts, or the number within `tolerance`. */
 export interface Expect { any_of?: string[]; number?: number; tolerance?: number }
 
-export interface ToolSpec { name: string; description: string; parameters: object; examples?: string[]; keywords?: string[]; role?: 'computes' | 'clock' | 'searches' }
+export interface ToolSpec { name: string; description: string; parameters: object; examples?: string[]; keywords?: string[]; role?: ToolRole }
 /** A built-in tool's spec, with its description in each interface language. */
-export interface BuiltinTool { name: string; description: string; parameters: object; keywords?: string[]; role: 'computes' | 'clock' | 'searches'; view: { description: Text } }
+export interface BuiltinTool { name: string; description: string; parameters: object; keywords?: string[]; role: ToolRole; view: { description: Text } }
 
 /** Replaces the model's reply or the tool's result of the pending step. */
 export interface Edit {
@@ -112,16 +111,16 @@ export interface Edit {
   edited?: boolean;
 }
 
-export interface Message { role: 'system' | 'user' | 'assistant'; content: string }
+export interface Message { role: MessageRole; content: string }
 export interface ModelRequest {
   messages: Message[];
   stop: string[];
   /** A tool or final_answer that a constrained reply may not take, and why. */
-  avoid?: { tool: string; why: 'repeated' | 'wrong_tool' | 'runaway' | 'act_first' | 'not_an_answer' | 'counted' };
+  avoid?: { tool: string; why: AvoidWhy };
   /** The constraint this request goes out with, as the agent decided it for the server. */
   constrained: Constrained;
   /** A constrained reply may only be the final answer, and why. */
-  must_answer?: 'repeated_call' | 'last_step' | 'repeated_failure' | 'no_tool_fits' | 'found_before' | 'applied_again';
+  must_answer?: MustAnswer;
   /** Words a constrained reply's Thought must begin with. */
   thought_prefix?: string;
   /** The Thought is exactly `thought_prefix`, and the Action comes next. */
@@ -137,7 +136,7 @@ export interface ModelRequest {
   /** The reply is to summarise the run so far (`compress: 'summary'`). */
   summarizes?: boolean;
   /** The one tool a constrained reply may call: the question's evidence points to it first ('fits') or next, after what ran ('next'), or the last Thought chose it and its Action called another ('thought'); `uses`: numbers of the question the steered calculation must hold; `seen`: the numbers of the question and the results, with short ones the only numbers it may hold; `args`: arguments the question fixes (the clock's `days`). */
-  steer?: { tool: string; why: 'fits' | 'next' | 'thought'; uses?: string[]; seen?: string[]; args?: object };
+  steer?: { tool: string; why: SteerWhy; uses?: string[]; seen?: string[]; args?: object };
   /** How well each tool fits the question, best first; on the first request only. */
   fits?: ToolFit[];
   /** Why the first reply is steered to no tool though some fit: the model chooses. */
@@ -146,7 +145,7 @@ export interface ModelRequest {
   left_out?: string[];
 }
 /** A tool's fit to the question: the sum of its evidence's weights. */
-export interface ToolFit { tool: string; role?: 'computes' | 'clock' | 'searches'; score: number; evidence: Evidence[] }
+export interface ToolFit { tool: string; role?: ToolRole; score: number; evidence: Evidence[] }
 /** What in the question points to a tool. */
 export type Evidence =
   | { kind: 'described'; word: string }
@@ -171,7 +170,7 @@ export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | n
 export interface ToolCall {
   tool: string;
   args: any;
-  builtin: 'calculator' | 'search_docs' | 'current_time' | null;
+  builtin: Builtin | null;
   notes: string[];
 }
 
@@ -198,14 +197,14 @@ export interface Parse {
   thought: string | null;
   /** Byte offsets into the reply text (UTF-8). */
   spans: { thought: Span | null; action: Span | null; input: Span | null; answer: Span | null };
-  repairs: string[];
+  repairs: Repair[];
 }
 
 export interface Observation {
   /** Exactly what the model is sent after "Observation: ". */
   text: string;
   /** `feedback`: format feedback or a dispatch error written by the loop; `cached`: an identical earlier call's result. */
-  source: 'tool' | 'tool_error' | 'feedback' | 'cached';
+  source: ObservationSource;
   /** Characters of the full result before truncation. */
   full_chars: number;
   elapsed_ms: number | null;
@@ -274,7 +273,7 @@ export type Pending =
 
 /** What the server turned out to be under `constrained: 'auto'`, and what that chose. */
 export interface ServerChoice {
-  kind: 'llama_cpp' | 'llama_cpp_python' | 'ollama' | 'lm_studio' | 'vllm' | 'open_ai' | 'in_page' | 'unknown';
+  kind: ServerKind;
   constrained: Constrained;
 }
 
