@@ -150,22 +150,42 @@ pub struct Agent {
 /// re-reads the trace, which is only the record.
 #[derive(Debug, Clone, Default)]
 struct LastStep {
-    /// The reply's format error, whose feedback was the Observation.
-    format_error: Option<FormatError>,
-    /// The Thought of a reply that was only a Thought.
-    thought_only: Option<String>,
-    /// A call repeated with the same arguments: its tool, and whether it had succeeded.
-    repeated: Option<(String, bool)>,
+    /// What the loop noted about the step, which the next request answers.
+    noted: Noted,
     /// A tool's result short enough to quote (a number, a date).
     short_result: Option<String>,
+}
+
+/// What the loop noted about a step: at most one thing, which the next request answers (a
+/// tool left out, only the answer allowed, where the Thought opens).
+#[derive(Debug, Clone, Default)]
+enum Noted {
+    #[default]
+    Nothing,
+    /// The reply's format error, whose feedback was the Observation; the Thought of a reply
+    /// that was only a Thought; a tool whose argument ran on until the token limit cut it off.
+    FormatError {
+        error: FormatError,
+        thought_only: Option<String>,
+        runaway: Option<String>,
+    },
+    /// A call repeated with the same arguments: its tool, and whether it had succeeded.
+    Repeated { tool: String, succeeded: bool },
     /// A tool that said its input was not its kind (the calculator given words).
-    wrong_tool: Option<String>,
-    /// A tool whose argument ran on until the token limit cut it off.
-    runaway: Option<String>,
+    WrongTool { tool: String },
     /// A calculation for a question without numbers: no tool is about the question.
-    unrelated: bool,
+    Unrelated,
     /// A calculation applied the last one's final operation again: not run.
-    applied_again: bool,
+    AppliedAgain,
+}
+
+impl LastStep {
+    fn format_error(&self) -> Option<&FormatError> {
+        match &self.noted {
+            Noted::FormatError { error, .. } => Some(error),
+            _ => None,
+        }
+    }
 }
 
 impl Agent {
@@ -285,7 +305,7 @@ impl Agent {
             calls: &self.calls,
             observations: &observations,
             notes: &notes,
-            after_empty_answer: self.last.format_error == Some(FormatError::EmptyAnswer),
+            after_empty_answer: self.last.format_error() == Some(&FormatError::EmptyAnswer),
             answer_asked: self.current().request.must_answer.is_some()
                 && !self.current().request.constrained.is_on(),
             last_step: self.trace.steps.len() >= self.trace.config.max_steps,
@@ -332,17 +352,18 @@ impl Agent {
             Parsed::Error { error } => {
                 self.format_errors += 1;
                 let consecutive = self.format_errors;
-                if error == FormatError::ThoughtOnly {
-                    self.last.thought_only = parsed.thought.clone();
-                }
-                if error.cut_off() {
-                    self.last.runaway = parsed
-                        .spans
-                        .action
-                        .and_then(|span| reply_text_at(&self.current().reply, span))
-                        .filter(|action| self.registry.specs().iter().any(|t| t.name == *action));
-                }
-                self.last.format_error = Some(error.clone());
+                let thought_only = (error == FormatError::ThoughtOnly)
+                    .then(|| parsed.thought.clone())
+                    .flatten();
+                let runaway = (parsed.spans.action)
+                    .filter(|_| error.cut_off())
+                    .and_then(|span| reply_text_at(&self.current().reply, span))
+                    .filter(|action| self.registry.specs().iter().any(|t| t.name == *action));
+                self.last.noted = Noted::FormatError {
+                    error: error.clone(),
+                    thought_only,
+                    runaway,
+                };
                 let voice = self.trace.config.prompt.voice();
                 let feedback = self.second_move(&reply_text, told::format_error(&error, voice));
                 self.guard(Guard::FormatFeedback { error, consecutive });

@@ -29,7 +29,7 @@ impl Agent {
         let (text, source) = match result.output {
             Ok(text) if unrelated => {
                 self.last.short_result = None;
-                self.last.unrelated = true;
+                self.last.noted = Noted::Unrelated;
                 (text, ObservationSource::Tool)
             }
             Ok(text) if text.trim().is_empty() => {
@@ -41,7 +41,7 @@ impl Agent {
             Ok(text) => (text, ObservationSource::Tool),
             Err(error) => {
                 if error.wrong_tool() {
-                    self.last.wrong_tool = Some(tool.clone());
+                    self.last.noted = Noted::WrongTool { tool: tool.clone() };
                 }
                 let voice = self.trace.config.prompt.voice();
                 let mut text = format!(
@@ -77,7 +77,7 @@ impl Agent {
         }
         let voice = self.trace.config.prompt.voice();
         let next = self.next_tool();
-        let note = if self.last.unrelated {
+        let note = if matches!(self.last.noted, Noted::Unrelated) {
             Some(told::unrelated_calculation(
                 next,
                 self.found_before(),
@@ -137,7 +137,7 @@ impl Agent {
             .find(|p| p.tool == call.tool && p.args == call.args);
         let Some(past) = past else {
             if let Some((result, tail)) = self.applied_again(&call) {
-                self.last.applied_again = true;
+                self.last.noted = Noted::AppliedAgain;
                 self.last.short_result = Some(result.clone());
                 let text = told::applied_again(&result, &tail, self.trace.config.prompt.voice());
                 self.record_observation(kept, text, ObservationSource::Feedback, None, false);
@@ -149,7 +149,10 @@ impl Agent {
         past.repeats += 1;
         let (earlier, repeat, past_succeeded) =
             (past.observation.clone(), past.repeats, past.succeeded);
-        self.last.repeated = Some((call.tool.clone(), past.succeeded));
+        self.last.noted = Noted::Repeated {
+            tool: call.tool.clone(),
+            succeeded: past.succeeded,
+        };
         let max = self.trace.config.max_repeats;
         if repeat >= max {
             self.guard(Guard::TooManyRepeats {

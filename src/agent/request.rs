@@ -56,11 +56,15 @@ impl Agent {
                 why,
             })
         };
-        let avoid = if let Some((tool, _)) = &last.repeated {
+        let avoid = if let Noted::Repeated { tool, .. } = &last.noted {
             avoid(tool, AvoidWhy::Repeated)
-        } else if let Some(tool) = &last.wrong_tool {
+        } else if let Noted::WrongTool { tool } = &last.noted {
             avoid(tool, AvoidWhy::WrongTool)
-        } else if let Some(tool) = &last.runaway {
+        } else if let Noted::FormatError {
+            runaway: Some(tool),
+            ..
+        } = &last.noted
+        {
             // The 1.5B model wrote the same endless expression again after being told it was
             // cut off; without that tool it answers or takes another. Before act-first: the
             // model did try to act.
@@ -73,7 +77,7 @@ impl Agent {
             FormatError::ArgumentsAsAnswer { .. }
             | FormatError::NumberUnused { .. }
             | FormatError::NameUnused { .. },
-        ) = last.format_error
+        ) = last.format_error()
         {
             // Told the answer is not one yet, the model answers again unless it cannot.
             avoid(FINAL_ANSWER, AvoidWhy::NotAnAnswer)
@@ -83,8 +87,12 @@ impl Agent {
         // Asked for the answer, the model broke the format (or copied the placeholder): the
         // feedback says how, and the request asks again, in other words.
         let asked_before = self.trace.steps.last().and_then(|s| s.request.must_answer);
-        let again = !on && last.format_error.is_some() && asked_before.is_some();
-        let repeated_succeeded = last.repeated.as_ref().map(|(_, succeeded)| *succeeded);
+        let again = !on && last.format_error().is_some() && asked_before.is_some();
+        let repeated_succeeded = match last.noted {
+            Noted::Repeated { succeeded, .. } => Some(succeeded),
+            _ => None,
+        };
+        let unrelated = matches!(last.noted, Noted::Unrelated);
         let must_answer = match repeated_succeeded {
             // A successful call repeated with the same arguments: its result is in hand, and
             // the 0.5B model went on repeating it (or another tool) until the limit. Only the
@@ -94,11 +102,11 @@ impl Agent {
             Some(false) if !on => Some(MustAnswer::RepeatedFailure),
             // Made to act first, the model computed something for a question without numbers;
             // the answer is to come from what it knows (a constraint allows only that).
-            _ if last.unrelated && next.is_none() => Some(match self.found_before() {
+            _ if unrelated && next.is_none() => Some(match self.found_before() {
                 Some(_) => MustAnswer::FoundBefore,
                 None => MustAnswer::NoToolFits,
             }),
-            _ if last.applied_again => Some(MustAnswer::AppliedAgain),
+            _ if matches!(last.noted, Noted::AppliedAgain) => Some(MustAnswer::AppliedAgain),
             // The last step the limit allows cannot use another Observation: only the answer
             // is left (after the first, so that a tool can still run in a one-step run). A
             // constraint allows nothing else; without one, the request ends by asking for it.
@@ -115,10 +123,15 @@ impl Agent {
         }
         // A Thought that ran on to the token limit is given back, cut to its first
         // sentences, with the Action to follow: the model's own half-written reply, continued.
-        let ran_on = last.thought_only.as_deref().map(leading_sentences);
+        let ran_on = match &last.noted {
+            Noted::FormatError { thought_only, .. } => {
+                thought_only.as_deref().map(leading_sentences)
+            }
+            _ => None,
+        };
         let thought_closed = on && ran_on.is_some();
         let observed = !self.rounds.is_empty();
-        let unused = match &last.format_error {
+        let unused = match last.format_error() {
             Some(FormatError::NumberUnused { number }) => Some(prompt::use_number(number, voice)),
             Some(FormatError::NameUnused { name, tool, .. }) => {
                 Some(prompt::use_name(name, tool, voice))
@@ -129,7 +142,7 @@ impl Agent {
             _ if !config.strategy.thinks() || self.course.asks_plan() => None,
             (_, Some(thought)) => Some(thought),
             _ if self.course.checking().is_some() => Some(prompt::opening(Opening::Check, voice)),
-            _ if last.unrelated => Some(match (next, self.found_before()) {
+            _ if unrelated => Some(match (next, self.found_before()) {
                 (Some(tool), _) => {
                     format!("{} {tool}", prompt::opening(Opening::ChooseTool, voice))
                 }
@@ -185,12 +198,12 @@ impl Agent {
         // Not to the tool the last reply misused: left out, it stays out.
         let misused = |tool: &&str| avoid.as_ref().is_some_and(|a| a.tool == *tool);
         // The tool the last Thought chose, which its Action did not call.
-        let chosen = match &last.format_error {
+        let chosen = match last.format_error() {
             Some(FormatError::ActionNotThought { chosen, .. }) => Some(chosen.as_str()),
             _ => None,
         };
         // The tool called for one name of the question, for the name it left out.
-        let left_out_name = match &last.format_error {
+        let left_out_name = match last.format_error() {
             Some(FormatError::NameUnused { name, tool, param }) => Some((tool, param, name)),
             _ => None,
         };
