@@ -11,9 +11,9 @@
 //!
 //! The word lists below are recognition data, not text the model is told.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::fields::tagged;
+use crate::fields::{tagged, via_value, Fields};
 use std::collections::HashSet;
 
 use super::comparison::comparison;
@@ -30,7 +30,8 @@ pub const STRONG: u32 = 3;
 pub const SOME: u32 = 2;
 
 /// One tool's fit to the question: the sum of its evidence's weights.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read back by hand below (a struct literal, so a new field needs its line there).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolFit {
     pub tool: String,
     /// The tool's declared role, which the loop's rules go by.
@@ -38,6 +39,20 @@ pub struct ToolFit {
     pub role: Option<Role>,
     pub score: u32,
     pub evidence: Vec<Evidence>,
+}
+
+via_value! {
+    ToolFit => tool_fit,
+}
+
+fn tool_fit(value: serde_json::Value) -> Result<ToolFit, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ToolFit {
+        tool: f.get("tool")?,
+        role: f.opt("role")?,
+        score: f.get("score")?,
+        evidence: f.get("evidence")?,
+    })
 }
 
 tagged! {
