@@ -4,11 +4,11 @@
 //! deserializer a second time for it, and gives each struct a visitor for maps and one for
 //! sequences; in the wasm that was over 250 KB of the module. These readers take the fields
 //! out of a `serde_json::Value` instead, with serde's own wording for a wrong, missing or
-//! unknown field. Serialising stays derived.
+//! unknown field. Serialising stays derived but for the fieldless enums ([`units!`]).
 //!
 //! A tagged enum is declared with [`tagged!`], which writes the enum and its reader from one
 //! list of variants, so a new variant cannot compile without its reader arm; a fieldless enum
-//! with [`units!`], which lists its variants (`ALL`) for its reader. A struct's reader
+//! with [`units!`], which writes and reads its variants' names. A struct's reader
 //! is a struct literal beside it, which stops compiling when a field is added.
 
 use serde::de::{DeserializeOwned, Error as _, Unexpected};
@@ -112,10 +112,11 @@ macro_rules! via_value {
 }
 pub(crate) use via_value;
 
-/// A fieldless enum (`#[serde(rename_all = …)]`, written by serde's derive as a string) and its
-/// reader, which finds the variant whose derived name is the string. The derive gives each such
-/// enum a visitor for strings, bytes, indices and enums of its own (7 KB of wasm for
-/// [`crate::parse::Repair`] alone).
+/// A fieldless enum, written and read as its variant's name in snake case (`JsonObject` →
+/// `"json_object"`, as serde's `rename_all = "snake_case"` writes it), with the list of its
+/// variants (`ALL`). serde's derive gives each such enum a visitor for strings, bytes,
+/// indices and enums of its own (7 KB of wasm for [`crate::parse::Repair`] alone); here the
+/// names are read by one function for all of them.
 macro_rules! units {
     (
         $(#[$meta:meta])*
@@ -133,13 +134,37 @@ macro_rules! units {
             pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
         }
 
-        $crate::fields::via_value! { $name => |value| $crate::fields::unit(&$name::ALL, value), }
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let variant = match self {
+                    $( $name::$variant => stringify!($variant), )*
+                };
+                serializer.serialize_str(&$crate::fields::snake_case(variant))
+            }
+        }
+
+        $crate::fields::via_value! { $name => |value| {
+            let at = $crate::fields::unit(&[$(stringify!($variant)),*], value)?;
+            Ok::<_, serde_json::Error>($name::ALL[at].clone())
+        }, }
     };
 }
 pub(crate) use units;
 
-/// The variant of `all` whose name (as serialised) is `value`, refused in serde's words.
-pub(crate) fn unit<T: serde::Serialize + Clone>(all: &[T], value: Value) -> Result<T, Error> {
+/// A variant's name in snake case, as serde's `rename_all = "snake_case"` writes it.
+pub(crate) fn snake_case(variant: &str) -> String {
+    let mut snake = String::new();
+    for (i, c) in variant.char_indices() {
+        if i > 0 && c.is_uppercase() {
+            snake.push('_');
+        }
+        snake.push(c.to_ascii_lowercase());
+    }
+    snake
+}
+
+/// Which of `variants` (as declared) `value` names, refused in serde's words.
+pub(crate) fn unit(variants: &[&str], value: Value) -> Result<usize, Error> {
     let Value::String(tag) = &value else {
         let number = |n: &serde_json::Number| match (n.as_u64(), n.as_i64()) {
             (Some(u), _) => Unexpected::Unsigned(u),
@@ -155,17 +180,11 @@ pub(crate) fn unit<T: serde::Serialize + Clone>(all: &[T], value: Value) -> Resu
         };
         return Err(Error::invalid_type(unexpected, &"string or map"));
     };
-    let names: Vec<Value> = all
-        .iter()
-        .filter_map(|v| serde_json::to_value(v).ok())
-        .collect();
-    if let Some(at) = names.iter().position(|name| *name == value) {
-        return Ok(all[at].clone());
+    let names: Vec<String> = variants.iter().map(|v| snake_case(v)).collect();
+    if let Some(at) = names.iter().position(|name| name == tag) {
+        return Ok(at);
     }
-    let names: Vec<String> = names
-        .iter()
-        .map(|name| format!("`{}`", name.as_str().unwrap_or_default()))
-        .collect();
+    let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
     let expected = match names.as_slice() {
         [one] => one.clone(),
         [a, b] => format!("{a} or {b}"),
@@ -270,34 +289,47 @@ mod tests {
     }
 
     super::units! {
-        #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-        #[serde(rename_all = "snake_case")]
+        #[derive(Debug, Clone, Copy, PartialEq)]
         enum Ours {
             FirstOne,
             Second,
-            Third,
+            OpenAi,
+            LlamaCppPython,
+            X2,
         }
     }
 
-    #[derive(Debug, serde::Deserialize)]
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
     #[serde(rename_all = "snake_case")]
     enum Derived {
-        #[allow(dead_code)]
         FirstOne,
+        Second,
+        OpenAi,
+        LlamaCppPython,
+        X2,
     }
 
-    /// A fieldless enum reads back every name it writes, and refuses anything else as serde's
-    /// derive refuses it (a map aside: the derive takes `{"second": null}`, no trace writes it).
+    /// A fieldless enum writes the names serde's derive writes, reads them back, and refuses
+    /// anything else as the derive refuses it (a map aside: the derive takes `{"second": null}`, no trace writes it).
     #[test]
     fn units_read_their_names_and_refuse_others_in_serde_words() {
-        for ours in Ours::ALL {
+        let derived = [
+            Derived::FirstOne,
+            Derived::Second,
+            Derived::OpenAi,
+            Derived::LlamaCppPython,
+            Derived::X2,
+        ];
+        for (ours, derived) in Ours::ALL.into_iter().zip(derived) {
             let name = serde_json::to_value(ours).expect("a name");
+            assert_eq!(name, serde_json::to_value(derived).expect("a name"));
             assert_eq!(serde_json::from_value::<Ours>(name).ok(), Some(ours));
         }
         let got = serde_json::from_value::<Ours>(json!("nope")).unwrap_err();
         assert_eq!(
             got.to_string(),
-            "unknown variant `nope`, expected one of `first_one`, `second`, `third`"
+            "unknown variant `nope`, expected one of `first_one`, `second`, `open_ai`, \
+             `llama_cpp_python`, `x2`"
         );
         for value in [
             json!(3),

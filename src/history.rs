@@ -13,8 +13,7 @@ use crate::told::{self, Voice};
 
 units! {
     /// How the rounds are laid out as chat messages.
-    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
     pub enum MessageStyle {
         /// Chat under a constraint, transcript without ([`MessageStyle::resolve`]).
         #[default]

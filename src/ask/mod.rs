@@ -25,8 +25,7 @@ pub const FINAL_ANSWER: &str = "final_answer";
 
 units! {
     /// Why a reply may only be the final answer.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum MustAnswer {
         /// A call that had succeeded was repeated: its result is in hand.
         RepeatedCall,

@@ -27,8 +27,7 @@ pub struct Steer {
 
 units! {
     /// Why a reply is steered to a tool; the sentence a reader sees is `crate::sentences::steer`.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum SteerWhy {
         /// The first reply: the tool with the strongest evidence in the question.
         Fits,
@@ -59,8 +58,7 @@ pub struct Avoid {
 
 units! {
     /// Why an action is left out; the sentence a reader sees is `crate::sentences::avoid`.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum AvoidWhy {
         /// The model called the tool again with the same arguments.
         Repeated,

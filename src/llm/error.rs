@@ -82,8 +82,7 @@ tagged! {
 
 units! {
     /// What outgrew its limit in an [`LlmError::TooLarge`].
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Oversized {
         /// A whole body: a non-streamed reply, a model list, or JSON sent instead of a stream.
         Body,

@@ -35,8 +35,7 @@ const CHAT_PATH: &str = "/chat/completions";
 const MODELS_PATH: &str = "/models";
 
 units! {
-    #[derive(Debug, Clone, PartialEq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, PartialEq)]
     pub enum Role {
         System,
         User,

@@ -2,14 +2,12 @@
 //! mode a page picks and the strongest one each server is known to honour.
 
 use crate::fields::units;
-use serde::Serialize;
 use serde_json::Value;
 
 units! {
     /// How the server is made to keep the ReAct format. A plain string in JSON (`"grammar"`),
     /// since it is a setting picked from a list.
-    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
     pub enum Constrained {
         /// The agent picks one from what the server says it is ([`ServerKind`]); until then, and
         /// for a server it does not know, no constraint.
@@ -47,8 +45,7 @@ impl Constrained {
 
 units! {
     /// The server behind an endpoint, as far as its model list tells.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ServerKind {
         LlamaCpp,
         LlamaCppPython,

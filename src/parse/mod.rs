@@ -134,8 +134,7 @@ impl FormatError {
 
 units! {
     /// One repair or tolerated deviation, so a learner can see why a messy reply still worked.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Repair {
         FullWidthColon,
         MarkdownLabel,

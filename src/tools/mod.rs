@@ -65,8 +65,7 @@ pub struct ToolSpec {
 units! {
     /// What a tool does for the loop's rules, declared by the tool (the built-ins declare
     /// theirs; a page's own calculator may declare `computes`).
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Role {
         /// It evaluates an expression, its first string parameter: the question's numbers and
         /// operations point to it, and the rules on computations apply to its calls (a
@@ -181,8 +180,7 @@ impl ToolSpec {
 
 units! {
     /// The tools implemented in Rust.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Builtin {
         Calculator,
         SearchDocs,

@@ -135,8 +135,7 @@ pub struct ModelReply {
 
 units! {
     /// Where an observation came from.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ObservationSource {
         Tool,
         ToolError,
