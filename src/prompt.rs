@@ -4,7 +4,7 @@
 //! one line per tool with an example input, the format, and three rules.
 
 use crate::fields::{via_value, Fields};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Error, Value};
 
 use crate::ask::MustAnswer;
@@ -14,12 +14,24 @@ use crate::told::{asks, say, tool_description, Template, Templates, Voice};
 use crate::tools::ToolSpec;
 
 /// A worked example appended to the system prompt (few-shot prompting).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FewShot {
     pub question: String,
     /// The model turns and observations, written out in the protocol, e.g.
     /// "Thought: …\nAction: calculator\nAction Input: {…}\nObservation: 42\nThought: …".
     pub transcript: String,
+}
+
+via_value! {
+    FewShot => few_shot,
+}
+
+fn few_shot(value: serde_json::Value) -> Result<FewShot, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(FewShot {
+        question: f.get("question")?,
+        transcript: f.get("transcript")?,
+    })
 }
 
 // Read back by hand below (a struct literal, so a new field needs its line there).

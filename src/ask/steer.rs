@@ -1,12 +1,12 @@
 //! What a constrained reply may call: one tool it is steered to (with the numbers its
 //! computation must use and the arguments the question fixes), or an action left out.
 
-use crate::fields::units;
+use crate::fields::{units, via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The tool a reply is steered to ([`super::ModelRequest::steer`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Steer {
     pub tool: String,
     pub why: SteerWhy,
@@ -23,6 +23,21 @@ pub struct Steer {
     /// effect carries its request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Box<Map<String, Value>>>,
+}
+
+via_value! {
+    Steer => steer,
+}
+
+fn steer(value: serde_json::Value) -> Result<Steer, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Steer {
+        tool: f.get("tool")?,
+        why: f.get("why")?,
+        uses: f.or("uses", Box::default())?,
+        seen: f.or("seen", Box::default())?,
+        args: f.opt("args")?,
+    })
 }
 
 units! {

@@ -14,7 +14,7 @@ mod retry;
 mod server;
 mod sse;
 
-use crate::fields::units;
+use crate::fields::{units, via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -54,16 +54,40 @@ impl Role {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Message {
     pub role: Role,
     pub content: String,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+via_value! {
+    Message => message,
+}
+
+fn message(value: serde_json::Value) -> Result<Message, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Message {
+        role: f.get("role")?,
+        content: f.get("content")?,
+    })
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Usage {
     pub prompt_tokens: Option<u32>,
     pub completion_tokens: Option<u32>,
+}
+
+via_value! {
+    Usage => usage,
+}
+
+fn usage(value: serde_json::Value) -> Result<Usage, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Usage {
+        prompt_tokens: f.opt("prompt_tokens")?,
+        completion_tokens: f.opt("completion_tokens")?,
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -37,14 +37,14 @@ pub use fit::{Evidence, ToolFit};
 pub use places::{names_place, places};
 pub use registry::{Registry, RegistryError, MAX_EVIDENCE, MAX_EVIDENCE_CHARS, MAX_NAME_LEN};
 
-use crate::fields::units;
+use crate::fields::{units, via_value, Fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 /// A tool as the model sees it. `parameters` is a JSON-schema object
 /// (`{"type": "object", "properties": {...}, "required": [...]}`). `examples`, `keywords`
 /// and `role` are what point to it in a question ([`fit`]); the model is not shown them.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ToolSpec {
     pub name: String,
     pub description: String,
@@ -60,6 +60,22 @@ pub struct ToolSpec {
     /// or to compute on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
+}
+
+via_value! {
+    ToolSpec => tool_spec,
+}
+
+fn tool_spec(value: serde_json::Value) -> Result<ToolSpec, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ToolSpec {
+        name: f.get("name")?,
+        description: f.get("description")?,
+        parameters: f.get("parameters")?,
+        examples: f.or("examples", Vec::new())?,
+        keywords: f.or("keywords", Vec::new())?,
+        role: f.opt("role")?,
+    })
 }
 
 units! {
@@ -217,10 +233,22 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
 }
 
 /// A document `search_docs` can find.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Document {
     pub title: String,
     pub text: String,
+}
+
+via_value! {
+    Document => document,
+}
+
+fn document(value: serde_json::Value) -> Result<Document, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(Document {
+        title: f.get("title")?,
+        text: f.get("text")?,
+    })
 }
 
 /// The built-in documents: short bilingual (English, then Chinese) notes on the workshop's

@@ -5,12 +5,11 @@
 
 mod read;
 
-use crate::fields::units;
 use serde::{Deserialize, Serialize};
 
 use crate::ask::ModelRequest;
 use crate::config::AgentConfig;
-use crate::fields::tagged;
+use crate::fields::{tagged, units, via_value, Fields};
 use crate::llm::{Constrained, LlmError, ServerKind, Usage};
 use crate::parse::{FormatError, ParseResult};
 use crate::tools::{DispatchError, ToolCall, ToolError, ToolSpec};
@@ -204,10 +203,22 @@ pub struct Trace {
 }
 
 /// The server's kind, as the driver found it, and the constraint the agent chose for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ServerChoice {
     pub kind: ServerKind,
     pub constrained: Constrained,
+}
+
+via_value! {
+    ServerChoice => server_choice,
+}
+
+fn server_choice(value: serde_json::Value) -> Result<ServerChoice, serde_json::Error> {
+    let mut f = Fields::object(value)?;
+    Ok(ServerChoice {
+        kind: f.get("kind")?,
+        constrained: f.get("constrained")?,
+    })
 }
 
 /// A loaded trace that cannot be used.
