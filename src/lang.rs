@@ -1,15 +1,17 @@
 //! The languages of the interface and of the prompts, and what the other modules need to know
-//! about Chinese text. The bottom layer: it imports nothing of the crate.
+//! about Chinese text. Near the bottom: it imports only the JSON readers (`fields`).
 
-use serde::{Deserialize, Serialize};
+use crate::fields::units;
+use serde::Serialize;
 
-/// The language of the prompt, the model's feedback and the sentences a reader sees.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
+units! {
+    /// The language of the prompt, the model's feedback and the sentences a reader sees.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub enum Lang {
+        #[default]
+        En,
+        Zh,
+    }
 }
 
 /// One sentence in each interface language (what a reader is shown: `crate::sentences`).

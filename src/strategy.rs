@@ -4,37 +4,29 @@
 //! chain-of-thought only (no tools); here each is the same loop with a different format and
 //! tool list, so their traces line up step by step.
 
-use serde::{Deserialize, Serialize};
+use crate::fields::units;
 
-/// A plain string in settings and traces (`"react"`, `"act"`, `"cot"`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// Thought, Action, Action Input; an Observation; again until `final_answer`.
-    #[default]
-    React,
-    /// Action and Action Input only: the tools without the reasoning between them.
-    Act,
-    /// Reasoning, then the answer, with no tools: one request when the format holds.
-    Cot,
-    /// Plan-and-Execute: the first reply is a numbered plan, kept in the prompt; then ReAct.
-    /// One new plan is asked for after a tool fails.
-    Plan,
-    /// ReAct, and before a final answer is taken, one request to check it against the
-    /// question and the Observations: kept, revised, or another tool call first. Once a run.
-    Reflect,
+units! {
+    /// A plain string in settings and traces (`"react"`, `"act"`, `"cot"`).
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub enum Strategy {
+        /// Thought, Action, Action Input; an Observation; again until `final_answer`.
+        #[default]
+        React,
+        /// Action and Action Input only: the tools without the reasoning between them.
+        Act,
+        /// Reasoning, then the answer, with no tools: one request when the format holds.
+        Cot,
+        /// Plan-and-Execute: the first reply is a numbered plan, kept in the prompt; then ReAct.
+        /// One new plan is asked for after a tool fails.
+        Plan,
+        /// ReAct, and before a final answer is taken, one request to check it against the
+        /// question and the Observations: kept, revised, or another tool call first. Once a run.
+        Reflect,
+    }
 }
 
 impl Strategy {
-    /// Every strategy, in the order a page lists them (tests/titles.rs checks it against serde's).
-    pub const ALL: [Strategy; 5] = [
-        Strategy::React,
-        Strategy::Act,
-        Strategy::Cot,
-        Strategy::Plan,
-        Strategy::Reflect,
-    ];
-
     /// Its name in the settings and the trace.
     pub fn label(self) -> &'static str {
         match self {
@@ -57,21 +49,17 @@ impl Strategy {
     }
 }
 
-/// What happens to rounds that leave the history window (`historyRounds`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Compress {
-    /// They are dropped, and the question's message says how many.
-    #[default]
-    Window,
-    /// One request first asks the model to summarise the run so far; the summary stays after
-    /// the question in every later request.
-    Summary,
-}
-
-impl Compress {
-    /// Both ways, in the order a page lists them (tests/titles.rs checks it against serde's).
-    pub const ALL: [Compress; 2] = [Compress::Window, Compress::Summary];
+units! {
+    /// What happens to rounds that leave the history window (`historyRounds`).
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub enum Compress {
+        /// They are dropped, and the question's message says how many.
+        #[default]
+        Window,
+        /// One request first asks the model to summarise the run so far; the summary stays after
+        /// the question in every later request.
+        Summary,
+    }
 }
 
 /// The most steps a plan holds: small models number on without end.

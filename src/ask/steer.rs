@@ -1,8 +1,8 @@
 //! What a constrained reply may call: one tool it is steered to (with the numbers its
 //! computation must use and the arguments the question fixes), or an action left out.
 
-use crate::fields::{units, via_value, Fields};
-use serde::{Deserialize, Serialize};
+use crate::fields::{tagged, units, via_value, Fields};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The tool a reply is steered to ([`super::ModelRequest::steer`]).
@@ -53,15 +53,17 @@ units! {
     }
 }
 
-/// Why a first reply is steered to no tool ([`super::ModelRequest::unsteered`]); the
-/// sentence a reader sees is `crate::sentences::unsteered`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "why", rename_all = "snake_case")]
-pub enum Unsteered {
-    /// No tool's evidence is strong.
-    Weak { best: String },
-    /// Two tools' evidence is as strong.
-    Split { tools: [String; 2] },
+tagged! {
+    /// Why a first reply is steered to no tool ([`super::ModelRequest::unsteered`]); the
+    /// sentence a reader sees is `crate::sentences::unsteered`.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(tag = "why", rename_all = "snake_case")]
+    pub enum Unsteered in "why" {
+        /// No tool's evidence is strong.
+        Weak { best: String } = "weak",
+        /// Two tools' evidence is as strong.
+        Split { tools: [String; 2] } = "split",
+    }
 }
 
 /// An action left out of a reply's allowed ones ([`super::ModelRequest::avoid`]).
