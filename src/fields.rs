@@ -132,6 +132,9 @@ macro_rules! units {
         impl $name {
             /// Every variant, in the order declared.
             pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+            /// Their names as declared (`JsonObject`); JSON's is [`crate::fields::snake_case`].
+            pub const VARIANTS: [&str; [$(stringify!($variant)),*].len()] =
+                [$(stringify!($variant)),*];
         }
 
         impl serde::Serialize for $name {
@@ -144,7 +147,7 @@ macro_rules! units {
         }
 
         $crate::fields::via_value! { $name => |value| {
-            let at = $crate::fields::unit(&[$(stringify!($variant)),*], value)?;
+            let at = $crate::fields::unit(&$name::VARIANTS, value)?;
             Ok::<_, serde_json::Error>($name::ALL[at].clone())
         }, }
     };

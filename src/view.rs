@@ -115,44 +115,24 @@ fn utf16(text: &str, span: Option<Span>) -> Option<Span> {
 /// declarations (`unions()`), so a new variant needs no line in `wasm/src/types.d.ts`.
 pub fn unions() -> String {
     use crate::{ask, history, llm, parse, tools, trace};
-    fn union(name: &str, all: Result<Value, serde_json::Error>) -> String {
-        let names: Vec<String> = (all
-            .ok()
-            .as_ref()
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten())
-        .filter_map(|v| Some(format!("'{}'", v.as_str()?)))
-        .collect();
+    let union = |name: &str, variants: &[&str]| {
+        let names: Vec<String> = (variants.iter())
+            .map(|v| format!("'{}'", crate::fields::snake_case(v)))
+            .collect();
         format!("export type {name} = {};\n", names.join(" | "))
-    }
+    };
     [
-        union(
-            "MustAnswer",
-            serde_json::to_value(&ask::MustAnswer::ALL[..]),
-        ),
-        union("AvoidWhy", serde_json::to_value(&ask::AvoidWhy::ALL[..])),
-        union("SteerWhy", serde_json::to_value(&ask::SteerWhy::ALL[..])),
-        union(
-            "Constrained",
-            serde_json::to_value(&llm::Constrained::ALL[..]),
-        ),
-        union(
-            "ServerKind",
-            serde_json::to_value(&llm::ServerKind::ALL[..]),
-        ),
-        union("MessageRole", serde_json::to_value(&llm::Role::ALL[..])),
-        union("ToolRole", serde_json::to_value(&tools::Role::ALL[..])),
-        union("Builtin", serde_json::to_value(&tools::Builtin::ALL[..])),
-        union(
-            "ObservationSource",
-            serde_json::to_value(&trace::ObservationSource::ALL[..]),
-        ),
-        union(
-            "MessageStyle",
-            serde_json::to_value(&history::MessageStyle::ALL[..]),
-        ),
-        union("Repair", serde_json::to_value(&parse::Repair::ALL[..])),
+        union("MustAnswer", &ask::MustAnswer::VARIANTS),
+        union("AvoidWhy", &ask::AvoidWhy::VARIANTS),
+        union("SteerWhy", &ask::SteerWhy::VARIANTS),
+        union("Constrained", &llm::Constrained::VARIANTS),
+        union("ServerKind", &llm::ServerKind::VARIANTS),
+        union("MessageRole", &llm::Role::VARIANTS),
+        union("ToolRole", &tools::Role::VARIANTS),
+        union("Builtin", &tools::Builtin::VARIANTS),
+        union("ObservationSource", &trace::ObservationSource::VARIANTS),
+        union("MessageStyle", &history::MessageStyle::VARIANTS),
+        union("Repair", &parse::Repair::VARIANTS),
     ]
     .concat()
 }
