@@ -1,10 +1,11 @@
 //! What a reader is shown, in every language of the interface, one match per kind with the
-//! English and the Chinese side by side: a guard's sentence and title in `guards.rs`; outcomes, why an action was left out, tool
-//! call notes, repairs and format errors here; a model error's message and its fix in
-//! `errors.rs`; a refused setting, tool or trace file in `refusals.rs`; each kind's title
-//! (a guard's, a strategy's, …) in `titles.rs`. No page keeps a copy of its own. A tool-call
-//! note's English is its `Display`, which is also how a trace stores it (`Note::read` reads it
-//! back); its Chinese is here.
+//! English and the Chinese side by side: a guard's sentence and title in `guards.rs`;
+//! outcomes, why an action was left out, tool call notes, repairs and format errors here; why
+//! a request allows only the answer in `must_answer.rs`; a model error's message and its fix
+//! in `errors.rs`; a refused setting, tool or trace file in `refusals.rs`; every other kind's
+//! title (an outcome's, a strategy's, …) in `titles.rs`. No page keeps a copy of its own. A
+//! tool-call note's English is its `Display`, which is also how a trace stores it
+//! (`Note::read` reads it back); its Chinese is here.
 
 mod errors;
 mod guards;
