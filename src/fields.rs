@@ -113,8 +113,8 @@ macro_rules! via_value {
 pub(crate) use via_value;
 
 /// A fieldless enum, written and read as its variant's name in snake case (`JsonObject` →
-/// `"json_object"`, as serde's `rename_all = "snake_case"` writes it), with the list of its
-/// variants (`ALL`). serde's derive gives each such enum a visitor for strings, bytes,
+/// `"json_object"`, as serde's `rename_all = "snake_case"` writes it; `label()`), with the list
+/// of its variants (`ALL`). serde's derive gives each such enum a visitor for strings, bytes,
 /// indices and enums of its own (7 KB of wasm for [`crate::parse::Repair`] alone); here the
 /// names are read by one function for all of them.
 macro_rules! units {
@@ -137,12 +137,18 @@ macro_rules! units {
                 [$(stringify!($variant)),*];
         }
 
+        impl $name {
+            /// Its name in settings and traces: the variant's in snake case.
+            pub fn label(&self) -> String {
+                $crate::fields::snake_case(match self {
+                    $( $name::$variant => stringify!($variant), )*
+                })
+            }
+        }
+
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let variant = match self {
-                    $( $name::$variant => stringify!($variant), )*
-                };
-                serializer.serialize_str(&$crate::fields::snake_case(variant))
+                serializer.serialize_str(&self.label())
             }
         }
 
@@ -313,7 +319,8 @@ mod tests {
     }
 
     /// A fieldless enum writes the names serde's derive writes, reads them back, and refuses
-    /// anything else as the derive refuses it (a map aside: the derive takes `{"second": null}`, no trace writes it).
+    /// anything else as the derive refuses it (a map aside: the derive takes
+    /// `{"second": null}`, which no trace writes).
     #[test]
     fn units_read_their_names_and_refuse_others_in_serde_words() {
         let derived = [

@@ -27,17 +27,6 @@ units! {
 }
 
 impl Strategy {
-    /// Its name in the settings and the trace.
-    pub fn label(self) -> &'static str {
-        match self {
-            Strategy::React => "react",
-            Strategy::Act => "act",
-            Strategy::Cot => "cot",
-            Strategy::Plan => "plan",
-            Strategy::Reflect => "reflect",
-        }
-    }
-
     /// Whether a reply opens with a Thought.
     pub fn thinks(self) -> bool {
         self != Strategy::Act

@@ -43,17 +43,6 @@ units! {
     }
 }
 
-impl Role {
-    /// Every role (tests/titles.rs checks it against serde's).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::System => "system",
-            Self::User => "user",
-            Self::Assistant => "assistant",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Message {
     pub role: Role,
@@ -267,7 +256,7 @@ pub fn chat_body(
 ) -> Value {
     let messages: Vec<Value> = messages
         .iter()
-        .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
+        .map(|m| json!({"role": m.role.label(), "content": m.content}))
         .collect();
     let mut body = Map::new();
     body.insert("model".into(), json!(cfg.model.trim()));

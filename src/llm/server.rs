@@ -25,21 +25,9 @@ units! {
 }
 
 impl Constrained {
-    /// Every mode, in the order a page lists them (tests/titles.rs checks it against serde's).
     /// A constraint goes out with the request (not `off`, not an unresolved `auto`).
     pub fn is_on(self) -> bool {
         !matches!(self, Constrained::Auto | Constrained::Off)
-    }
-
-    /// Its name in the settings and the trace.
-    pub fn label(self) -> &'static str {
-        match self {
-            Constrained::Auto => "auto",
-            Constrained::Off => "off",
-            Constrained::JsonObject => "json_object",
-            Constrained::JsonSchema => "json_schema",
-            Constrained::Grammar => "grammar",
-        }
     }
 }
 

@@ -27,15 +27,9 @@ pub fn titles() -> Titles {
     let mut out = Titles {
         en: BTreeMap::new(),
         zh: BTreeMap::new(),
-        strategy: Strategy::ALL
-            .iter()
-            .map(|s| s.label().to_string())
-            .collect(),
-        constrained: Constrained::ALL
-            .iter()
-            .map(|c| c.label().to_string())
-            .collect(),
-        compress: Compress::ALL.iter().map(tag).collect(),
+        strategy: Strategy::ALL.iter().map(Strategy::label).collect(),
+        constrained: Constrained::ALL.iter().map(Constrained::label).collect(),
+        compress: Compress::ALL.iter().map(Compress::label).collect(),
     };
     let mut add = |key: String, (en, zh): (&'static str, &'static str)| {
         out.en.insert(key.clone(), en);
@@ -62,23 +56,15 @@ pub fn titles() -> Titles {
         add(format!("constrained.{}", c.label()), long);
     }
     for c in Compress::ALL {
-        add(format!("limits.compress.{}", tag(&c)), compress(c));
+        add(format!("limits.compress.{}", c.label()), compress(c));
     }
     for s in ObservationSource::ALL {
-        add(format!("source.{}", tag(&s)), source(s));
+        add(format!("source.{}", s.label()), source(s));
     }
     for r in Role::ALL {
-        add(format!("role.{}", r.as_str()), role(&r));
+        add(format!("role.{}", r.label()), role(&r));
     }
     out
-}
-
-/// A unit variant's name as serde writes it.
-fn tag(value: &impl Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// How a run ended, in a word or two (Compare's table), by the outcome's tag.
