@@ -10,6 +10,7 @@
 use crate::ask::ModelRequest;
 use crate::lang::Lang;
 use crate::llm::Role;
+use crate::lower::Lower;
 use crate::parse::{parse_reply, Parsed};
 
 /// Questions the demo model is scripted for, each in its language; the page offers those of
@@ -264,7 +265,7 @@ fn first_result(observation: &str) -> String {
 }
 
 fn asks_time(question: &str) -> bool {
-    let q = question.to_lowercase();
+    let q = question.lower();
     ["time", "date", "today", "时间", "几点", "日期", "今天"]
         .iter()
         .any(|w| q.contains(w))

@@ -15,6 +15,7 @@
 //! what every page loads (64 KB gzipped, measured with unicode-normalization).
 
 use crate::lang::is_cjk_ideograph;
+use crate::lower::Lower;
 use serde::Deserialize;
 
 /// Unicode NFKC of a text: the browser's `normalize("NFKC")` in the page, a crate natively.
@@ -128,7 +129,7 @@ impl Grader {
             folded.push_str(&piece);
         }
         let lower: Vec<char> = folded
-            .to_lowercase()
+            .lower()
             .chars()
             .map(|c| if is_dash(c) { '-' } else { c })
             .collect();

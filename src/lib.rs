@@ -37,6 +37,7 @@ pub mod history;
 pub mod lang;
 pub mod limits;
 pub mod llm;
+mod lower;
 pub mod numbers;
 mod order;
 pub mod parse;

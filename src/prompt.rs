@@ -4,6 +4,7 @@
 //! one line per tool with an example input, the format, and three rules.
 
 use crate::fields::{via_value, Fields};
+use crate::lower::push_lower;
 use serde::Serialize;
 use serde_json::{Error, Value};
 
@@ -422,10 +423,12 @@ pub fn plan_step(plan: &[String], done: usize, to: Voice<'_>) -> String {
 fn lowercase_first(text: &str) -> String {
     let text = text.trim().trim_end_matches(['.', '。']);
     let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
+    let mut out = String::with_capacity(text.len());
+    if let Some(first) = chars.next() {
+        push_lower(&mut out, first);
     }
+    out.extend(chars);
+    out
 }
 
 /// The Observation of a plan: carry it out. After a failed tool, a new plan is asked for.

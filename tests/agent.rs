@@ -915,7 +915,7 @@ fn tool_errors_become_observations() {
     let obs = trace.steps[0].observation.as_ref().unwrap();
     assert_eq!(obs.source, ObservationSource::ToolError);
     assert!(
-        obs.text.to_lowercase().contains("division by zero"),
+        obs.text.to_ascii_lowercase().contains("division by zero"),
         "{}",
         obs.text
     );

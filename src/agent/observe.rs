@@ -2,6 +2,7 @@
 //! what the model is told when a tool fails.
 
 use super::*;
+use crate::lower::Lower;
 use serde_json::Value;
 
 impl Agent {
@@ -188,7 +189,7 @@ impl Agent {
             Some(text.chars().filter(|c| !c.is_whitespace()).collect())
         };
         let again = ["again", "twice", "repeat", "再次", "两次", "又"];
-        let question = self.trace.question.to_lowercase();
+        let question = self.trace.question.lower();
         if self.registry.role(&call.tool) != Some(Role::Computes)
             || self.steered()
             || again.iter().any(|w| question.contains(w))

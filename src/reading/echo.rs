@@ -1,5 +1,6 @@
 //! Answers that give the question back instead of answering it, or answer another question.
 
+use crate::lower::Lower;
 use std::collections::HashSet;
 
 use super::{numbers, strings, without_end_mark, without_opening, RunSoFar};
@@ -10,24 +11,15 @@ use crate::tools::Role;
 /// Three words or more, or six characters of Chinese, so that a short answer the question
 /// offers ("2^11" of "3^7 or 2^11?") still stands.
 pub(super) fn repeats_question(answer: &str, run: &RunSoFar) -> bool {
-    let words = |text: &str| {
-        without_end_mark(text)
-            .trim_end_matches(['?', '？'])
-            .to_lowercase()
-    };
+    let words = |text: &str| without_end_mark(text).trim_end_matches(['?', '？']).lower();
     // Under a constraint the answer opens with the grammar's words ("答案是 <the question>").
     let answer = words(without_opening(answer));
     let long = answer.split_whitespace().count() >= 3
         || answer.chars().filter(|c| !c.is_ascii()).count() >= 6;
-    if !long
-        || run
-            .observations
-            .iter()
-            .any(|o| o.to_lowercase().contains(&answer))
-    {
+    if !long || run.observations.iter().any(|o| o.lower().contains(&answer)) {
         return false;
     }
-    let question = run.question.to_lowercase();
+    let question = run.question.lower();
     let most_of_question =
         question.contains(&answer) && answer.chars().count() * 5 >= question.chars().count() * 3;
     let own_argument = run
@@ -62,7 +54,7 @@ pub(super) fn amount_for_yes_no(answer: &str, run: &RunSoFar) -> bool {
     if run.sent_back.question || run.steered || run.last_step || run.calls.is_empty() {
         return false;
     }
-    let question = run.question.to_lowercase();
+    let question = run.question.lower();
     let first = question.split_whitespace().next().unwrap_or_default();
     let chinese = ["吗", "是否", "是不是", "有没有"]
         .iter()
@@ -71,7 +63,7 @@ pub(super) fn amount_for_yes_no(answer: &str, run: &RunSoFar) -> bool {
     if choice || !(chinese || YES_NO.contains(&first)) {
         return false;
     }
-    let answer = without_end_mark(without_opening(answer)).to_lowercase();
+    let answer = without_end_mark(without_opening(answer)).lower();
     if numbers(&answer).is_empty() {
         return false;
     }
@@ -119,12 +111,12 @@ fn echoes(answer: &str, run: &RunSoFar) -> bool {
     if run.steered || run.calls.is_empty() {
         return false;
     }
-    let question = run.question.to_lowercase();
+    let question = run.question.lower();
     let first = question.split_whitespace().next().unwrap_or_default();
     if OFFERS.iter().any(|o| question.contains(o)) || YES_NO.contains(&first) {
         return false;
     }
-    let answer = without_end_mark(without_opening(answer)).to_lowercase();
+    let answer = without_end_mark(without_opening(answer)).lower();
     // A number of the question said back ("The answer is 2077" for the status of order 2077)
     // is no answer either, in a run that computed nothing (after a computation, the answer's
     // numbers are `result_missed`'s to read).

@@ -6,6 +6,7 @@
 mod numbers;
 
 use crate::lang::Lang;
+use crate::lower::Lower;
 use serde_json::Value;
 
 use crate::parse::{self, FormatError, ParseResult, Parsed, Repair};
@@ -163,9 +164,9 @@ fn name_places(tool: &str, input: &mut Value, reply: &str, run: &RunSoFar) -> bo
             .filter_map(|c| c.args.get(param)?.as_str())
             .collect();
         // Written beside the call too: in the Thought, or in what a tool gave.
-        let lower = given.to_lowercase();
-        let reasoned = reply.to_lowercase().matches(&lower).count() > 1
-            || (run.observations.iter()).any(|o| o.to_lowercase().contains(&lower));
+        let lower = given.lower();
+        let reasoned = reply.lower().matches(&lower).count() > 1
+            || (run.observations.iter()).any(|o| o.lower().contains(&lower));
         let place =
             (run.registry).question_place(tool, param, given, run.question, &looked_up, reasoned);
         if let Some(place) = place {
@@ -410,7 +411,7 @@ fn expression_in(answer: &str, run: &RunSoFar) -> Option<(String, Value)> {
         }
     }
     let text = without_end_mark(text.trim_start_matches(['=', ':', '：']).trim());
-    let mut rest = text.to_lowercase();
+    let mut rest = text.lower();
     let mut called = false;
     for name in calculator::names() {
         called |= rest.contains(&format!("{name}("));
@@ -484,18 +485,18 @@ fn without_end_mark(text: &str) -> &str {
 /// result holds. Four words or more, or eight characters of Chinese, so that a short answer
 /// that a note happens to hold ("calculator") still stands.
 fn copies_note(answer: &str, run: &RunSoFar) -> bool {
-    let answer = without_end_mark(without_opening(answer).trim_matches(['(', ')', '（', '）']))
-        .to_lowercase();
+    let answer =
+        without_end_mark(without_opening(answer).trim_matches(['(', ')', '（', '）'])).lower();
     let long = answer.split_whitespace().count() >= 4
         || answer.chars().filter(|c| !c.is_ascii()).count() >= 8;
-    let notes: Vec<String> = run.notes.iter().map(|n| n.to_lowercase()).collect();
+    let notes: Vec<String> = run.notes.iter().map(|n| n.lower()).collect();
     // What the tools gave: each Observation without the notes the loop added to it.
     let in_result = run.observations.iter().any(|o| {
-        let result = notes.iter().fold(o.to_lowercase(), |o, n| o.replace(n, ""));
+        let result = notes.iter().fold(o.lower(), |o, n| o.replace(n, ""));
         result.contains(&answer)
     });
     long && notes.iter().any(|n| n.contains(&answer))
-        && !run.question.to_lowercase().contains(&answer)
+        && !run.question.lower().contains(&answer)
         && !in_result
 }
 
@@ -521,7 +522,7 @@ fn format_label(answer: &str) -> Option<String> {
     ];
     let text = without_end_mark(without_opening(answer).trim_matches(['"', '\'', '“', '”']));
     LABELS
-        .contains(&text.trim().to_lowercase().as_str())
+        .contains(&text.trim().lower().as_str())
         .then(|| text.trim().to_string())
 }
 

@@ -2,6 +2,7 @@
 //! Norway than in Iceland?": the 0.5B model looked up Norway and answered with its figure.
 
 use super::RunSoFar;
+use crate::lower::Lower;
 use crate::tools::fit::names;
 use crate::tools::{names_place, places};
 
@@ -15,7 +16,7 @@ pub(super) fn unused_name(answer: &str, run: &RunSoFar) -> Option<(String, Strin
     }
     // Names written as names, and places in any language (冰岛, "oslo").
     let mut given = names(run.question);
-    for place in places(run.question).into_iter().map(str::to_lowercase) {
+    for place in places(run.question).into_iter().map(|place| place.lower()) {
         if !given.contains(&place) {
             given.push(place);
         }
@@ -24,13 +25,13 @@ pub(super) fn unused_name(answer: &str, run: &RunSoFar) -> Option<(String, Strin
     let (tool, param) = run.calls.iter().filter(|c| c.succeeded).find_map(|c| {
         let map = c.args.as_object()?;
         map.iter().find_map(|(param, value)| {
-            let value = value.as_str()?.trim().to_lowercase();
+            let value = value.as_str()?.trim().lower();
             (given.iter())
                 .any(|name| *name == value || names_place(&value, name))
                 .then(|| (c.tool.clone(), param.clone()))
         })
     })?;
-    let lower = |text: &str| text.to_lowercase();
+    let lower = |text: &str| text.lower();
     let held: Vec<String> = (run.calls.iter().map(|c| lower(&c.args.to_string())))
         .chain(run.observations.iter().map(|o| lower(o)))
         .chain([lower(answer)])

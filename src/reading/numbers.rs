@@ -2,6 +2,7 @@
 //! leaves out a number of the question, or misreads the calculator's result, is not one yet.
 
 use super::RunSoFar;
+use crate::lower::Lower;
 use crate::tools::Role;
 
 /// A number the question gives that no call, no Observation and not the answer holds, when a
@@ -81,7 +82,7 @@ pub fn facts(text: &str) -> Vec<String> {
 /// significant figures", "保留 2 位小数"): not operands, so no step needs them.
 fn precision_numbers(text: &str) -> Vec<String> {
     const UNITS: &[&str] = &["decimal", "significant", "dp", "d.p.", "位小数", "位有效"];
-    let lower = text.to_lowercase();
+    let lower = text.lower();
     let mut out = Vec::new();
     for unit in UNITS {
         for (at, _) in lower.match_indices(unit) {

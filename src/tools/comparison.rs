@@ -74,6 +74,7 @@ fn chinese(lower: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::comparison;
+    use crate::lower::Lower;
 
     #[test]
     fn comparisons_read_from_questions() {
@@ -115,7 +116,7 @@ mod tests {
         ];
         for (question, expected) in cases {
             assert_eq!(
-                comparison(&question.to_lowercase()).as_deref(),
+                comparison(&question.lower()).as_deref(),
                 *expected,
                 "{question}"
             );

@@ -5,6 +5,8 @@
 //!
 //! The word lists are recognition data, not text the model is told.
 
+use crate::lower::Lower;
+
 /// Words that are a day offset by themselves; the longer of two overlapping ones first.
 #[rustfmt::skip]
 const WORDS: &[(&str, i64)] = &[
@@ -34,7 +36,7 @@ const THIS_YEAR: &[&str] = &["this year", "current year", "今年", "本年"];
 
 /// Whether the question counts with the current year ("years since 1969 as of this year").
 pub fn this_year(question: &str) -> bool {
-    let lower = question.to_lowercase();
+    let lower = question.lower();
     THIS_YEAR.iter().any(|w| find_word(&lower, w).is_some())
 }
 
@@ -44,7 +46,7 @@ const MAX_DAYS: i64 = 100_000;
 /// The day offset a question names, with the words that name it: `("30 days from today",
 /// 30)`. None when it names none, or two that disagree.
 pub fn day_offset(question: &str) -> Option<(String, i64)> {
-    let lower = question.to_lowercase();
+    let lower = question.lower();
     let mut found: Vec<(String, i64)> = Vec::new();
     let mut taken = lower.clone();
     for &(word, days) in WORDS {

@@ -7,6 +7,7 @@ use super::days::find_word;
 use super::registry::words;
 use super::search_docs::tokenize;
 use super::{Evidence, ToolSpec};
+use crate::lower::Lower;
 
 /// A tool's parameters and their schemas, in schema order.
 pub(super) fn properties(spec: &ToolSpec) -> impl Iterator<Item = (&String, &serde_json::Value)> {
@@ -75,7 +76,7 @@ pub(super) fn subject_words(spec: &ToolSpec, lower: &str) -> Vec<String> {
 /// that say something ("order" of `order_status`, not "status").
 pub(super) fn subject(spec: &ToolSpec) -> Vec<String> {
     let mut out: Vec<String> = (spec.keywords.iter())
-        .map(|k| k.trim().to_lowercase())
+        .map(|k| k.trim().lower())
         .filter(|k| !k.is_empty())
         .collect();
     if spec.role.is_none() {
@@ -178,7 +179,7 @@ const QUESTION_WORDS: &[&str] = &[
 /// text writes, which the question must write in capitals too: "US" is no "us"), one per
 /// parameter.
 pub(super) fn values(spec: &ToolSpec, question: &str) -> Vec<Evidence> {
-    let lower = question.to_lowercase();
+    let lower = question.lower();
     let properties = properties(spec);
     let mut out: Vec<Evidence> = Vec::new();
     for (param, schema) in properties {
@@ -189,7 +190,7 @@ pub(super) fn values(spec: &ToolSpec, question: &str) -> Vec<Evidence> {
                 .any(|e| matches!(e, Evidence::Value { value, .. } if value == v));
             let named = match coded {
                 true => find_word(question, v).is_some(),
-                false => find_word(&lower, &v.to_lowercase()).is_some(),
+                false => find_word(&lower, &v.lower()).is_some(),
             };
             !counted && v.chars().count() >= 2 && named
         });
@@ -229,11 +230,11 @@ pub(super) fn completed_value(
     let (_, schema) = properties(spec).find(|(name, _)| name.as_str() == param)?;
     let listed = listed(spec, schema);
     if !listed.contains(&value) {
-        let lower = value.trim().to_lowercase();
-        let same = |l: &&str| l.to_lowercase() == lower;
+        let lower = value.trim().lower();
+        let same = |l: &&str| l.lower() == lower;
         return (!listed.iter().any(same))
             .then(|| super::glossary::synonyms(&lower))?
-            .find_map(|word| listed.iter().find(|l| l.to_lowercase() == word))
+            .find_map(|word| listed.iter().find(|l| l.lower() == word))
             .map(|l| l.to_string());
     }
     // Loose: a value the question may name is no value cut short.
@@ -245,7 +246,7 @@ pub(super) fn completed_value(
         return None;
     }
     let longer: Vec<&str> = (named.into_iter())
-        .filter(|v| v.len() > value.len() && v.to_lowercase().starts_with(&value.to_lowercase()))
+        .filter(|v| v.len() > value.len() && v.lower().starts_with(&value.lower()))
         .collect();
     match longer[..] {
         [one, ..] if longer.iter().all(|v| *v == one) => Some(one.to_string()),
@@ -259,7 +260,7 @@ pub(super) fn completed_value(
 /// "convert" names no `C`), or a Chinese word the glossary gives for it (华氏 is "fahrenheit",
 /// `F`). The longest value a word starts with.
 fn named_values<'a>(listed: &[&'a str], question: &str, loose: bool) -> Vec<(usize, &'a str)> {
-    let lower = question.to_lowercase();
+    let lower = question.lower();
     let mut words: Vec<(usize, String, bool)> = (lower.char_indices())
         .filter(|&(at, c)| {
             c.is_ascii_alphanumeric()
@@ -287,7 +288,7 @@ fn named_values<'a>(listed: &[&'a str], question: &str, loose: bool) -> Vec<(usi
     for (at, word, glossed) in &words {
         let value = (listed.iter())
             .filter(|v| {
-                let v = v.to_lowercase();
+                let v = v.lower();
                 *word == v
                     || (word.starts_with(&v) && (loose || *glossed || v.chars().count() >= 2))
             })
@@ -359,7 +360,7 @@ pub(super) fn ordered_pair(
     let [(at_a, a), (at_b, b)] = named_values(values, question, false)[..] else {
         return None;
     };
-    let lower = question.to_lowercase();
+    let lower = question.lower();
     let with_number = |at: usize| {
         (lower.get(..at))
             .is_some_and(|before| before.trim_end().ends_with(|c: char| c.is_ascii_digit()))
@@ -402,7 +403,7 @@ pub(super) fn required_number(spec: &ToolSpec) -> Option<&str> {
 /// Whether `number` follows `word` in the question, with at most a space, `#` or `:` between
 /// them ("order 1042", "order #1042", 订单3310).
 pub(super) fn follows(question: &str, word: &str, number: &str) -> bool {
-    let lower = question.to_lowercase();
+    let lower = question.lower();
     lower.match_indices(number).any(|(at, _)| {
         let before = lower[..at].trim_end_matches([' ', '#', ':', '：', '＃']);
         before.ends_with(word)

@@ -1,5 +1,7 @@
 //! Factors a question writes in words, read as numbers to compute with.
 
+use crate::lower::Lower;
+
 /// The factors `text` writes in words, in digits: "twice", "double", "three times", 两倍, 三倍
 /// ("2", "3"). "冰岛人口的两倍是多少？" asks to compute on the population; the 0.5B model, never
 /// steered to the calculator, answered the population.
@@ -17,7 +19,7 @@ pub fn factors(text: &str) -> Vec<String> {
         "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     ];
     const CHINESE: &str = "一二三四五六七八九十";
-    let lower = text.to_lowercase();
+    let lower = text.lower();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| !w.is_empty())

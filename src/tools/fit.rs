@@ -11,6 +11,7 @@
 //!
 //! The word lists below are recognition data, not text the model is told.
 
+use crate::lower::Lower;
 use serde::Serialize;
 
 use crate::fields::{tagged, via_value, Fields};
@@ -215,7 +216,7 @@ impl Registry {
     /// `describe` gives a tool's description in the question's language
     /// (`crate::told::tool_description`).
     pub fn fits(&self, question: &str, describe: impl Fn(&ToolSpec) -> &str) -> Vec<ToolFit> {
-        let lower = question.to_lowercase();
+        let lower = question.lower();
         let asked = words(question);
         let glossed = glosses(&lower);
         let mut fits: Vec<ToolFit> = self
@@ -250,12 +251,7 @@ impl Registry {
                     evidence.push(Evidence::Example { example });
                 }
                 let declared = format!("{about_text} {}", spec.keywords.join(" "));
-                evidence.extend(translated(
-                    spec,
-                    &declared.to_lowercase(),
-                    &glossed,
-                    &evidence,
-                ));
+                evidence.extend(translated(spec, &declared.lower(), &glossed, &evidence));
                 evidence.extend(values(spec, question));
                 evidence.extend(super::places::evidence(spec, question));
                 match spec.role {
@@ -338,7 +334,7 @@ pub fn names(question: &str) -> Vec<String> {
         if !word.is_empty() {
             let mut chars = word.chars();
             let first_upper = chars.next().is_some_and(|c| c.is_ascii_uppercase());
-            let lower = word.to_lowercase();
+            let lower = word.lower();
             let name = (first_upper && !sentence_start) || chars.any(|c| c.is_ascii_uppercase());
             if name && !out.contains(&lower) {
                 out.push(lower);
@@ -463,7 +459,7 @@ pub fn mentions_number(text: &str) -> bool {
             .chars()
             .any(|c| "零一二两三四五六七八九十百千万亿半倍".contains(c))
         || text
-            .to_lowercase()
+            .lower()
             .split(|c: char| !c.is_ascii_alphabetic())
             .any(|word| WORDS.contains(&word))
 }

@@ -2,13 +2,15 @@
 //! tool names and argument keys alike; ambiguous matches are refused, never guessed.
 
 use super::registry::MAX_WRITTEN_NAME_LEN;
+use crate::lower::push_lower;
 
 /// Lowercase letters and digits only: "Search-Docs", "search docs" and "search_docs" fold alike.
 pub(super) fn fold(name: &str) -> String {
-    name.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars().filter(|c| c.is_alphanumeric()) {
+        push_lower(&mut out, c);
+    }
+    out
 }
 
 /// The one name in `names` within a small edit distance of `written` (compared folded): at most

@@ -5,6 +5,7 @@
 use super::declared::{follows, required_number, takes_number};
 use super::fit::{about_dates, asks_computation, mentions_number, Evidence, ToolFit, UNARY};
 use super::{Registry, Role};
+use crate::lower::Lower;
 
 impl Registry {
     /// The question's subject outranks generic evidence. When a tool that gives facts (no
@@ -145,7 +146,7 @@ impl Registry {
     /// alone is no sign that the question asks the time: "GLOBX 的股价现在是多少" asks for a
     /// price now, whatever tool gives it.
     fn qualify_now(&self, question: &str, fits: &mut [ToolFit]) {
-        if self.enabled().all(|e| e.spec.role.is_some()) || about_dates(&question.to_lowercase()) {
+        if self.enabled().all(|e| e.spec.role.is_some()) || about_dates(&question.lower()) {
             return;
         }
         for fit in fits.iter_mut().filter(|f| f.role == Some(Role::Clock)) {

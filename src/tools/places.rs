@@ -8,6 +8,7 @@
 use super::declared::{params_text, properties};
 use super::{Evidence, ToolSpec};
 use crate::lang::is_cjk_ideograph;
+use crate::lower::Lower;
 
 const GAZETTEER: &str = include_str!("places.txt");
 
@@ -107,7 +108,7 @@ enum Wants {
 fn wants(name: &str, schema: &serde_json::Value) -> Option<Wants> {
     let description = schema.get("description").and_then(|d| d.as_str());
     let read = |text: &str| {
-        let text = text.to_lowercase();
+        let text = text.lower();
         let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
         let city = has(&["city", "town", "城市"]);
         let country = has(&["country", "nation", "国家"]);

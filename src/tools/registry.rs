@@ -3,6 +3,7 @@
 
 use super::names::fold;
 use super::{args, Builtin, Document, Role, ToolSpec};
+use crate::lower::Lower;
 use serde::{Deserialize, Serialize};
 
 /// Why a host's tool could not be registered.
@@ -235,7 +236,7 @@ pub(super) fn words(text: &str) -> Vec<String> {
         "some", "other",
     ];
     let mut out: Vec<String> = Vec::new();
-    let lower = text.to_lowercase();
+    let lower = text.lower();
     for word in lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')) {
         let word = word.trim_end_matches("'s").trim_matches('\'');
         let word = match word.strip_suffix('s') {

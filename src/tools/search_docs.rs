@@ -6,6 +6,7 @@
 //! without a dictionary. A few very common words (English "what", "is"…, Chinese 的, 是, 什么…)
 //! are dropped so that questions rank by their content words.
 
+use crate::lower::push_lower;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
@@ -328,7 +329,7 @@ pub(crate) fn tokenize(text: &str) -> Vec<String> {
         } else {
             prev_cjk = None;
             if c.is_alphanumeric() {
-                word.extend(c.to_lowercase());
+                push_lower(&mut word, c);
             } else {
                 flush_word(&mut word, &mut tokens);
             }

@@ -3,6 +3,7 @@
 
 use super::functions::{CONSTANTS, FUNCTIONS};
 use crate::fields::tagged;
+use crate::lower::Lower;
 use crate::tools::names::{edit_distance, nearest};
 use serde::Serialize;
 
@@ -78,7 +79,7 @@ impl CalcError {
             .collect();
         nearest(name, &known).filter(|near| {
             let longest = name.chars().count().max(near.len());
-            3 * edit_distance(&name.to_lowercase(), near) <= longest
+            3 * edit_distance(&name.lower(), near) <= longest
         })
     }
 

@@ -38,6 +38,7 @@ pub use error::CalcError;
 pub use format::format_number;
 pub(crate) use functions::names;
 
+use crate::lower::Lower;
 use functions::{CONSTANTS, FUNCTIONS};
 use lexer::{name_end, tokenize, Kind};
 use parser::Parser;
@@ -119,7 +120,7 @@ fn unknown_word(chars: &[char]) -> Option<CalcError> {
         }
         let end = name_end(chars, i);
         let name: String = chars[i..end].iter().collect();
-        let lower = name.to_lowercase();
+        let lower = name.lower();
         let bare = lower.strip_prefix("math.").unwrap_or(&lower);
         let known =
             FUNCTIONS.iter().any(|g| g.name == bare) || CONSTANTS.iter().any(|c| c.0 == bare);

@@ -4,6 +4,7 @@
 use super::functions::{arity, finite, CONSTANTS, FUNCTIONS};
 use super::lexer::{Kind, Token};
 use super::{CalcError, MAX_DEPTH};
+use crate::lower::Lower;
 
 pub(super) struct Parser<'a> {
     pub(super) chars: &'a [char],
@@ -143,7 +144,7 @@ impl Parser<'_> {
 
     fn name(&mut self, t: Token) -> Result<f64, CalcError> {
         let written = self.text(t);
-        let lower = written.to_lowercase();
+        let lower = written.lower();
         let name = match lower.as_str() {
             "π" => "pi",
             w => w.strip_prefix("math.").unwrap_or(w),
