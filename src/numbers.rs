@@ -94,8 +94,62 @@ impl Number {
 
     /// Its value, when finite.
     pub fn value(&self) -> Option<f64> {
-        self.digits.parse().ok().filter(|n: &f64| n.is_finite())
+        parse_f64(&self.digits).filter(|n| n.is_finite())
     }
+}
+
+/// A decimal number as `str::parse::<f64>` reads it ("-12.5", ".5", "5.", "+1E-3"; too large
+/// is infinite), but for "inf" and "nan", which are no numbers here. Std's reader carries a
+/// 10 KB table of powers of five into the wasm; this one hands the digits to serde_json's,
+/// which is there anyway: exact where the significant digits fit in 2^53 and the exponent in
+/// ±22 (the numbers people write), within an ULP or two beyond.
+pub fn parse_f64(text: &str) -> Option<f64> {
+    let (negative, rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+        None => (rest, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() && frac.is_empty() || !all_digits(int) || !all_digits(frac) {
+        return None;
+    }
+    // Saturated far beyond any finite f64 (1e-400 is 0, 1e400 infinite) so a long exponent
+    // cannot overflow.
+    let mut exp: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let (sign, e) = match e.as_bytes().first() {
+                Some(b'-') => (-1, &e[1..]),
+                Some(b'+') => (1, &e[1..]),
+                _ => (1, e),
+            };
+            if e.is_empty() || !all_digits(e) {
+                return None;
+            }
+            let e = (e.bytes()).fold(0i64, |n, b| (n * 10 + i64::from(b - b'0')).min(1 << 20));
+            sign * e
+        }
+    };
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let mut significant = digits.trim_end_matches('0').to_string();
+    exp += (digits.len() - significant.len()) as i64 - frac.len() as i64;
+    // 10^22 is the largest power of ten an f64 holds exactly: 5e23 is read exactly as 500e21.
+    while exp > 22 && (1..15).contains(&significant.len()) {
+        significant.push('0');
+        exp -= 1;
+    }
+    let value = match significant.is_empty() {
+        true => 0.0,
+        // serde_json's only refusal of these digits is a number too large for an f64.
+        false => serde_json::from_str(&format!("{significant}e{exp}")).unwrap_or(f64::INFINITY),
+    };
+    Some(if negative { -value } else { value })
 }
 
 /// The numbers of `text` read by `rules`, in order.
@@ -187,6 +241,120 @@ fn number_at(chars: &[char], at: usize, rules: Rules) -> Option<(usize, usize, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decimal texts of every shape: signs, points at either end, exponents, zeros, long runs
+    /// of digits, the edges of f64's range.
+    fn decimals() -> Vec<String> {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            ".5",
+            "5.",
+            "-.5",
+            "+5.",
+            "007",
+            "1e0",
+            "1E5",
+            "1e+5",
+            "1e-5",
+            "2.5e-3",
+            "0.1",
+            "0.2",
+            "0.3",
+            "123456789012345678901234567890",
+            "9007199254740993",
+            "1.7976931348623157e308",
+            "1.8e308",
+            "1e400",
+            "-1e400",
+            "2.2250738585072014e-308",
+            "5e-324",
+            "1e-400",
+            "0.000000000000000000000000000001",
+            "1e99999999999999999999999",
+            "1e-99999999999999999999999",
+            "3.141592653589793238462643383279",
+            "1000000.000",
+        ]
+        .map(String::from)
+        .to_vec();
+        // A fixed pseudo-random walk: digits, a point, an exponent.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..20_000 {
+            let int: String = (0..next(12))
+                .map(|_| char::from(b'0' + next(10) as u8))
+                .collect();
+            let frac: String = (0..next(12))
+                .map(|_| char::from(b'0' + next(10) as u8))
+                .collect();
+            let mut text = match next(3) {
+                0 => format!("{int}.{frac}"),
+                1 if !int.is_empty() => int,
+                _ => format!("{int}.{frac}1"),
+            };
+            if next(3) == 0 {
+                text = format!("{text}e{}", next(60) as i64 - 30);
+            }
+            texts.push(text);
+        }
+        texts
+    }
+
+    #[test]
+    #[allow(clippy::disallowed_methods)]
+    fn decimals_read_as_the_standard_library_reads_them() {
+        for text in decimals() {
+            let ours = parse_f64(&text);
+            let std = text.parse::<f64>().ok();
+            let (Some(ours), Some(std)) = (ours, std) else {
+                assert_eq!(ours, std, "{text}");
+                continue;
+            };
+            let (int, frac) = text
+                .split('e')
+                .next()
+                .unwrap()
+                .split_once('.')
+                .unwrap_or((&text, ""));
+            // Exact where Clinger's fast path holds: at most 15 significant digits, scaled by
+            // at most 10^22 (more digits make room for a larger exponent).
+            let digits = format!("{int}{frac}");
+            let significant = digits.trim_matches('0').len();
+            let zeros = (digits.len() - digits.trim_end_matches('0').len()) as i64;
+            let exp: i64 = (text.split_once('e')).map_or(0, |(_, e)| {
+                e.parse()
+                    .unwrap_or(if e.starts_with('-') { -999 } else { 999 })
+            });
+            let exp = exp + zeros - frac.len() as i64;
+            if significant <= 15 && (-22..=22 + 15 - significant as i64).contains(&exp) {
+                assert_eq!(ours.to_bits(), std.to_bits(), "{text}");
+            } else {
+                let ulp = (std.abs() * f64::EPSILON).max(f64::MIN_POSITIVE);
+                assert!(
+                    ours == std || (ours - std).abs() <= 2.0 * ulp,
+                    "{text}: {ours} against {std}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_number_is_no_number() {
+        for text in [
+            "", ".", "-", "+", "e5", ".e5", "1e", "1e+", "1.2.3", "1,5", "inf", "NaN", "--1", "1 ",
+            " 1", "0x10", "１２",
+        ] {
+            assert_eq!(parse_f64(text), None, "{text:?}");
+        }
+    }
 
     fn plain(text: &str, rules: Rules) -> Vec<String> {
         read(text, rules).iter().map(Number::plain).collect()

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::lower::Lower;
+use crate::numbers::parse_f64;
 use serde_json::Value;
 
 impl Agent {
@@ -310,7 +311,7 @@ impl Agent {
 /// computation the question asks for.
 pub(super) fn bare_number(call: &PastCall) -> bool {
     let expression = call.args.get("expression").and_then(|e| e.as_str());
-    call.role == Some(Role::Computes) && expression.is_some_and(|e| e.trim().parse::<f64>().is_ok())
+    call.role == Some(Role::Computes) && expression.is_some_and(|e| parse_f64(e.trim()).is_some())
 }
 
 /// Whether `operator` written after `head` applies to the whole of it: no operator outside

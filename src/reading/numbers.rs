@@ -3,6 +3,7 @@
 
 use super::RunSoFar;
 use crate::lower::Lower;
+use crate::numbers::parse_f64;
 use crate::tools::Role;
 
 /// A number the question gives that no call, no Observation and not the answer holds, when a
@@ -136,10 +137,10 @@ pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
         .observations
         .iter()
         .flat_map(|o| numbers(o))
-        .filter_map(|n| n.parse().ok())
+        .filter_map(|n| parse_f64(&n))
         .collect();
     let near = |given: &str| {
-        let Ok(value) = given.parse::<f64>() else {
+        let Some(value) = parse_f64(given) else {
             return true;
         };
         let places = given.split_once('.').map_or(0, |(_, d)| d.len());

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::names::{close_match, fold, unique};
 use super::registry::MAX_WRITTEN_NAME_LEN;
 use super::{DispatchError, Note, ToolSpec};
+use crate::numbers::parse_f64;
 
 /// Keys (folded) that models wrap around the real arguments: `{"input": {...}}`, `{"args": ...}`.
 const WRAPPER_KEYS: &[&str] = &[
@@ -275,7 +276,7 @@ fn coerce(v: &Value, ty: &str) -> Option<Value> {
             Some(Value::from(f as i64))
         }
         ("number" | "integer", Value::String(s)) => {
-            let f: f64 = s.trim().parse().ok().filter(|f: &f64| f.is_finite())?;
+            let f = parse_f64(s.trim()).filter(|f| f.is_finite())?;
             coerce(&serde_json::Number::from_f64(f)?.into(), ty)
         }
         ("boolean", Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {

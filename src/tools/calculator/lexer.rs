@@ -3,6 +3,7 @@
 
 use super::functions::finite;
 use super::CalcError;
+use crate::numbers::parse_f64;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Kind {
@@ -138,7 +139,7 @@ fn number(chars: &[char], i: usize, grouping: bool) -> Result<(f64, usize), Calc
             end = exp_end;
         }
     }
-    let value: f64 = text.parse().map_err(|_| CalcError::UnexpectedChar {
+    let value = parse_f64(&text).ok_or(CalcError::UnexpectedChar {
         ch: chars.get(i).copied().unwrap_or('?'),
         pos: i + 1,
     })?;
