@@ -12,6 +12,10 @@ mod js_model;
 mod js_tools;
 mod timer;
 
+// Talc in place of std's dlmalloc: the same job in less code (the page is single-threaded).
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use reactloop::lang::Lang;
 use std::cell::{Cell, RefCell};
 use std::fmt::Display;
