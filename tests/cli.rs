@@ -92,3 +92,22 @@ fn demo_prints_a_finished_trace() {
     assert_eq!(trace["outcome"]["type"], "answer");
     assert_eq!(trace["outcome"]["answer"], "The result is 395.");
 }
+
+#[test]
+fn titles_and_unions_are_the_cores() {
+    // What scripts/build writes into www/titles.js and the declarations.
+    let (ok, out) = reactloop(&["titles"], "");
+    assert!(ok);
+    let titles: serde_json::Value = serde_json::from_str(&out).expect("one JSON value");
+    assert_eq!(
+        titles,
+        serde_json::to_value(reactloop::sentences::titles()).unwrap()
+    );
+    let (ok, out) = reactloop(&["unions"], "");
+    assert!(ok);
+    assert_eq!(out.trim_end(), reactloop::view::unions().trim_end());
+    assert!(
+        out.contains("export type MustAnswer = 'repeated_call'"),
+        "{out}"
+    );
+}

@@ -1018,11 +1018,6 @@ fn what_the_core_gives_a_page_fits_the_declarations_and_fills_them() {
         .collect();
     walk.check("builtinTools()", &Value::Array(builtins), "BuiltinTool[]");
     walk.check(
-        "titles()",
-        &to_value(reactloop::sentences::titles()),
-        "Titles",
-    );
-    walk.check(
         "defaultDocuments()",
         &to_value(default_documents()),
         "Document[]",

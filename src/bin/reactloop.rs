@@ -1,5 +1,6 @@
 //! Native inspection tool: `reactloop parse`, `reactloop prompt [--lang en|zh]`,
-//! `reactloop demo [--lang en|zh] QUESTION`.
+//! `reactloop demo [--lang en|zh] QUESTION`; and what scripts/build writes from the core
+//! (`reactloop titles`, `reactloop unions`), here so the wasm need not carry it.
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -17,7 +18,9 @@ use serde_json::{json, Value};
 const USAGE: &str = "usage:
   reactloop parse                      JSON lines with a \"text\" field on stdin → one parse per line
   reactloop prompt [--lang en|zh]      print the system prompt for the built-in tools
-  reactloop demo [--lang en|zh] QUESTION   run the demo model and print the trace as JSON";
+  reactloop demo [--lang en|zh] QUESTION   run the demo model and print the trace as JSON
+  reactloop titles                     every kind's title in both languages, as JSON (www/titles.js)
+  reactloop unions                     the TypeScript unions of the enums' names (the declarations)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +37,10 @@ fn main() -> ExitCode {
             })
             .and_then(|prompt| print(&prompt)),
         Some("demo") => demo(&args[1..]),
+        Some("titles") => serde_json::to_string(&reactloop::sentences::titles())
+            .map_err(|e| e.to_string())
+            .and_then(|json| print(&json)),
+        Some("unions") => print(&reactloop::view::unions()),
         _ => Err(USAGE.to_string()),
     };
     match result {

@@ -71,20 +71,6 @@ pub(super) fn trace_view(trace: &Trace) -> Result<JsValue, JsValue> {
         .map_err(|e| js_error(e, None, None))
 }
 
-/// Every kind's title in each language and the settings' choices (`reactloop::sentences::titles`),
-/// which scripts/build writes into www/titles.js.
-#[wasm_bindgen(unchecked_return_type = "Titles")]
-pub fn titles() -> Result<JsValue, JsValue> {
-    to_js(&reactloop::sentences::titles()).map_err(|e| js_error(e, None, None))
-}
-
-/// The TypeScript unions of the fieldless enums a page is given (`reactloop::view::unions`),
-/// which scripts/build appends to the declarations.
-#[wasm_bindgen]
-pub fn unions() -> String {
-    reactloop::view::unions()
-}
-
 /// The size limits on model replies and trace files (`reactloop::limits`), so a page can check a
 /// file's size before it reads it.
 #[wasm_bindgen(unchecked_return_type = "Limits")]

@@ -308,11 +308,6 @@ export type AgentEvent =
 
 export type OnEvent = (event: AgentEvent) => void;
 
-/** Every kind's title (`titles()`): string key → text in each language, and the settings' choices in order. */
-export interface Titles {
-  en: { [key: string]: string }; zh: { [key: string]: string };
-  strategy: string[]; constrained: string[]; compress: string[];
-}
 /** The size limits (`limits()`): a reply, a line of a stream, a trace file, a trace's steps. */
 export interface Limits { replyBytes: number; streamLineBytes: number; traceBytes: number; traceSteps: number }
 
