@@ -15,22 +15,19 @@ pub fn format_number(x: f64) -> String {
         .into();
     }
     if x.fract() == 0.0 && x.abs() < 1e15 {
-        // Exact; `+ 0.0` turns -0 into 0.
-        return format!("{}", x + 0.0);
+        // Exact, and -0 is 0.
+        return (x as i64).to_string();
     }
     // 12 significant digits, but never fewer than the integer part has: 1234567890123.25 shows
     // as 1234567890123, not 1234567890120.
     let magnitude = x.abs().log10().floor();
-    let precision = if (11.0..15.0).contains(&magnitude) {
-        magnitude as usize
+    let significant = if (11.0..15.0).contains(&magnitude) {
+        magnitude as usize + 1
     } else {
-        11
+        12
     };
-    let sci = format!("{:.*e}", precision, x);
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let negative = mantissa.starts_with('-');
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let (negative, digits, exp) = shortest(x);
+    let (digits, exp) = rounded(digits, exp, significant);
     let digits = digits.trim_end_matches('0');
     if digits.is_empty() {
         return "0".into();
@@ -56,4 +53,129 @@ pub fn format_number(x: f64) -> String {
         }
     };
     format!("{sign}{body}")
+}
+
+/// The shortest decimal that reads back as `x` (serde_json's writer, which the wasm holds
+/// anyway; std's float formatting is 17 KB more): its sign, its significant digits, and the
+/// power of ten of the first (`0.0125` is `"125"`, -2).
+fn shortest(x: f64) -> (bool, String, i32) {
+    let text = serde_json::Number::from_f64(x).map_or_else(String::new, |n| n.to_string());
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.as_str()),
+    };
+    let (mantissa, exp) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
+    let exp: i32 = exp.trim_start_matches('+').parse().unwrap_or(0);
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{int}{frac}");
+    let digits = all.trim_start_matches('0');
+    let zeros = (all.len() - digits.len()) as i32;
+    let exp = int.len() as i32 - zeros - 1 + exp;
+    (negative, digits.trim_end_matches('0').to_string(), exp)
+}
+
+/// `digits` cut to `significant` of them, the rest rounded half up as people round what
+/// they read: ties are the shortest decimal's, not the binary value's.
+fn rounded(digits: String, exp: i32, significant: usize) -> (String, i32) {
+    if digits.len() <= significant {
+        return (digits, exp);
+    }
+    let mut kept = digits.as_bytes()[..significant].to_vec();
+    if digits.as_bytes()[significant] >= b'5' {
+        let carried = kept.iter().rposition(|&d| d != b'9');
+        let from = carried.map_or(0, |at| at + 1);
+        kept[from..].fill(b'0');
+        match carried {
+            Some(at) => kept[at] += 1,
+            // 999… rounds to 1000…: one digit more, shown as 1 at the next power of ten.
+            None => return ("1".to_string(), exp + 1),
+        }
+    }
+    (String::from_utf8(kept).unwrap_or_default(), exp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `format_number` gave when it rounded with std's `{:.*e}` (the binary value's
+    /// exact digits), for comparison.
+    fn by_std(x: f64) -> (bool, String, i32) {
+        let magnitude = x.abs().log10().floor();
+        let precision = if (11.0..15.0).contains(&magnitude) {
+            magnitude as usize
+        } else {
+            11
+        };
+        let sci = format!("{:.*e}", precision, x);
+        let (mantissa, exp) = sci.split_once('e').unwrap();
+        let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+        (
+            mantissa.starts_with('-'),
+            digits.trim_end_matches('0').to_string(),
+            exp.parse().unwrap(),
+        )
+    }
+
+    #[test]
+    fn rounds_as_std_but_on_the_shortest_decimals_ties() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut ties = 0;
+        for i in 0..200_000 {
+            // Any bits, and results of arithmetic people do (a few digits over a few digits).
+            let x = match i % 2 {
+                0 => f64::from_bits(next()),
+                _ => {
+                    (next() % 100_000) as f64 / (1 + next() % 997) as f64
+                        * 10f64.powi((next() % 9) as i32 - 4)
+                }
+            };
+            if !x.is_finite() || x.fract() == 0.0 && x.abs() < 1e15 {
+                continue;
+            }
+            let magnitude = x.abs().log10().floor();
+            let significant = if (11.0..15.0).contains(&magnitude) {
+                magnitude as usize + 1
+            } else {
+                12
+            };
+            let (negative, digits, exp) = shortest(x);
+            let ours = rounded(digits.clone(), exp, significant);
+            let ours = (negative, ours.0.trim_end_matches('0').to_string(), ours.1);
+            let std = by_std(x);
+            if ours != std {
+                // Only where the shortest decimal is a tie, or a hair from one, past the kept digits.
+                let tail = &digits[significant.min(digits.len())..];
+                let near_tie = tail.starts_with("5") && tail[1..].bytes().all(|d| d == b'0')
+                    || tail.starts_with("49999")
+                    || tail.starts_with("50000");
+                assert!(near_tie, "{x:e}: {ours:?} against {std:?}");
+                ties += 1;
+            }
+        }
+        assert!(ties < 50, "{ties} ties");
+    }
+
+    #[test]
+    fn the_shortest_decimal_and_its_rounding() {
+        assert_eq!(shortest(0.0125), (false, "125".into(), -2));
+        assert_eq!(shortest(-1234.5), (true, "12345".into(), 3));
+        assert_eq!(shortest(1e21), (false, "1".into(), 21));
+        assert_eq!(shortest(1.5e-7), (false, "15".into(), -7));
+        assert_eq!(rounded("12345".into(), 0, 4), ("1235".into(), 0));
+        assert_eq!(rounded("99996".into(), 3, 4), ("1".into(), 4));
+        assert_eq!(rounded("12994".into(), 0, 4), ("1299".into(), 0));
+        assert_eq!(rounded("12995".into(), 0, 4), ("1300".into(), 0));
+        assert_eq!(format_number(0.1 + 0.2), "0.3");
+        assert_eq!(format_number(2.0 / 3.0), "0.666666666667");
+        assert_eq!(format_number(-1e-9 / 3.0), "-3.33333333333e-10");
+        assert_eq!(format_number(1234567890123.25), "1234567890123");
+        assert_eq!(format_number(0.9999999999999), "1");
+    }
 }
