@@ -190,7 +190,8 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
             }
             // Summed in the terms' order, not a hash map's: the same query scores the same.
             let mut tf: Vec<(&str, f64)> = tf.into_iter().collect();
-            tf.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            // The crate's one sort (keys are unique, so stable or not is the same order).
+            crate::order::sort_by(&mut tf, |a, b| a.0.cmp(b.0));
             let len_norm = 1.0 - B + B * tokens.len() as f64 / avg_len;
             let score: f64 = tf
                 .iter()
