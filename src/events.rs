@@ -261,7 +261,11 @@ impl Run {
         let trace = self.agent.trace();
         let mut events = Vec::new();
         // Each changed step, and whether it is new (only a new step carries its request).
-        let mut steps = std::collections::BTreeMap::new();
+        let mut steps: Vec<(usize, bool)> = Vec::new();
+        let mut changed = |step: usize, opened: bool| match steps.iter_mut().find(|s| s.0 == step) {
+            Some(seen) => seen.1 |= opened,
+            None => steps.push((step, opened)),
+        };
         let mut done = false;
         for change in changes {
             match change {
@@ -273,17 +277,14 @@ impl Run {
                             explanation: sentences::guard(guard),
                         });
                     }
-                    steps.entry(step).or_insert(false);
+                    changed(step, false);
                 }
-                Change::Step { step } => {
-                    steps.entry(step).or_insert(false);
-                }
-                Change::Opened { step } => {
-                    steps.insert(step, true);
-                }
+                Change::Step { step } => changed(step, false),
+                Change::Opened { step } => changed(step, true),
                 Change::Done => done = true,
             }
         }
+        crate::order::sort_by_key(&mut steps, |&(step, _)| step);
         let last = trace.steps.len();
         for (index, opened) in steps {
             let Some(step) = trace.steps.get(index - 1) else {
