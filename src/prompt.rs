@@ -49,7 +49,7 @@ pub struct PromptConfig {
 }
 
 fn is_empty(texts: &Templates) -> bool {
-    texts.0.is_empty()
+    texts.is_empty()
 }
 
 impl PromptConfig {

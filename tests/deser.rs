@@ -933,11 +933,9 @@ fn base_trace() -> Trace {
                 question: "What is 2+2?".into(),
                 transcript: "Thought: add\nAction: calculator".into(),
             }],
-            texts: Templates(
-                [("note.empty_result".to_string(), "（空）".to_string())]
-                    .into_iter()
-                    .collect(),
-            ),
+            texts: [("note.empty_result".to_string(), "（空）".to_string())]
+                .into_iter()
+                .collect::<Templates>(),
         },
         system_prompt: Some("You answer with tools.".into()),
         constrained: Constrained::JsonSchema,

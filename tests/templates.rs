@@ -42,11 +42,9 @@ fn config(texts: &[(&str, &str)]) -> AgentConfig {
     AgentConfig {
         constrained: Constrained::Off,
         prompt: reactloop::prompt::PromptConfig {
-            texts: Templates(
-                (texts.iter())
-                    .map(|(n, t)| (n.to_string(), t.to_string()))
-                    .collect(),
-            ),
+            texts: (texts.iter())
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .collect::<Templates>(),
             ..Default::default()
         },
         ..AgentConfig::default()
@@ -112,7 +110,10 @@ fn a_name_no_template_has_is_refused_in_both_languages() {
         Purpose::Run,
     )
     .unwrap();
-    assert_eq!(ok.agent.prompt.texts.0["note.empty_result"], "(nothing)");
+    assert_eq!(
+        ok.agent.prompt.texts.get("note.empty_result").unwrap(),
+        "(nothing)"
+    );
 }
 
 #[test]
@@ -126,14 +127,12 @@ fn each_template_is_found_where_it_was_sent_and_not_elsewhere() {
         assert!(found_in("Observation: 42", voice).is_empty());
     }
     // A run's own text is looked for, not the built-in one.
-    let texts = Templates(
-        [(
-            "note.empty_result".to_string(),
-            "(returned nothing at all)".to_string(),
-        )]
-        .into_iter()
-        .collect(),
-    );
+    let texts = [(
+        "note.empty_result".to_string(),
+        "(returned nothing at all)".to_string(),
+    )]
+    .into_iter()
+    .collect::<Templates>();
     let voice = Voice {
         lang: Lang::En,
         custom: Some(&texts),

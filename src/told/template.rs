@@ -2,10 +2,12 @@
 //! `{placeholders}`, in English and Chinese ([`ALL`]); a run may replace any of them with its own
 //! text ([`Templates`]), so a workshop can show that the loop's "cleverness" is text it can edit.
 
-use std::collections::BTreeMap;
 use std::fmt::Display;
 
-use serde::{Deserialize, Serialize};
+use serde::{Serialize, Serializer};
+use serde_json::{Error, Value};
+
+use crate::fields::{kind, via_value, Fields};
 
 use crate::lang::Lang;
 
@@ -104,17 +106,61 @@ pub fn fill(text: &str, args: &[(&str, &dyn Display)]) -> String {
     out
 }
 
-/// A run's own texts for some templates: name → text, in the run's language.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Templates(pub BTreeMap<String, String>);
+/// A run's own texts for some templates: name → text, in the run's language, by name (a
+/// list, not a `BTreeMap`: its code was the last map of its kind in the wasm).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Templates(Vec<(String, String)>);
+
+/// By name, the last text of a name kept, as a map would.
+impl FromIterator<(String, String)> for Templates {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(texts: I) -> Self {
+        let mut texts: Vec<(String, String)> = texts.into_iter().collect();
+        texts.reverse();
+        crate::order::sort_by(&mut texts, |a, b| a.0.cmp(&b.0));
+        texts.dedup_by(|a, b| a.0 == b.0);
+        Templates(texts)
+    }
+}
+
+impl Serialize for Templates {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, text)| (name, text)))
+    }
+}
+
+via_value! {
+    Templates => templates,
+}
+
+fn templates(value: Value) -> Result<Templates, Error> {
+    (Fields::object(value)?.0.into_iter())
+        .map(|(name, text)| match text {
+            Value::String(text) => Ok((name, text)),
+            other => Err(serde::de::Error::custom(format!(
+                "invalid type: {}, expected a string",
+                kind(&other)
+            ))),
+        })
+        .collect()
+}
 
 impl Templates {
+    /// A run's own text for the template `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        (self.0.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, text)| text.as_str())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The names that are no template's ([`ALL`]).
     pub fn unknown(&self) -> Vec<&str> {
-        (self.0.keys())
-            .filter(|name| !super::all().any(|t| t.name == name.as_str()))
-            .map(String::as_str)
+        (self.0.iter())
+            .map(|(name, _)| name.as_str())
+            .filter(|name| !super::all().any(|t| t.name == *name))
             .collect()
     }
 }
@@ -135,9 +181,7 @@ impl From<Lang> for Voice<'static> {
 impl Voice<'_> {
     /// `template` in this voice, filled with `args`.
     pub fn say(&self, template: &Template, args: &[(&str, &dyn Display)]) -> String {
-        let own = (self.custom)
-            .and_then(|c| c.0.get(template.name))
-            .map(String::as_str);
+        let own = (self.custom).and_then(|c| c.get(template.name));
         fill(own.unwrap_or(template.text(self.lang)), args)
     }
 }
@@ -149,8 +193,8 @@ impl Voice<'_> {
 pub fn found_in(text: &str, voice: Voice<'_>) -> Vec<&'static str> {
     super::all()
         .filter(|t| {
-            let own = (voice.custom).and_then(|c| c.0.get(t.name));
-            let pieces = fixed_pieces(own.map_or(t.text(voice.lang), String::as_str));
+            let own = (voice.custom).and_then(|c| c.get(t.name));
+            let pieces = fixed_pieces(own.unwrap_or(t.text(voice.lang)));
             pieces.iter().any(|p| p.chars().count() >= MIN_PIECE) && holds(text, &pieces)
         })
         .map(|t| t.name)
@@ -252,5 +296,29 @@ mod tests {
             "42\n(The same call)",
             &pieces("{earlier}\n(The same call)")
         ));
+    }
+
+    #[test]
+    fn a_runs_texts_are_read_and_written_as_an_object_by_name() {
+        let texts: Templates =
+            serde_json::from_value(serde_json::json!({"b": "2", "a": "1"})).unwrap();
+        assert_eq!(texts.get("a"), Some("1"));
+        assert_eq!(texts.get("c"), None);
+        assert_eq!(
+            serde_json::to_string(&texts).unwrap(),
+            r#"{"a":"1","b":"2"}"#
+        );
+        // The last of a name is kept, as a map keeps it.
+        let given = [("a", "1"), ("b", "2"), ("a", "3")].map(|(n, t)| (n.into(), t.into()));
+        assert_eq!(
+            given.into_iter().collect::<Templates>().0,
+            [("a".into(), "3".into()), ("b".into(), "2".into())]
+        );
+        let refused = serde_json::from_value::<Templates>(serde_json::json!({"a": 3})).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "invalid type: number, expected a string"
+        );
+        assert!(serde_json::from_value::<Templates>(serde_json::json!(["a"])).is_err());
     }
 }
