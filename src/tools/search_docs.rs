@@ -8,7 +8,6 @@
 
 use crate::lower::push_lower;
 use serde_json::json;
-use std::collections::{HashMap, HashSet};
 
 use super::{Document, ToolError, ToolSpec};
 
@@ -98,7 +97,11 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
     if docs.is_empty() {
         return Err(ToolError::NoDocuments);
     }
-    let terms: HashSet<String> = tokenize(query).into_iter().collect();
+    // Each once, in order: scores are summed in the terms' order, so the same query scores the
+    // same (a hash set's order changed from one set to the next).
+    let mut terms = tokenize(query);
+    crate::order::sort_by(&mut terms, |a, b| a.cmp(b));
+    terms.dedup();
     if terms.is_empty() {
         return Err(ToolError::EmptyQuery);
     }
@@ -157,7 +160,7 @@ pub fn search(docs: &[Document], query: &str, top_k: usize) -> Result<String, To
 ///
 /// The statistics are recomputed for every query: document sets here are small (tens of short
 /// documents), and a cached index would have to be kept in step with `set_documents` and serde.
-fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Document)> {
+fn rank<'a>(docs: &'a [Document], terms: &[String]) -> Vec<(f64, &'a Document)> {
     let tokenized: Vec<Vec<String>> = docs
         .iter()
         .map(|d| {
@@ -169,34 +172,28 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
         .collect();
     let n = docs.len() as f64;
     let avg_len = (tokenized.iter().map(Vec::len).sum::<usize>() as f64 / n).max(1.0);
-    let mut doc_freq: HashMap<&str, f64> = HashMap::new();
-    for tokens in &tokenized {
-        let distinct: HashSet<&str> = tokens.iter().map(String::as_str).collect();
-        for term in distinct.into_iter().filter(|t| terms.contains(*t)) {
-            *doc_freq.entry(term).or_default() += 1.0;
-        }
-    }
-    let idf: HashMap<&str, f64> = doc_freq
-        .into_iter()
-        .map(|(term, df)| (term, (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
+    // For each term, how often each document holds it, and its inverse document frequency.
+    let counts: Vec<Vec<f64>> = (terms.iter())
+        .map(|term| {
+            (tokenized.iter())
+                .map(|tokens| tokens.iter().filter(|t| *t == term).count() as f64)
+                .collect()
+        })
         .collect();
-    let mut scored: Vec<(f64, &Document)> = tokenized
-        .iter()
-        .zip(docs)
-        .map(|(tokens, doc)| {
-            let mut tf: HashMap<&str, f64> = HashMap::new();
-            for t in tokens.iter().filter(|t| terms.contains(*t)) {
-                *tf.entry(t.as_str()).or_default() += 1.0;
-            }
-            // Summed in the terms' order, not a hash map's: the same query scores the same.
-            let mut tf: Vec<(&str, f64)> = tf.into_iter().collect();
-            // The crate's one sort (keys are unique, so stable or not is the same order).
-            crate::order::sort_by(&mut tf, |a, b| a.0.cmp(b.0));
+    let idf: Vec<f64> = (counts.iter())
+        .map(|in_docs| {
+            let df = in_docs.iter().filter(|&&f| f > 0.0).count() as f64;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    let mut scored: Vec<(f64, &Document)> = (tokenized.iter().zip(docs).enumerate())
+        .map(|(at, (tokens, doc))| {
             let len_norm = 1.0 - B + B * tokens.len() as f64 / avg_len;
-            let score: f64 = tf
-                .iter()
-                .map(|&(term, f)| {
-                    term_weight(term) * idf[term] * f * (K1 + 1.0) / (f + K1 * len_norm)
+            let score: f64 = (terms.iter().zip(&counts).zip(&idf))
+                .filter(|((_, in_docs), _)| in_docs[at] > 0.0)
+                .map(|((term, in_docs), idf)| {
+                    let f = in_docs[at];
+                    term_weight(term) * idf * f * (K1 + 1.0) / (f + K1 * len_norm)
                 })
                 .sum();
             (score, doc)
@@ -213,7 +210,7 @@ fn rank<'a>(docs: &'a [Document], terms: &HashSet<String>) -> Vec<(f64, &'a Docu
 /// else from that sentence on, in whole sentences, with an ellipsis where it was cut. Terms
 /// count by `term_weight`. In a bilingual text a matching sentence in the query's script
 /// (Chinese or not) comes first.
-fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> String {
+fn snippet(text: &str, terms: &[String], query_cjk: bool, max: usize) -> String {
     // (a match in the query's script, weight of the distinct terms hit in thirds, start byte)
     let mut best = (false, 0, 0);
     for start in sentence_starts(text) {
@@ -221,12 +218,12 @@ fn snippet(text: &str, terms: &HashSet<String>, query_cjk: bool, max: usize) -> 
             .split(is_sentence_end)
             .next()
             .unwrap_or_default();
-        let hits: HashSet<String> = tokenize(sentence)
-            .into_iter()
-            .filter(|t| terms.contains(t))
-            .collect();
+        let tokens = tokenize(sentence);
         // Whole thirds: a tie is a tie, and the earliest sentence wins it.
-        let weight: u32 = hits.iter().map(|t| thirds(t)).sum();
+        let weight: u32 = (terms.iter())
+            .filter(|term| tokens.contains(term))
+            .map(|term| thirds(term))
+            .sum();
         let script = weight > 0 && sentence.chars().any(is_cjk) == query_cjk;
         if (script, weight) > (best.0, best.1) {
             best = (script, weight, start);
