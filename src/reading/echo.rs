@@ -1,7 +1,6 @@
 //! Answers that give the question back instead of answering it, or answer another question.
 
 use crate::lower::Lower;
-use std::collections::HashSet;
 
 use super::{numbers, strings, without_end_mark, without_opening, RunSoFar};
 use crate::tools::Role;
@@ -126,7 +125,7 @@ fn echoes(answer: &str, run: &RunSoFar) -> bool {
     if !said.is_empty() && (computed || said.iter().any(|n| !given.contains(n))) {
         return false;
     }
-    let asked: HashSet<&str> = question
+    let asked: Vec<&str> = question
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();

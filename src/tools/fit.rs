@@ -15,7 +15,6 @@ use crate::lower::Lower;
 use serde::Serialize;
 
 use crate::fields::{tagged, via_value, Fields};
-use std::collections::HashSet;
 
 use super::comparison::comparison;
 use super::days::{day_offset, find_word};
@@ -286,27 +285,26 @@ impl Registry {
         if self.documents.is_empty() {
             return;
         }
-        let titles: HashSet<String> = self
+        // Lists, not hash sets: a question has a few terms, and the hash tables' code for a
+        // type of its own was the wasm's.
+        let titles: Vec<String> = self
             .documents
             .iter()
             .flat_map(|d| tokenize(&d.title))
             .collect();
-        let texts: Vec<HashSet<String>> = self
-            .documents
-            .iter()
-            .map(|d| tokenize(&d.text).into_iter().collect())
-            .collect();
+        let texts: Vec<Vec<String>> = self.documents.iter().map(|d| tokenize(&d.text)).collect();
         let written_as_names = names(question);
         let (mut named, mut held) = (0, 0);
-        let mut seen = HashSet::new();
+        let mut seen = Vec::new();
         for term in tokenize(question) {
             // A lone character or a number says little about a topic.
             if term.chars().count() == 1
                 || term.chars().all(|c| c.is_ascii_digit())
-                || !seen.insert(term.clone())
+                || seen.contains(&term)
             {
                 continue;
             }
+            seen.push(term.clone());
             let held_by = texts.iter().filter(|t| t.contains(&term)).count();
             let name = titles.contains(&term) || (held_by > 0 && written_as_names.contains(&term));
             if name && named < 2 {
