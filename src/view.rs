@@ -14,7 +14,7 @@ use crate::trace::{plan_progress, Step, Trace};
 
 /// One step, for its card. `page_origin` phrases a model error's fix for this page.
 pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> {
-    let mut value = serde_json::to_value(step)?;
+    let mut value = value_of(step)?;
     let parse = step.parse.as_ref();
     let format_error = parse.and_then(|p| match &p.parsed {
         Parsed::Error { error } => Some(sentences::format_error(error)),
@@ -51,7 +51,7 @@ pub fn step(step: &Step, page_origin: &str) -> Result<Value, serde_json::Error> 
 /// A whole trace: every step as [`step`] draws it, and the outcome's sentence and the model's
 /// name in `view`.
 pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Error> {
-    let mut value = serde_json::to_value(trace)?;
+    let mut value = value_of(trace)?;
     let mut steps: Vec<Value> = (trace.steps.iter())
         .map(|s| step(s, page_origin))
         .collect::<Result<_, _>>()?;
@@ -65,6 +65,13 @@ pub fn trace(trace: &Trace, page_origin: &str) -> Result<Value, serde_json::Erro
         "model": trace.model.as_deref().map(sentences::model),
     });
     Ok(value)
+}
+
+/// `item` as a JSON value, read back from the text serde_json writes for it: each type's
+/// `Serialize` is then built once in the wasm, for the text writer the page's values cross in
+/// (the `Value` serializer built it a second time, about 18 KB of code).
+pub fn value_of<T: serde::Serialize + ?Sized>(item: &T) -> Result<Value, serde_json::Error> {
+    serde_json::from_str(&serde_json::to_string(item)?)
 }
 
 /// For each step, the templates of what the loop tells the model ([`crate::told::ALL`]) that its

@@ -46,7 +46,7 @@ pub fn builtin_tools() -> Result<JsValue, JsValue> {
         .specs()
         .iter()
         .map(|spec| {
-            let mut value = serde_json::to_value(spec)?;
+            let mut value = view::value_of(spec)?;
             value["view"] =
                 serde_json::json!({ "description": reactloop::sentences::tool_description(spec) });
             Ok(value)

@@ -5,11 +5,11 @@ use super::*;
 use reactloop::lang::Text;
 use reactloop::sentences;
 
-/// Rust → JS through JSON text and `JSON.parse`. Going through serde_json's `Value` builds
-/// each type's `Serialize` once, for the `Value` serializer, which the request bodies and the
-/// trace export use as well; a second serde format here would double that code in the wasm.
+/// Rust → JS through JSON text and `JSON.parse`. serde_json's text writer is the one serde
+/// format the wasm builds each type's `Serialize` for: where the core needs a `Value` it reads
+/// one back from that text ([`reactloop::view::value_of`]), so no second format doubles the code.
 pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_json::Error> {
-    let text = serde_json::to_string(&serde_json::to_value(value)?)?;
+    let text = serde_json::to_string(value)?;
     // serde_json writes valid JSON, so this cannot fail.
     Ok(JSON::parse(&text).unwrap_or(JsValue::NULL))
 }
