@@ -98,12 +98,11 @@ impl Number {
     }
 }
 
-/// A decimal number as `str::parse::<f64>` reads it ("-12.5", ".5", "5.", "+1E-3"; too large
-/// is infinite), but for "inf" and "nan", which are no numbers here. Std's reader carries a
-/// 10 KB table of powers of five into the wasm; this one hands the digits to serde_json's,
-/// which is there anyway: exact where the significant digits fit in 2^53 and the exponent in
-/// ±22 (the numbers people write), within an ULP or two beyond.
-pub fn parse_f64(text: &str) -> Option<f64> {
+/// A decimal as written ("-12.5", ".5", "5.", "+1E-3"): its sign, its significant digits (no
+/// leading or trailing zeros; none for zero) and the power of ten of the last of them
+/// ("-0.0125" is `(true, "125", -4)`); `None` for what is no decimal. Exponents saturate far
+/// beyond any f64's (1e-400 is 0, 1e400 infinite), so a long one cannot overflow.
+pub fn decimal(text: &str) -> Option<(bool, String, i64)> {
     let (negative, rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -118,9 +117,7 @@ pub fn parse_f64(text: &str) -> Option<f64> {
     if int.is_empty() && frac.is_empty() || !all_digits(int) || !all_digits(frac) {
         return None;
     }
-    // Saturated far beyond any finite f64 (1e-400 is 0, 1e400 infinite) so a long exponent
-    // cannot overflow.
-    let mut exp: i64 = match exponent {
+    let exp: i64 = match exponent {
         None => 0,
         Some(e) => {
             let (sign, e) = match e.as_bytes().first() {
@@ -137,8 +134,18 @@ pub fn parse_f64(text: &str) -> Option<f64> {
     };
     let digits = format!("{int}{frac}");
     let digits = digits.trim_start_matches('0');
-    let mut significant = digits.trim_end_matches('0').to_string();
-    exp += (digits.len() - significant.len()) as i64 - frac.len() as i64;
+    let significant = digits.trim_end_matches('0');
+    let exp = exp + (digits.len() - significant.len()) as i64 - frac.len() as i64;
+    Some((negative, significant.to_string(), exp))
+}
+
+/// A decimal number as `str::parse::<f64>` reads it ([`decimal`]; too large is infinite), but
+/// for "inf" and "nan", which are no numbers here. Std's reader carries a 10 KB table of powers
+/// of five into the wasm; this one hands the digits to serde_json's, which is there anyway:
+/// exact where the significant digits fit in 2^53 and the exponent in ±22 (the numbers people
+/// write), within an ULP or two beyond.
+pub fn parse_f64(text: &str) -> Option<f64> {
+    let (negative, mut significant, mut exp) = decimal(text)?;
     // 10^22 is the largest power of ten an f64 holds exactly: 5e23 is read exactly as 500e21.
     while exp > 22 && (1..15).contains(&significant.len()) {
         significant.push('0');
@@ -344,6 +351,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_decimal_is_its_sign_digits_and_exponent() {
+        assert_eq!(decimal("-0.0125"), Some((true, "125".into(), -4)));
+        assert_eq!(decimal("+1200.50e3"), Some((false, "12005".into(), 2)));
+        assert_eq!(decimal("5."), Some((false, "5".into(), 0)));
+        assert_eq!(decimal("0.000"), Some((false, String::new(), -3)));
+        assert_eq!(
+            decimal("1e-99999999999999999999"),
+            Some((false, "1".into(), -(1 << 20)))
+        );
     }
 
     #[test]

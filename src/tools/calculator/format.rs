@@ -60,18 +60,9 @@ pub fn format_number(x: f64) -> String {
 /// power of ten of the first (`0.0125` is `"125"`, -2).
 fn shortest(x: f64) -> (bool, String, i32) {
     let text = serde_json::Number::from_f64(x).map_or_else(String::new, |n| n.to_string());
-    let (negative, text) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.as_str()),
-    };
-    let (mantissa, exp) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
-    let exp: i32 = exp.trim_start_matches('+').parse().unwrap_or(0);
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all = format!("{int}{frac}");
-    let digits = all.trim_start_matches('0');
-    let zeros = (all.len() - digits.len()) as i32;
-    let exp = int.len() as i32 - zeros - 1 + exp;
-    (negative, digits.trim_end_matches('0').to_string(), exp)
+    let (negative, digits, last) = crate::numbers::decimal(&text).unwrap_or_default();
+    let first = last + digits.len() as i64 - 1;
+    (negative, digits, first as i32)
 }
 
 /// `digits` cut to `significant` of them, the rest rounded half up as people round what
