@@ -18,16 +18,8 @@ pub fn format_number(x: f64) -> String {
         // Exact, and -0 is 0.
         return (x as i64).to_string();
     }
-    // 12 significant digits, but never fewer than the integer part has: 1234567890123.25 shows
-    // as 1234567890123, not 1234567890120.
-    let magnitude = x.abs().log10().floor();
-    let significant = if (11.0..15.0).contains(&magnitude) {
-        magnitude as usize + 1
-    } else {
-        12
-    };
     let (negative, digits, exp) = shortest(x);
-    let (digits, exp) = rounded(digits, exp, significant);
+    let (digits, exp) = rounded(digits, exp, significant(x));
     let digits = digits.trim_end_matches('0');
     if digits.is_empty() {
         return "0".into();
@@ -53,6 +45,17 @@ pub fn format_number(x: f64) -> String {
         }
     };
     format!("{sign}{body}")
+}
+
+/// 12 significant digits, but never fewer than the integer part has: 1234567890123.25 shows
+/// as 1234567890123, not 1234567890120.
+fn significant(x: f64) -> usize {
+    let magnitude = x.abs().log10().floor();
+    if (11.0..15.0).contains(&magnitude) {
+        magnitude as usize + 1
+    } else {
+        12
+    }
 }
 
 /// The shortest decimal that reads back as `x` (serde_json's writer, which the wasm holds
@@ -92,13 +95,7 @@ mod tests {
     /// What `format_number` gave when it rounded with std's `{:.*e}` (the binary value's
     /// exact digits), for comparison.
     fn by_std(x: f64) -> (bool, String, i32) {
-        let magnitude = x.abs().log10().floor();
-        let precision = if (11.0..15.0).contains(&magnitude) {
-            magnitude as usize
-        } else {
-            11
-        };
-        let sci = format!("{:.*e}", precision, x);
+        let sci = format!("{:.*e}", significant(x) - 1, x);
         let (mantissa, exp) = sci.split_once('e').unwrap();
         let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
         (
@@ -130,12 +127,7 @@ mod tests {
             if !x.is_finite() || x.fract() == 0.0 && x.abs() < 1e15 {
                 continue;
             }
-            let magnitude = x.abs().log10().floor();
-            let significant = if (11.0..15.0).contains(&magnitude) {
-                magnitude as usize + 1
-            } else {
-                12
-            };
+            let significant = significant(x);
             let (negative, digits, exp) = shortest(x);
             let ours = rounded(digits.clone(), exp, significant);
             let ours = (negative, ours.0.trim_end_matches('0').to_string(), ours.1);
