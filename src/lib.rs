@@ -38,6 +38,7 @@ pub mod lang;
 pub mod limits;
 pub mod llm;
 mod lower;
+mod math;
 pub mod numbers;
 mod order;
 pub mod parse;

@@ -183,7 +183,7 @@ fn rank<'a>(docs: &'a [Document], terms: &[String]) -> Vec<(f64, &'a Document)> 
     let idf: Vec<f64> = (counts.iter())
         .map(|in_docs| {
             let df = in_docs.iter().filter(|&&f| f > 0.0).count() as f64;
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            crate::math::ln(1.0 + (n - df + 0.5) / (df + 0.5))
         })
         .collect();
     let mut scored: Vec<(f64, &Document)> = (tokenized.iter().zip(docs).enumerate())

@@ -12,6 +12,8 @@ const tables = [
   ['the powers of five of str::parse::<f64>', '5ad63b92d653f4ee3f3ba10629aa3f11'],
   // unicode's LOWERCASE_TABLE (11 KB), from `to_lowercase`: use crate::lower.
   ["the lowercase pairs of str::to_lowercase", 'c0000000e0000000c1000000e1000000'],
+  // libm's bits of 2/π (rem_pio2_large), from f64::sin, cos or tan: use crate::math.
+  ["libm's bits of 2/π of f64::sin", '83f9a200444e6e00fc291500d1572700'],
 ];
 
 for (const [what, hex] of tables) {

@@ -904,3 +904,34 @@ async fn each_strategy_sends_its_own_constraint_and_a_fork_goes_on_from_its_step
     );
     assert!(original.fork(2, "tool").is_err());
 }
+
+/// In the wasm the calculator's functions are the browser's `Math` (src/math.rs): its results,
+/// as the model reads them, are the ones the native build gives with std's libm.
+#[wasm_bindgen_test]
+fn the_calculator_reads_the_same_with_the_browsers_math() {
+    use reactloop::tools::{evaluate, format_number};
+    let native = [
+        ("sin(pi / 6)", "0.5"),
+        ("cos(pi)", "-1"),
+        ("tan(pi / 4)", "1"),
+        ("exp(1)", "2.71828182846"),
+        ("ln(10)", "2.30258509299"),
+        ("log10(1000)", "3"),
+        ("log(8, 2)", "3"),
+        ("log(0.001)", "-3"),
+        ("2 ^ 10", "1024"),
+        ("2 ^ 0.5", "1.41421356237"),
+        ("29 ^ 0.23", "2.16945946249"),
+        ("1000 * 1.05 ^ 12", "1795.85632602"),
+        ("1.0001 ^ 10000", "2.71814592682"),
+        ("sin(1e6)", "-0.349993502171"),
+        ("cos(123456789)", "0.140259681534"),
+        ("tan(1.5)", "14.1014199472"),
+        ("exp(-20)", "2.06115362244e-9"),
+        ("ln(2) / ln(1.07)", "10.2447683511"),
+    ];
+    for (expr, want) in native {
+        let got = evaluate(expr).map(format_number);
+        assert_eq!(got.as_deref(), Ok(want), "{expr}");
+    }
+}

@@ -50,7 +50,7 @@ pub fn format_number(x: f64) -> String {
 /// 12 significant digits, but never fewer than the integer part has: 1234567890123.25 shows
 /// as 1234567890123, not 1234567890120.
 fn significant(x: f64) -> usize {
-    let magnitude = x.abs().log10().floor();
+    let magnitude = crate::math::log10(x.abs()).floor();
     if (11.0..15.0).contains(&magnitude) {
         magnitude as usize + 1
     } else {

@@ -2,6 +2,7 @@
 //! the error messages and the grammar a model is held to never disagree.
 
 use super::{format_number, CalcError};
+use crate::math;
 use std::f64::consts::{E, PI};
 
 /// `round(x, n)` accepts |n| up to this; beyond it f64 has no digits left to round.
@@ -46,20 +47,20 @@ pub(super) const FUNCTIONS: &[Function] = &[
     func("max", 1, usize::MAX, |a| {
         Ok(a.iter().copied().fold(f64::NEG_INFINITY, f64::max))
     }),
-    func("ln", 1, 1, |a| positive("ln", a[0]).map(f64::ln)),
-    func("log10", 1, 1, |a| positive("log10", a[0]).map(f64::log10)),
+    func("ln", 1, 1, |a| positive("ln", a[0]).map(math::ln)),
+    func("log10", 1, 1, |a| positive("log10", a[0]).map(math::log10)),
     func("log", 1, 2, |a| {
         let x = positive("log", a[0])?;
         match a.get(1) {
-            None => Ok(x.log10()),
-            Some(&b) if b > 0.0 && b != 1.0 => Ok(x.ln() / b.ln()),
+            None => Ok(math::log10(x)),
+            Some(&b) if b > 0.0 && b != 1.0 => Ok(math::ln(x) / math::ln(b)),
             Some(&b) => Err(invalid("log", "the base must be > 0 and not 1", b)),
         }
     }),
-    func("exp", 1, 1, |a| Ok(a[0].exp())),
-    func("sin", 1, 1, |a| Ok(a[0].sin())),
-    func("cos", 1, 1, |a| Ok(a[0].cos())),
-    func("tan", 1, 1, |a| Ok(a[0].tan())),
+    func("exp", 1, 1, |a| Ok(math::exp(a[0]))),
+    func("sin", 1, 1, |a| Ok(math::sin(a[0]))),
+    func("cos", 1, 1, |a| Ok(math::cos(a[0]))),
+    func("tan", 1, 1, |a| Ok(math::tan(a[0]))),
 ];
 
 pub(super) const CONSTANTS: &[(&str, f64)] = &[("pi", PI), ("e", E)];

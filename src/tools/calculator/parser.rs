@@ -99,7 +99,7 @@ impl Parser<'_> {
         if base == 0.0 && exponent < 0.0 {
             return Err(CalcError::DivisionByZero);
         }
-        finite(base.powf(exponent), "^")
+        finite(crate::math::pow(base, exponent), "^")
     }
 
     /// A `%` that no operand follows is a percent sign: models write `17.5% * 2480` for
