@@ -11,7 +11,7 @@
 //! with [`units!`], which writes and reads its variants' names. A struct's reader
 //! is a struct literal beside it, which stops compiling when a field is added.
 
-use serde::de::{DeserializeOwned, Error as _, Unexpected};
+use serde::de::{Error as _, Unexpected};
 use serde_json::{Error, Map, Value};
 
 /// The fields of one object, taken out one by one.
@@ -42,41 +42,112 @@ impl Fields {
         }
     }
 
-    pub(crate) fn get<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, Error> {
+    pub(crate) fn get<T: Read>(&mut self, name: &'static str) -> Result<T, Error> {
         match self.0.remove(name) {
-            Some(value) => serde_json::from_value(value),
+            Some(value) => T::read(value),
             None => Err(Error::missing_field(name)),
         }
     }
 
     /// An `Option` field: missing reads as `None`, as with the derive.
-    pub(crate) fn opt<T: DeserializeOwned>(
-        &mut self,
-        name: &'static str,
-    ) -> Result<Option<T>, Error> {
-        self.0.remove(name).map_or(Ok(None), serde_json::from_value)
+    pub(crate) fn opt<T: Read>(&mut self, name: &'static str) -> Result<Option<T>, Error> {
+        self.0.remove(name).map_or(Ok(None), Option::read)
     }
 
     /// A field of a [`tagged!`] variant: missing reads as `null` would (`None` for an
     /// `Option`), and is refused by name for any other type, as with the derive.
-    pub(crate) fn field<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, Error> {
+    pub(crate) fn field<T: Read>(&mut self, name: &'static str) -> Result<T, Error> {
         match self.0.remove(name) {
-            Some(value) => serde_json::from_value(value),
-            None => serde_json::from_value(Value::Null).map_err(|_| Error::missing_field(name)),
+            Some(value) => T::read(value),
+            None => T::read(Value::Null).map_err(|_| Error::missing_field(name)),
         }
     }
 
     /// A field with `#[serde(default)]`: missing reads as `default`; a `null` is read as a
     /// `T` (and refused when a `T` cannot be null), as with the derive.
-    pub(crate) fn or<T: DeserializeOwned>(
-        &mut self,
-        name: &'static str,
-        default: T,
-    ) -> Result<T, Error> {
+    pub(crate) fn or<T: Read>(&mut self, name: &'static str, default: T) -> Result<T, Error> {
         match self.0.remove(name) {
-            Some(value) => serde_json::from_value(value),
+            Some(value) => T::read(value),
             None => Ok(default),
         }
+    }
+}
+
+/// A type the readers take out of a JSON value: the crate's own (through [`via_value!`]) and
+/// what they hold. A field read through serde's `Deserialize` instead would copy each nested
+/// value into a new one before reading it, with serde's visitors for it in the wasm.
+pub(crate) trait Read: Sized {
+    fn read(value: Value) -> Result<Self, Error>;
+}
+
+/// serde's own reading, for the plain types.
+macro_rules! read_plain {
+    ($($ty:ty),*) => {$(
+        impl $crate::fields::Read for $ty {
+            fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                serde_json::from_value(value)
+            }
+        }
+    )*};
+}
+pub(crate) use read_plain;
+read_plain!(
+    String,
+    char,
+    bool,
+    u16,
+    u32,
+    u64,
+    usize,
+    i32,
+    i64,
+    f64,
+    [String; 2]
+);
+
+impl Read for Map<String, Value> {
+    fn read(value: Value) -> Result<Self, Error> {
+        match value {
+            Value::Object(map) => Ok(map),
+            other => Err(Error::invalid_type(unexpected(&other), &"a map")),
+        }
+    }
+}
+
+impl Read for Value {
+    fn read(value: Value) -> Result<Self, Error> {
+        Ok(value)
+    }
+}
+
+/// `null` is `None`, as serde reads it.
+impl<T: Read> Read for Option<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        match value {
+            Value::Null => Ok(None),
+            value => T::read(value).map(Some),
+        }
+    }
+}
+
+impl<T: Read> Read for Vec<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        match value {
+            Value::Array(items) => items.into_iter().map(T::read).collect(),
+            other => Err(Error::invalid_type(unexpected(&other), &"a sequence")),
+        }
+    }
+}
+
+impl<T: Read> Read for Box<[T]> {
+    fn read(value: Value) -> Result<Self, Error> {
+        Vec::read(value).map(Vec::into_boxed_slice)
+    }
+}
+
+impl<T: Read> Read for Box<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        T::read(value).map(Box::new)
     }
 }
 
@@ -84,6 +155,22 @@ impl Fields {
 /// back as NaN.
 pub(crate) fn nan_if_null(f: &mut Fields, name: &'static str) -> Result<f64, Error> {
     Ok(f.get::<Option<f64>>(name)?.unwrap_or(f64::NAN))
+}
+
+/// A value as serde's messages name what was found instead.
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Unexpected::Unsigned(u),
+            (_, Some(i)) => Unexpected::Signed(i),
+            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
 }
 
 /// The kind of a JSON value, in serde's words.
@@ -98,10 +185,16 @@ pub(crate) fn kind(value: &Value) -> &'static str {
     }
 }
 
-/// `impl Deserialize` through `Value` and a reader; the reader is built once, whatever the
-/// deserializer.
+/// [`Read`] by a reader, and `impl Deserialize` through `Value` and the same reader; the
+/// reader is built once, whatever the deserializer.
 macro_rules! via_value {
     ($($ty:ty => $read:expr,)*) => {$(
+        impl $crate::fields::Read for $ty {
+            fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                $read(value)
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
@@ -175,19 +268,7 @@ pub(crate) fn snake_case(variant: &str) -> String {
 /// Which of `variants` (as declared) `value` names, refused in serde's words.
 pub(crate) fn unit(variants: &[&str], value: Value) -> Result<usize, Error> {
     let Value::String(tag) = &value else {
-        let number = |n: &serde_json::Number| match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Unexpected::Unsigned(u),
-            (_, Some(i)) => Unexpected::Signed(i),
-            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
-        };
-        let unexpected = match &value {
-            Value::Null => Unexpected::Unit,
-            Value::Bool(b) => Unexpected::Bool(*b),
-            Value::Number(n) => number(n),
-            Value::Array(_) => Unexpected::Seq,
-            _ => Unexpected::Map,
-        };
-        return Err(Error::invalid_type(unexpected, &"string or map"));
+        return Err(Error::invalid_type(unexpected(&value), &"string or map"));
     };
     let names: Vec<String> = variants.iter().map(|v| snake_case(v)).collect();
     if let Some(at) = names.iter().position(|name| name == tag) {

@@ -3,11 +3,10 @@
 //! browser driver only converts the object to JSON and calls [`configure`].
 
 use crate::lang::Lang;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::config::AgentConfig;
-use crate::fields::Fields;
+use crate::fields::{Fields, Read};
 use crate::history::MessageStyle;
 use crate::llm::{ClientConfig, ConfigError, Constrained, ServerKind, DEFAULT_TIMEOUT_MS};
 use crate::prompt::{FewShot, PromptConfig};
@@ -159,11 +158,11 @@ impl From<SettingsError> for Refused {
 struct Settings(Fields);
 
 impl Settings {
-    fn opt<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<Option<T>, Refused> {
+    fn opt<T: Read>(&mut self, name: &'static str) -> Result<Option<T>, Refused> {
         Ok(self.0.opt(listed(name))?)
     }
 
-    fn or<T: DeserializeOwned>(&mut self, name: &'static str, default: T) -> Result<T, Refused> {
+    fn or<T: Read>(&mut self, name: &'static str, default: T) -> Result<T, Refused> {
         Ok(self.0.or(listed(name), default)?)
     }
 }

@@ -110,6 +110,8 @@ pub enum PageModelCode {
     Other,
 }
 
+crate::fields::read_plain!(PageModelCode);
+
 impl LlmError {
     /// A whole reply body over [`MAX_REPLY_BYTES`], for the driver that reads it.
     pub fn body_too_large() -> Self {

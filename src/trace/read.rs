@@ -4,7 +4,7 @@
 use serde_json::{Error, Value};
 
 use super::{ModelReply, Observation, Step, Trace, TraceError, TRACE_VERSION};
-use crate::fields::{via_value, Fields};
+use crate::fields::{via_value, Fields, Read};
 
 impl Trace {
     /// Loads a saved trace, checking its version first so a newer file gets a clear message.
@@ -46,7 +46,7 @@ impl Trace {
         if let Some(message) = steps.and_then(|s| crate::limits::trace_steps_problem(s.len())) {
             return Err(TraceError::Invalid { message });
         }
-        serde_json::from_value(value).map_err(|e| TraceError::Invalid {
+        Read::read(value).map_err(|e| TraceError::Invalid {
             message: e.to_string(),
         })
     }
