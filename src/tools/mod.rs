@@ -227,6 +227,12 @@ impl Builtin {
     }
 }
 
+/// The lines of a recognition table (`places.txt`, `glossary.txt`), without its comments.
+fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
 /// The built-in tools' specs, in registration order.
 pub fn builtin_specs() -> Vec<ToolSpec> {
     Builtin::ALL.into_iter().map(Builtin::spec).collect()

@@ -48,9 +48,7 @@ impl Place {
 }
 
 fn gazetteer() -> impl Iterator<Item = Place> {
-    (GAZETTEER.lines())
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(Place)
+    super::data_lines(GAZETTEER).map(Place)
 }
 
 /// The places `text` names, in its order, each once, with the words it writes them in: the
