@@ -35,12 +35,10 @@ pub fn for_page() -> serde_json::Value {
 
 /// `4_000_000` → "4 MB", `1_500_000` → "1.5 MB" (decimal megabytes, as the limits are set).
 pub fn megabytes(bytes: usize) -> String {
-    let tenths = (bytes as f64 / 100_000.0).round() / 10.0;
-    if tenths.fract() == 0.0 {
-        format!("{tenths:.0} MB")
-    } else {
-        format!("{tenths:.1} MB")
-    }
+    format!(
+        "{} MB",
+        crate::numbers::tenths((bytes as u64 + 50_000) / 100_000)
+    )
 }
 
 /// Why a trace file of `bytes` bytes is refused, or `None` when its size is fine.

@@ -102,6 +102,29 @@ impl Number {
 /// leading or trailing zeros; none for zero) and the power of ten of the last of them
 /// ("-0.0125" is `(true, "125", -4)`); `None` for what is no decimal. Exponents saturate far
 /// beyond any f64's (1e-400 is 0, 1e400 infinite), so a long one cannot overflow.
+/// A count of tenths as a decimal: 15 → "1.5", 40 → "4".
+pub(crate) fn tenths(n: u64) -> String {
+    match n % 10 {
+        0 => (n / 10).to_string(),
+        d => format!("{}.{d}", n / 10),
+    }
+}
+
+/// A number as a message writes it: its shortest decimal, "2.5", "3" for 3.0, through
+/// serde_json's writer (std's float formatting would be a second one in the wasm).
+pub fn shown(x: f64) -> String {
+    match serde_json::Number::from_f64(x) {
+        Some(n) => {
+            let text = n.to_string();
+            text.strip_suffix(".0")
+                .map_or_else(|| text.clone(), str::to_string)
+        }
+        None if x.is_nan() => "NaN".to_string(),
+        None if x > 0.0 => "inf".to_string(),
+        None => "-inf".to_string(),
+    }
+}
+
 pub fn decimal(text: &str) -> Option<(bool, String, i64)> {
     let (negative, rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
@@ -248,6 +271,25 @@ fn number_at(chars: &[char], at: usize, rules: Rules) -> Option<(usize, usize, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_shown_as_std_writes_them_but_in_exponents() {
+        for x in [0.0, 3.0, -1.0, 2.5, 0.1, 1e-3, 123456.789, -0.5, 1.0 / 3.0] {
+            assert_eq!(shown(x), x.to_string(), "{x}");
+        }
+        assert_eq!(shown(1e21), "1e+21");
+        assert_eq!(shown(f64::NAN), "NaN");
+        assert_eq!(shown(f64::INFINITY), "inf");
+        assert_eq!(shown(f64::NEG_INFINITY), "-inf");
+    }
+
+    #[test]
+    fn tenths_are_a_decimal() {
+        let cases = [(0, "0"), (5, "0.5"), (15, "1.5"), (40, "4"), (123, "12.3")];
+        for (n, want) in cases {
+            assert_eq!(tenths(n), want);
+        }
+    }
 
     /// Decimal texts of every shape: signs, points at either end, exponents, zeros, long runs
     /// of digits, the edges of f64's range.

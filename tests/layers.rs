@@ -17,8 +17,8 @@ use std::path::Path;
 /// Bottom first. `bin` sits above all of them; the browser driver is a crate of its own
 /// (`wasm/`), which Cargo keeps from being used by the core.
 const LAYERS: &[&[&str]] = &[
-    &["defaults", "fields", "lower", "math"],
-    &["lang", "limits", "strategy", "numbers", "order"],
+    &["defaults", "fields", "lower", "math", "numbers"],
+    &["lang", "limits", "strategy", "order"],
     &["tools", "parse", "grade", "llm"],
     &["ask", "told"],
     &["prompt", "history"],

@@ -143,7 +143,7 @@ impl ClientConfig {
             // `contains` is false for NaN, so NaN is refused too.
             if !(0.0..=MAX_TEMPERATURE).contains(&t) {
                 return Err(ConfigError::BadTemperature {
-                    value: t.to_string(),
+                    value: crate::numbers::shown(t),
                 });
             }
         }

@@ -235,11 +235,7 @@ fn http_summary(status: u16, url: &str) -> Text {
 }
 
 pub(crate) fn seconds(ms: u32) -> String {
-    if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{:.1} s", f64::from(ms) / 1000.0)
-    }
+    format!("{} s", crate::numbers::tenths((u64::from(ms) + 50) / 100))
 }
 
 /// The server's OpenAI-compatible addresses, quoted in several fixes.

@@ -7,6 +7,7 @@ use std::fmt;
 use crate::agent::AgentError;
 use crate::lang::Text;
 use crate::llm::{ConfigError, MAX_TEMPERATURE};
+use crate::numbers::shown;
 use crate::settings::SettingsError;
 use crate::tools::{RegistryError, MAX_EVIDENCE, MAX_EVIDENCE_CHARS, MAX_NAME_LEN};
 use crate::trace::TraceError;
@@ -43,10 +44,13 @@ pub fn settings_error(error: &SettingsError) -> Text {
             format!("Invalid settings: {message}"),
             format!("设置无效：{message}"),
         ),
-        SettingsError::Limit { name, got } => text(
-            format!("{name} must be a whole number of at least 1 (got {got})."),
-            format!("{name} 必须是不小于 1 的整数（收到的是 {got}）。"),
-        ),
+        SettingsError::Limit { name, got } => {
+            let got = shown(*got);
+            text(
+                format!("{name} must be a whole number of at least 1 (got {got})."),
+                format!("{name} 必须是不小于 1 的整数（收到的是 {got}）。"),
+            )
+        }
         SettingsError::Client(error) => config_error(error),
         SettingsError::UnknownTemplate { name } => text(
             format!(
@@ -94,10 +98,13 @@ pub fn config_error(error: &ConfigError) -> Text {
             "请填写模型名称：Ollama 需要一个它已经拉取的模型（例如 qwen2.5-coder:0.5b）；llama.cpp 接受任何名称。"
                 .to_string(),
         ),
-        ConfigError::BadTemperature { value } => text(
-            format!("The temperature must be a number from 0 to {MAX_TEMPERATURE}, not {value}."),
-            format!("温度必须是 0 到 {MAX_TEMPERATURE} 之间的数，而不是 {value}。"),
-        ),
+        ConfigError::BadTemperature { value } => {
+            let max = shown(MAX_TEMPERATURE);
+            text(
+                format!("The temperature must be a number from 0 to {max}, not {value}."),
+                format!("温度必须是 0 到 {max} 之间的数，而不是 {value}。"),
+            )
+        }
         ConfigError::ZeroMaxTokens => text(
             "Max tokens must be at least 1 (or left empty for the server's default).".to_string(),
             "最大 token 数至少为 1（或留空，使用服务器的默认值）。".to_string(),

@@ -60,8 +60,9 @@ pub fn tool_message(error: &ToolError, to: Voice<'_>) -> String {
             now_unix_ms,
             utc_offset_minutes,
         } => format!(
-            "the host gave an invalid clock (now_unix_ms = {now_unix_ms}, \
-             utc_offset_minutes = {utc_offset_minutes})"
+            "the host gave an invalid clock (now_unix_ms = {}, \
+             utc_offset_minutes = {utc_offset_minutes})",
+            crate::numbers::shown(*now_unix_ms)
         ),
         ToolError::InvalidInput { tool, message } => format!("{tool}: {message}"),
         ToolError::NotBuiltin { tool } => say!(to, TOOL_NOT_BUILTIN, tool),
