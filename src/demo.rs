@@ -208,7 +208,7 @@ fn react_reply(request: &ModelRequest) -> String {
             } else if mistake {
                 format!(
                     "Thought: 我应该按格式调用计算器。\nAction: calculator\nAction Input: {}",
-                    serde_json::json!({ "expression": expr })
+                    crate::fields::json_text(&serde_json::json!({ "expression": expr }))
                 )
             } else {
                 format!(
@@ -232,7 +232,7 @@ fn react_reply(request: &ModelRequest) -> String {
             };
             format!(
                 "Thought: {thought}\nAction: search_docs\nAction Input: {}",
-                serde_json::json!({ "query": question })
+                crate::fields::json_text(&serde_json::json!({ "query": question }))
             )
         }
     }

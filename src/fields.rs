@@ -173,6 +173,12 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
     }
 }
 
+/// A value's JSON text, compact, as its `Display` writes it, through serde_json's writer to a
+/// string, which the crate uses anyway (`Display` builds a writer of its own into the wasm).
+pub(crate) fn json_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 /// The kind of a JSON value, in serde's words.
 pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
@@ -352,6 +358,12 @@ pub(crate) use tagged;
 mod tests {
     use crate::trace::{Guard, Outcome};
     use serde_json::json;
+
+    #[test]
+    fn json_text_is_what_display_writes() {
+        let value = json!({"a": [1, 2.5, -3, null, true], "b": {"c": "d\"e\n", "ü": 1e21}});
+        assert_eq!(super::json_text(&value), value.to_string());
+    }
 
     /// Each case: the JSON, and the message serde's derive gave for it.
     #[test]

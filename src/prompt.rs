@@ -309,6 +309,7 @@ pub fn render_tools(tools: &[&ToolSpec], lang: Lang) -> String {
                 .into_iter()
                 .filter_map(|(name, required)| (!required && !named(&name)).then_some(name))
                 .collect();
+            let example = crate::fields::json_text(&example);
             let mut line = format!("- {}: {description} Action Input: {example}", t.name);
             if !optional.is_empty() {
                 line.push_str(&format!(" ({optional_label}: {})", optional.join(", ")));

@@ -387,7 +387,7 @@ impl Agent {
         let results = (self.calls.iter().filter(|c| c.succeeded)).flat_map(|c| {
             reading::facts(&c.observation)
                 .into_iter()
-                .chain(reading::facts(&c.args.to_string()))
+                .chain(reading::facts(&crate::fields::json_text(&c.args)))
         });
         for n in reading::operands(&self.trace.question)
             .into_iter()
@@ -402,7 +402,7 @@ impl Agent {
 
     fn numbers_to_compute(&self) -> Vec<String> {
         let used: Vec<String> = (self.calls.iter())
-            .flat_map(|c| reading::numbers(&c.args.to_string()))
+            .flat_map(|c| reading::numbers(&crate::fields::json_text(&c.args)))
             .collect();
         let mut out: Vec<String> = Vec::new();
         // "Years since 1969 as of this year": the year is the clock's, not the hour beside it

@@ -424,7 +424,7 @@ fn value_gbnf(schema: &Value) -> String {
     if let Some(options) = schema.get("enum").and_then(Value::as_array) {
         let literals: Vec<String> = options
             .iter()
-            .map(|v| gbnf_literal(&v.to_string()))
+            .map(|v| gbnf_literal(&crate::fields::json_text(v)))
             .collect();
         if !literals.is_empty() {
             return format!("( {} )", literals.join(" | "));

@@ -229,7 +229,7 @@ fn message_in(value: &Value) -> Option<String> {
             inner
                 .get("message")
                 .and_then(Value::as_str)
-                .map_or_else(|| inner.to_string(), str::to_string),
+                .map_or_else(|| crate::fields::json_text(inner), str::to_string),
         ),
         _ => None,
     }
@@ -266,7 +266,7 @@ fn validation_item(item: &Value) -> Option<String> {
             loc.iter()
                 .map(|part| match part {
                     Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                    other => crate::fields::json_text(other),
                 })
                 .collect()
         })

@@ -32,10 +32,13 @@ pub(super) fn unused_name(answer: &str, run: &RunSoFar) -> Option<(String, Strin
         })
     })?;
     let lower = |text: &str| text.lower();
-    let held: Vec<String> = (run.calls.iter().map(|c| lower(&c.args.to_string())))
-        .chain(run.observations.iter().map(|o| lower(o)))
-        .chain([lower(answer)])
-        .collect();
+    let held: Vec<String> = (run
+        .calls
+        .iter()
+        .map(|c| lower(&crate::fields::json_text(&c.args))))
+    .chain(run.observations.iter().map(|o| lower(o)))
+    .chain([lower(answer)])
+    .collect();
     let left = given
         .iter()
         .find(|name| !held.iter().any(|text| same(text, name)))?;

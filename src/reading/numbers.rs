@@ -19,7 +19,7 @@ pub(super) fn unused_number(answer: &str, run: &RunSoFar) -> Option<String> {
     }
     let mut used: Vec<String> = numbers(answer);
     for call in run.calls {
-        used.extend(numbers(&call.args.to_string()));
+        used.extend(numbers(&crate::fields::json_text(&call.args)));
     }
     for observation in run.observations {
         used.extend(numbers(observation));
@@ -123,7 +123,7 @@ pub(super) fn result_missed(answer: &str, run: &RunSoFar) -> Option<String> {
     // An operand of the computation for its result, even after a later call: the 0.5B model
     // computed `25 * 48.20`, looked the price up again and answered "48.20 USD (2025-03-14
     // 12:00 UTC)" (a date and a time are no amounts).
-    let operands = numbers(&computation.args.to_string());
+    let operands = numbers(&crate::fields::json_text(&computation.args));
     let amounts = facts(answer);
     if !amounts.is_empty() && (amounts.iter()).all(|g| operands.contains(g) && !results.contains(g))
     {

@@ -310,7 +310,7 @@ pub fn steer(steer: &Steer) -> Text {
         ));
     }
     if let Some(args) = &steer.args {
-        let args = serde_json::Value::Object((**args).clone());
+        let args = crate::fields::json_text(&serde_json::Value::Object((**args).clone()));
         en.push_str(&format!(" The question fixes its input: {args}."));
         zh.push_str(&format!("问题决定了它的输入：{args}。"));
     }

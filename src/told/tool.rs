@@ -129,7 +129,13 @@ fn compact_json(v: &Value) -> String {
         Value::Object(map) => {
             let fields: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), compact_json(v)))
+                .map(|(k, v)| {
+                    format!(
+                        "{}: {}",
+                        crate::fields::json_text(&Value::String(k.clone())),
+                        compact_json(v)
+                    )
+                })
                 .collect();
             format!("{{{}}}", fields.join(", "))
         }
@@ -137,7 +143,7 @@ fn compact_json(v: &Value) -> String {
             let items: Vec<String> = items.iter().map(compact_json).collect();
             format!("[{}]", items.join(", "))
         }
-        other => other.to_string(),
+        other => crate::fields::json_text(other),
     }
 }
 

@@ -153,7 +153,10 @@ pub(super) fn normalize(
             continue;
         };
         *v = coerce(v, ty).ok_or_else(|| {
-            let shown: String = v.to_string().chars().take(QUOTE_CHARS).collect();
+            let shown: String = crate::fields::json_text(v)
+                .chars()
+                .take(QUOTE_CHARS)
+                .collect();
             bad(format!(
                 "'{name}' should be {}, got {shown}",
                 type_phrase(ty)
@@ -269,7 +272,9 @@ fn coerce(v: &Value, ty: &str) -> Option<Value> {
         | ("boolean", Value::Bool(_))
         | ("array", Value::Array(_))
         | ("object", Value::Object(_)) => Some(v.clone()),
-        ("string", Value::Number(_) | Value::Bool(_)) => Some(Value::String(v.to_string())),
+        ("string", Value::Number(_) | Value::Bool(_)) => {
+            Some(Value::String(crate::fields::json_text(v)))
+        }
         ("integer", Value::Number(n)) if n.is_i64() || n.is_u64() => Some(v.clone()),
         ("integer", Value::Number(n)) => {
             let f = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15)?;
@@ -333,7 +338,10 @@ pub(super) fn check_schema(parameters: &Value) -> Result<(), String> {
         );
     };
     if let Some(ty) = schema.get("type").filter(|t| t.as_str() != Some("object")) {
-        return Err(format!("\"type\" must be \"object\", not {ty}"));
+        return Err(format!(
+            "\"type\" must be \"object\", not {}",
+            crate::fields::json_text(ty)
+        ));
     }
     let properties = match schema.get("properties") {
         None => None,

@@ -25,7 +25,7 @@ impl Trace {
         // Versions start at 1 (no trace was ever written with 0); a string, a fraction or an
         // exponent is no version either. Say what was found, cut short: it may be a whole file.
         let version = version.as_u64().filter(|&v| v >= 1).ok_or_else(|| {
-            let mut found = version.to_string();
+            let mut found = crate::fields::json_text(version);
             if let Some((end, _)) = found.char_indices().nth(40) {
                 found.replace_range(end.., "…");
             }

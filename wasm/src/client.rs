@@ -36,7 +36,8 @@ pub async fn complete(
 ) -> Result<Completion, LlmError> {
     let url = llm::chat_url(&cfg.base_url);
     llm::check_mixed_content(&timer::page_origin(), &url)?;
-    let body = reactloop::ask::chat_body(cfg, request, tools).to_string();
+    let body =
+        serde_json::to_string(&reactloop::ask::chat_body(cfg, request, tools)).unwrap_or_default();
     let mut attempt = 0;
     loop {
         attempt += 1;

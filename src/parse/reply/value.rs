@@ -107,7 +107,7 @@ impl<'a> Cx<'a> {
                     sp = sp.map(|sp| self.answer_member_span(sp).unwrap_or(sp));
                     inner
                         .as_str()
-                        .map_or_else(|| inner.to_string(), str::to_string)
+                        .map_or_else(|| crate::fields::json_text(inner), str::to_string)
                 }
                 // `{"expression": "42"}`: small models reuse a tool's key for the answer.
                 None => match map.values().next() {
@@ -116,10 +116,16 @@ impl<'a> Cx<'a> {
                         only.clone()
                     }
                     // Some other object: the answer is the text as the model wrote it.
-                    _ => sp.map_or_else(|| v.to_string(), |sp| self.str(sp).to_string()),
+                    _ => sp.map_or_else(
+                        || crate::fields::json_text(&v),
+                        |sp| self.str(sp).to_string(),
+                    ),
                 },
             },
-            _ => sp.map_or_else(|| v.to_string(), |sp| self.str(sp).to_string()),
+            _ => sp.map_or_else(
+                || crate::fields::json_text(&v),
+                |sp| self.str(sp).to_string(),
+            ),
         };
         let answer = answer.trim();
         if answer.is_empty() {
