@@ -90,20 +90,18 @@ macro_rules! read_plain {
         }
     )*};
 }
-pub(crate) use read_plain;
-read_plain!(
-    String,
-    char,
-    bool,
-    u16,
-    u32,
-    u64,
-    usize,
-    i32,
-    i64,
-    f64,
-    [String; 2]
-);
+read_plain!(String, char, bool, u16, u32, u64, usize, i32, i64, f64);
+
+/// Two strings, refused in serde's words when there are more or fewer.
+impl Read for [String; 2] {
+    fn read(value: Value) -> Result<Self, Error> {
+        let items = Vec::<String>::read(value)?;
+        let len = items.len();
+        items
+            .try_into()
+            .map_err(|_| Error::invalid_length(len, &"an array of length 2"))
+    }
+}
 
 impl Read for Map<String, Value> {
     fn read(value: Value) -> Result<Self, Error> {
@@ -155,6 +153,11 @@ impl<T: Read> Read for Box<T> {
 /// back as NaN.
 pub(crate) fn nan_if_null(f: &mut Fields, name: &'static str) -> Result<f64, Error> {
     Ok(f.get::<Option<f64>>(name)?.unwrap_or(f64::NAN))
+}
+
+/// serde's refusal of `value` where `expected` was wanted.
+pub(crate) fn invalid_type(value: &Value, expected: &str) -> Error {
+    Error::invalid_type(unexpected(value), &expected)
 }
 
 /// A value as serde's messages name what was found instead.
@@ -274,7 +277,7 @@ pub(crate) fn snake_case(variant: &str) -> String {
 /// Which of `variants` (as declared) `value` names, refused in serde's words.
 pub(crate) fn unit(variants: &[&str], value: Value) -> Result<usize, Error> {
     let Value::String(tag) = &value else {
-        return Err(Error::invalid_type(unexpected(&value), &"string or map"));
+        return Err(invalid_type(&value, "string or map"));
     };
     let names: Vec<String> = variants.iter().map(|v| snake_case(v)).collect();
     if let Some(at) = names.iter().position(|name| name == tag) {

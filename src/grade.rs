@@ -16,20 +16,32 @@
 
 use crate::lang::is_cjk_ideograph;
 use crate::lower::Lower;
-use serde::Deserialize;
 
 /// Unicode NFKC of a text: the browser's `normalize("NFKC")` in the page, a crate natively.
 pub type Nfkc = fn(&str) -> String;
 
 /// What a task expects of its answer (the `expect` of a benchmark task).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+// Read back by hand below (a struct literal, so a new field needs its line there).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Expect {
-    #[serde(default)]
     pub any_of: Vec<String>,
-    #[serde(default)]
     pub number: Option<f64>,
-    #[serde(default)]
     pub tolerance: Option<f64>,
+}
+
+crate::fields::via_value! {
+    Expect => Expect::read,
+}
+
+impl Expect {
+    pub fn read(value: serde_json::Value) -> Result<Expect, serde_json::Error> {
+        let mut f = crate::fields::Fields::object(value)?;
+        Ok(Expect {
+            any_of: f.or("any_of", Vec::new())?,
+            number: f.opt("number")?,
+            tolerance: f.opt("tolerance")?,
+        })
+    }
 }
 
 /// An expectation that expects nothing: no text and no finite number.

@@ -41,6 +41,7 @@ mod lower;
 mod math;
 pub mod numbers;
 mod order;
+pub mod page;
 pub mod parse;
 pub mod prompt;
 pub mod reading;

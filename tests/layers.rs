@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["defaults", "fields", "lower", "math", "numbers"],
     &["lang", "limits", "strategy", "order"],
     &["tools", "parse", "grade", "llm"],
-    &["ask", "told"],
+    &["ask", "told", "page"],
     &["prompt", "history"],
     &["reading", "demo", "config"],
     &["trace"],

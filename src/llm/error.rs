@@ -110,7 +110,26 @@ pub enum PageModelCode {
     Other,
 }
 
-crate::fields::read_plain!(PageModelCode);
+impl PageModelCode {
+    /// The code a page's function threw with (`code` of the error), as serde reads it.
+    pub fn from_code(code: &str) -> Self {
+        match code {
+            "not_loaded" => PageModelCode::NotLoaded,
+            "context" => PageModelCode::Context,
+            "engine" => PageModelCode::Engine,
+            _ => PageModelCode::Other,
+        }
+    }
+}
+
+impl crate::fields::Read for PageModelCode {
+    fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+        match value {
+            serde_json::Value::String(code) => Ok(PageModelCode::from_code(&code)),
+            other => Err(crate::fields::invalid_type(&other, "string or map")),
+        }
+    }
+}
 
 impl LlmError {
     /// A whole reply body over [`MAX_REPLY_BYTES`], for the driver that reads it.

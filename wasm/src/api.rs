@@ -10,7 +10,7 @@ pub(super) fn js_tool(definition: JsValue) -> Result<JsTool, JsValue> {
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
         .ok_or_else(|| misused(Misuse::NoRunFunction))?;
-    let def: js_tools::Definition = from_js(definition, Given::ToolDefinition)?;
+    let def = from_js(definition, Given::ToolDefinition, ToolDefinition::read)?;
     Ok(JsTool {
         spec: ToolSpec {
             name: def.name.trim().to_string(),
@@ -161,8 +161,8 @@ pub fn default_documents() -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = defaultTemplate)]
 pub fn default_template(lang: &str, strategy: Option<String>) -> String {
     let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
-    let strategy = strategy
-        .and_then(|s| serde_json::from_value(serde_json::Value::String(s)).ok())
+    let strategy = (reactloop::strategy::Strategy::ALL.into_iter())
+        .find(|known| Some(known.label()) == strategy)
         .unwrap_or_default();
     reactloop::prompt::template(strategy, lang)
 }

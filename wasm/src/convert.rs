@@ -43,15 +43,16 @@ pub(super) fn llm_error(error: &LlmError) -> JsValue {
     js
 }
 
-/// JS → Rust through `JSON.stringify` and serde_json's `Value`, so each type's `Deserialize`
-/// is built once (for `Value`, which `Trace::from_json` uses too). Numbers JSON cannot hold
-/// (NaN, ±Infinity) are refused by name instead of silently becoming null; a BigInt that is
-/// a safe integer passes as a number.
-pub(super) fn from_js<T: for<'de> Deserialize<'de>>(
+/// JS → Rust through `JSON.stringify` and serde_json's `Value`, read by the core's reader of
+/// the type (`reactloop::page`), as a trace is read. Numbers JSON cannot hold (NaN,
+/// ±Infinity) are refused by name instead of silently becoming null; a BigInt that is a safe
+/// integer passes as a number.
+pub(super) fn from_js<T>(
     value: JsValue,
     what: Given,
+    read: fn(serde_json::Value) -> Result<T, serde_json::Error>,
 ) -> Result<T, JsValue> {
-    serde_json::from_value(json_of(value, what)?).map_err(|e| invalid(what, &e))
+    read(json_of(value, what)?).map_err(|e| invalid(what, &e))
 }
 
 /// A refusal of a value the page passed, in both languages.

@@ -26,7 +26,7 @@ pub fn check_answer(
     let expect: Expect = if expect.is_undefined() || expect.is_null() {
         Expect::default()
     } else {
-        from_js(expect, Given::Expectation)?
+        from_js(expect, Given::Expectation, Expect::read)?
     };
     GRADER
         .check(&expect, &answer.as_string().unwrap_or_default())

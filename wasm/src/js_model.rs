@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
-use serde::Deserialize;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
@@ -21,15 +21,9 @@ use super::client::{js_message, Completion};
 use super::convert::json_of;
 use super::to_js;
 use reactloop::limits::MAX_REPLY_BYTES;
-use reactloop::llm::{LlmError, Oversized, PageModelCode, Usage};
+use reactloop::llm::{LlmError, Oversized, PageModelCode};
+use reactloop::page::FunctionReply;
 use reactloop::sentences::Given;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Reply {
-    text: Option<String>,
-    usage: Usage,
-}
 
 /// The pieces streamed so far, and the resolver of the promise the driver waits on, which
 /// it resolves with `woken`, so the driver can tell it from the model's answer.
@@ -113,7 +107,7 @@ pub async fn complete(
     // The pieces are what the person saw; a function that streamed nothing gives its text.
     // A reply of the wrong shape is said in serde's words; the core says what failed around it.
     let reply = json_of(reply, Given::ModelReply).map_err(|e| failed(js_message(&e)))?;
-    let reply: Reply = serde_json::from_value(reply).map_err(|e| failed(e.to_string()))?;
+    let reply = FunctionReply::read(reply).map_err(|e| failed(e.to_string()))?;
     if text.is_empty() {
         text = reply.text.unwrap_or_default();
         if text.len() > MAX_REPLY_BYTES {
@@ -145,9 +139,7 @@ fn thrown(error: &JsValue) -> LlmError {
     if code.as_deref() == Some("aborted") {
         return LlmError::Aborted;
     }
-    let code = code
-        .and_then(|c| serde_json::from_value(c.into()).ok())
-        .unwrap_or(PageModelCode::Other);
+    let code = code.map_or(PageModelCode::Other, |c| PageModelCode::from_code(&c));
     let detail = match (field("detail"), code) {
         (Some(detail), _) => detail,
         (None, PageModelCode::Other) => js_message(error),

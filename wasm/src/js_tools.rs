@@ -7,7 +7,7 @@
 //! that it terminates on its own timeout or on that signal, and rejects with a `TimeoutError`.
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use serde::Deserialize;
+
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
@@ -19,26 +19,6 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 /// Results longer than this are cut before they reach the core, which truncates again to
 /// the observation limit; this only bounds what crosses from JS.
 pub const MAX_RESULT_CHARS: usize = 100_000;
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Definition {
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default = "empty_object_schema")]
-    pub parameters: serde_json::Value,
-    #[serde(default)]
-    pub examples: Vec<String>,
-    #[serde(default)]
-    pub keywords: Vec<String>,
-    pub role: Option<reactloop::tools::Role>,
-    pub timeout_ms: Option<u32>,
-}
-
-fn empty_object_schema() -> serde_json::Value {
-    serde_json::json!({"type": "object", "properties": {}})
-}
 
 pub struct JsTool {
     pub spec: ToolSpec,

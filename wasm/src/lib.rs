@@ -22,7 +22,7 @@ use std::fmt::Display;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect, JSON};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortController;
@@ -41,7 +41,8 @@ use reactloop::agent::{self, ToolResult};
 use reactloop::ask::ModelRequest;
 use reactloop::config::AgentConfig;
 use reactloop::events::{Event, Part, Run};
-use reactloop::llm::{LlmError, ServerKind, Usage};
+use reactloop::llm::{LlmError, ServerKind};
+use reactloop::page::{Edit, ToolDefinition};
 use reactloop::sentences::{BadNumber, Given, Misuse};
 use reactloop::settings::{self, Configured, Model, Purpose, SettingsError};
 use reactloop::step::{self, Driver, Effect};
@@ -72,18 +73,6 @@ fn emit_all(on_event: &Option<Function>, events: Vec<Event>) {
     for event in &events {
         emit(on_event, event);
     }
-}
-
-/// What the step debugger feeds instead of calling the model or the tool: a reply typed
-/// by a person, or one fetched earlier with `ask()` (then `edited` says whether it changed).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Edit {
-    reply: Option<String>,
-    observation: Option<String>,
-    usage: Option<Usage>,
-    elapsed_ms: Option<f64>,
-    edited: Option<bool>,
 }
 
 struct Inner {
@@ -297,7 +286,7 @@ impl JsAgent {
             let edit: Edit = if edit.is_undefined() || edit.is_null() {
                 Edit::default()
             } else {
-                from_js(edit, Given::Edit)?
+                from_js(edit, Given::Edit, Edit::read)?
             };
             step_once(&inner, &on_event, edit).await?;
             with_run(&inner, |run| to_js(&run.pending()))?.map_err(|e| js_error(e, None, None))

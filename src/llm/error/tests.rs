@@ -428,3 +428,28 @@ fn a_reply_over_a_limit_says_which_limit_and_what_to_check() {
         serde_json::json!({"type": "too_large", "part": "body", "limit_bytes": 4_000_000})
     );
 }
+
+/// A page function's code reads as serde's derive reads it, unknown codes as `Other`.
+#[test]
+fn page_model_codes_read_as_the_derive_reads_them() {
+    use crate::fields::Read;
+    for code in [
+        "not_loaded",
+        "context",
+        "engine",
+        "other",
+        "aborted",
+        "",
+        "Engine",
+    ] {
+        let derived: PageModelCode = serde_json::from_value(serde_json::json!(code)).unwrap();
+        assert_eq!(PageModelCode::from_code(code), derived, "{code}");
+        assert_eq!(
+            PageModelCode::read(serde_json::json!(code)).unwrap(),
+            derived
+        );
+    }
+    let refused = |v: serde_json::Value| PageModelCode::read(v).unwrap_err().to_string();
+    let derived = serde_json::from_value::<PageModelCode>(serde_json::json!(1)).unwrap_err();
+    assert_eq!(refused(serde_json::json!(1)), derived.to_string());
+}
