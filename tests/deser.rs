@@ -1,11 +1,12 @@
 //! Every variant of every enum a trace holds comes back from `Trace::from_json`.
 //!
-//! Serialising is derived, but reading is written by hand in `src/deser.rs`, one arm per
-//! variant: a new variant compiles without its arm and then fails to load. A scripted run only
+//! Serialising is derived, but reading is the crate's own (`src/fields.rs`: each tagged
+//! enum's reader generated from its variant list, each struct's a literal). A scripted run only
 //! produces some kinds, so the samples here are written out, one of every variant (nested ones
 //! inside each variant that holds them), with fields away from their defaults so that a reader
-//! that drops or misnames a field is caught too. Each sample is put in a real trace alone, and
-//! then all of them together; a failure names the samples that did not come back.
+//! that drops or misnames a field is caught too; a fieldless enum's samples are its `ALL`, so
+//! its new variant needs nothing here. Each sample is put in a real trace alone, and then all
+//! of them together; a failure names the samples that did not come back.
 
 mod common;
 
@@ -271,22 +272,11 @@ fn page_model_codes() -> Vec<PageModelCode> {
 }
 
 fn oversized() -> Vec<Oversized> {
-    vec![
-        Oversized::Body,
-        Oversized::StreamLine,
-        Oversized::StreamEvent,
-        Oversized::StreamedText,
-    ]
+    Oversized::ALL.to_vec()
 }
 
 fn constraints() -> Vec<Constrained> {
-    vec![
-        Constrained::Auto,
-        Constrained::Off,
-        Constrained::JsonObject,
-        Constrained::JsonSchema,
-        Constrained::Grammar,
-    ]
+    Constrained::ALL.to_vec()
 }
 
 fn guards() -> Vec<Guard> {
@@ -378,57 +368,7 @@ fn outcomes() -> Vec<Outcome> {
 }
 
 fn repairs() -> Vec<Repair> {
-    vec![
-        Repair::FullWidthColon,
-        Repair::MarkdownLabel,
-        Repair::NumberedLabel,
-        Repair::AnswerLabel,
-        Repair::InlineFinalAnswer,
-        Repair::CodeFenceRemoved,
-        Repair::JsonExtractedFromProse,
-        Repair::JsonObjectForm,
-        Repair::WrapperUnwrapped,
-        Repair::PaperForm,
-        Repair::CallForm,
-        Repair::InputWithoutLabel,
-        Repair::ToolNameUnquoted,
-        Repair::SingleQuotes,
-        Repair::TrailingComma,
-        Repair::CommentRemoved,
-        Repair::PythonLiterals,
-        Repair::RawControlInString,
-        Repair::InvalidEscape,
-        Repair::UnquotedKey,
-        Repair::StringJsonDecoded,
-        Repair::AnswerUnwrapped,
-        Repair::TrailingTextIgnored,
-        Repair::HallucinatedObservationDropped,
-        Repair::PartialObservationDropped,
-        Repair::FinalAnswerIgnored,
-        Repair::ExtraActionIgnored,
-        Repair::ActionAfterFinalIgnored,
-        Repair::NoToolActionIgnored,
-        Repair::AnswerFromEarlierCall,
-        Repair::ArgumentsRunAsCall,
-        Repair::ExpressionRunAsCall,
-        Repair::ExpressionEvaluated,
-        Repair::ListedValueCompleted,
-        Repair::ListedPairOrdered,
-        Repair::PlaceNamed,
-        Repair::ResultAsAnswer,
-        Repair::CopiedLabelRemoved,
-        Repair::InputCompletesFinalAnswer,
-        Repair::TranslatedLabel,
-        Repair::InlineLabel,
-        Repair::BareActionLine,
-        Repair::IncompleteActionSkipped,
-        Repair::ToolNameTrimmed,
-        Repair::FullWidthPunctuation,
-        Repair::UnclosedJson,
-        Repair::UnbalancedQuote,
-        Repair::UnclosedString,
-        Repair::ReasoningSkipped,
-    ]
+    Repair::ALL.to_vec()
 }
 
 /// Every kind of parse (`Parsed`, read by hand with the flattened `kind`), each with every
@@ -537,12 +477,7 @@ fn calls() -> Vec<ToolCall> {
 }
 
 fn sources() -> Vec<ObservationSource> {
-    vec![
-        ObservationSource::Tool,
-        ObservationSource::ToolError,
-        ObservationSource::Feedback,
-        ObservationSource::Cached,
-    ]
+    ObservationSource::ALL.to_vec()
 }
 
 /// Requests with every reason to answer, and with none; and every constraint.
@@ -576,14 +511,7 @@ fn requests() -> Vec<ModelRequest> {
         .map(|m| request(Some(m), Constrained::Grammar))
         .collect();
     out.extend(constraints().into_iter().map(|c| request(None, c)));
-    for why in [
-        AvoidWhy::Repeated,
-        AvoidWhy::WrongTool,
-        AvoidWhy::Runaway,
-        AvoidWhy::ActFirst,
-        AvoidWhy::NotAnAnswer,
-        AvoidWhy::Counted,
-    ] {
+    for why in AvoidWhy::ALL {
         let mut r = request(None, Constrained::Grammar);
         r.avoid = Some(Avoid {
             tool: "calculator".into(),
@@ -591,7 +519,7 @@ fn requests() -> Vec<ModelRequest> {
         });
         out.push(r);
     }
-    for why in [SteerWhy::Fits, SteerWhy::Next, SteerWhy::Thought] {
+    for why in SteerWhy::ALL {
         let mut r = request(None, Constrained::JsonSchema);
         r.steer = Some(Steer {
             tool: "calculator".into(),
@@ -612,20 +540,12 @@ fn requests() -> Vec<ModelRequest> {
 }
 
 fn server_kinds() -> Vec<ServerKind> {
-    vec![
-        ServerKind::LlamaCpp,
-        ServerKind::LlamaCppPython,
-        ServerKind::Ollama,
-        ServerKind::LmStudio,
-        ServerKind::Vllm,
-        ServerKind::OpenAi,
-        ServerKind::InPage,
-        ServerKind::Unknown,
-    ]
+    ServerKind::ALL.to_vec()
 }
 
 // ---------------------------------------------------------------------------------------------
-// A new variant fails to compile here: add a sample of it to the list above.
+// A new variant of an enum with fields fails to compile here: add a sample of it to the list
+// above. (A fieldless enum's samples are its `ALL`.)
 
 fn covered_calc_error(e: &CalcError) {
     match e {
@@ -702,7 +622,7 @@ fn covered_format_error(e: &FormatError) {
 
 fn covered_llm_error(e: &LlmError) {
     match e {
-        LlmError::TooLarge { part, .. } => covered_oversized(part),
+        LlmError::TooLarge { .. } => {}
         LlmError::PageModel { code, .. } => covered_page_model_code(code),
         LlmError::Network { .. }
         | LlmError::MixedContent { .. }
@@ -726,34 +646,12 @@ fn covered_page_model_code(c: &PageModelCode) {
     }
 }
 
-fn covered_oversized(o: &Oversized) {
-    match o {
-        Oversized::Body
-        | Oversized::StreamLine
-        | Oversized::StreamEvent
-        | Oversized::StreamedText => {}
-    }
-}
-
-fn covered_constrained(c: &Constrained) {
-    match c {
-        Constrained::Auto
-        | Constrained::Off
-        | Constrained::JsonObject
-        | Constrained::JsonSchema
-        | Constrained::Grammar => {}
-    }
-}
-
 fn covered_guard(g: &Guard) {
     match g {
         Guard::FormatFeedback { error, .. } => covered_format_error(error),
         Guard::DispatchFailed { error } => covered_dispatch_error(error),
         Guard::ToolFailed { error } => covered_tool_error(error),
-        Guard::ConstraintDropped { constrained, error } => {
-            covered_constrained(constrained);
-            covered_llm_error(error);
-        }
+        Guard::ConstraintDropped { error, .. } => covered_llm_error(error),
         Guard::RepeatedCall { .. }
         | Guard::SelfObservationCut { .. }
         | Guard::ObservationTruncated { .. }
@@ -778,63 +676,7 @@ fn covered_outcome(o: &Outcome) {
     }
 }
 
-fn covered_repair(r: &Repair) {
-    match r {
-        Repair::FullWidthColon
-        | Repair::MarkdownLabel
-        | Repair::NumberedLabel
-        | Repair::AnswerLabel
-        | Repair::InlineFinalAnswer
-        | Repair::CodeFenceRemoved
-        | Repair::JsonExtractedFromProse
-        | Repair::JsonObjectForm
-        | Repair::WrapperUnwrapped
-        | Repair::PaperForm
-        | Repair::CallForm
-        | Repair::InputWithoutLabel
-        | Repair::ToolNameUnquoted
-        | Repair::SingleQuotes
-        | Repair::TrailingComma
-        | Repair::CommentRemoved
-        | Repair::PythonLiterals
-        | Repair::RawControlInString
-        | Repair::InvalidEscape
-        | Repair::UnquotedKey
-        | Repair::StringJsonDecoded
-        | Repair::AnswerUnwrapped
-        | Repair::TrailingTextIgnored
-        | Repair::HallucinatedObservationDropped
-        | Repair::PartialObservationDropped
-        | Repair::FinalAnswerIgnored
-        | Repair::ExtraActionIgnored
-        | Repair::ActionAfterFinalIgnored
-        | Repair::NoToolActionIgnored
-        | Repair::AnswerFromEarlierCall
-        | Repair::ArgumentsRunAsCall
-        | Repair::ExpressionRunAsCall
-        | Repair::ExpressionEvaluated
-        | Repair::ListedValueCompleted
-        | Repair::ListedPairOrdered
-        | Repair::PlaceNamed
-        | Repair::ResultAsAnswer
-        | Repair::CopiedLabelRemoved
-        | Repair::ProseAsAnswer
-        | Repair::InputCompletesFinalAnswer
-        | Repair::TranslatedLabel
-        | Repair::InlineLabel
-        | Repair::BareActionLine
-        | Repair::IncompleteActionSkipped
-        | Repair::ToolNameTrimmed
-        | Repair::FullWidthPunctuation
-        | Repair::UnclosedJson
-        | Repair::UnbalancedQuote
-        | Repair::UnclosedString
-        | Repair::ReasoningSkipped => {}
-    }
-}
-
 fn covered_parse(p: &ParseResult) {
-    p.repairs.iter().for_each(covered_repair);
     match &p.parsed {
         Parsed::Error { error } => covered_format_error(error),
         Parsed::Action { .. } | Parsed::Final { .. } => {}
@@ -858,56 +700,11 @@ fn covered_call(c: &ToolCall) {
     }
 }
 
-fn covered_source(s: &ObservationSource) {
-    match s {
-        ObservationSource::Tool
-        | ObservationSource::ToolError
-        | ObservationSource::Feedback
-        | ObservationSource::Cached => {}
-    }
-}
-
 fn covered_request(r: &ModelRequest) {
-    covered_constrained(&r.constrained);
-    match r.avoid.as_ref().map(|a| a.why) {
-        Some(
-            AvoidWhy::Repeated
-            | AvoidWhy::WrongTool
-            | AvoidWhy::Runaway
-            | AvoidWhy::ActFirst
-            | AvoidWhy::NotAnAnswer
-            | AvoidWhy::Counted,
-        )
-        | None => {}
-    }
-    match r.must_answer {
-        Some(
-            MustAnswer::RepeatedCall
-            | MustAnswer::LastStep
-            | MustAnswer::RepeatedFailure
-            | MustAnswer::NoToolFits
-            | MustAnswer::FoundBefore
-            | MustAnswer::AppliedAgain,
-        )
-        | None => {}
-    }
     for m in &r.messages {
         match m.role {
             Role::System | Role::User | Role::Assistant => {}
         }
-    }
-}
-
-fn covered_server(k: &ServerKind) {
-    match k {
-        ServerKind::LlamaCpp
-        | ServerKind::LlamaCppPython
-        | ServerKind::Ollama
-        | ServerKind::LmStudio
-        | ServerKind::Vllm
-        | ServerKind::OpenAi
-        | ServerKind::InPage
-        | ServerKind::Unknown => {}
     }
 }
 
@@ -1133,7 +930,6 @@ fn every_call_round_trips_with_every_note_and_builtin() {
 #[test]
 fn every_observation_source_and_request_round_trips() {
     let sources = sources();
-    sources.iter().for_each(covered_source);
     assert_round_trips("observation source", &sources, |trace, source| {
         push_step(trace, |step| {
             step.observation = Some(Observation {
@@ -1162,9 +958,6 @@ fn every_server_kind_round_trips() {
                 .map(|(kind, constrained)| Some(ServerChoice { kind, constrained })),
         )
         .collect();
-    for choice in samples.iter().flatten() {
-        covered_server(&choice.kind);
-    }
     assert_round_trips("server", &samples, |trace, server| {
         trace.server = *server;
     });
