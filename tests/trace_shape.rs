@@ -750,3 +750,58 @@ fn the_readers_read_what_they_are_given() {
         assert!(Jsonc::read(text).is_err(), "{text}");
     }
 }
+
+/// The names the example's comments list for a field (`constrained: auto, off, …`, a guard's
+/// `type`, an evidence `kind`) are every variant's, as the enums write them: a new variant is
+/// named in docs/trace-format.md too.
+#[test]
+fn the_format_names_every_variant_of_the_enums_it_lists() {
+    use reactloop::ask::{AvoidWhy, MustAnswer, SteerWhy, Unsteered};
+    use reactloop::llm::Constrained;
+    use reactloop::strategy::{Compress, Strategy};
+    use reactloop::tools::{Evidence, Role};
+    use reactloop::trace::Guard;
+    // A fieldless enum's names, and a tagged one's tags.
+    macro_rules! names {
+        ($ty:ty) => {
+            <$ty>::ALL
+                .iter()
+                .map(|v| v.label())
+                .collect::<Vec<String>>()
+        };
+        ($ty:ty, tags) => {
+            <$ty>::TAGS
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<String>>()
+        };
+    }
+    let lists = [
+        ("constrained", names!(Constrained)),
+        ("strategy", names!(Strategy)),
+        ("compress", names!(Compress)),
+        ("avoid's why", names!(AvoidWhy)),
+        ("must_answer", names!(MustAnswer)),
+        ("steer's why", names!(SteerWhy)),
+        ("a tool's role", names!(Role)),
+        ("unsteered's why", names!(Unsteered, tags)),
+        ("evidence kind", names!(Evidence, tags)),
+        ("guard type", names!(Guard, tags)),
+        ("outcome type", names!(Outcome, tags)),
+        ("model error type", names!(LlmError, tags)),
+    ];
+    let words: BTreeSet<&str> = TRACE_FORMAT_MD
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let missing: Vec<String> = (lists.iter())
+        .flat_map(|(what, names)| {
+            (names.iter())
+                .filter(|name| !words.contains(name.as_str()))
+                .map(move |name| format!("{what}: {name}"))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/trace-format.md does not name {missing:?}"
+    );
+}
