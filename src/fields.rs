@@ -107,7 +107,7 @@ impl Read for Map<String, Value> {
     fn read(value: Value) -> Result<Self, Error> {
         match value {
             Value::Object(map) => Ok(map),
-            other => Err(Error::invalid_type(unexpected(&other), &"a map")),
+            other => Err(invalid_type(&other, "a map")),
         }
     }
 }
@@ -132,7 +132,7 @@ impl<T: Read> Read for Vec<T> {
     fn read(value: Value) -> Result<Self, Error> {
         match value {
             Value::Array(items) => items.into_iter().map(T::read).collect(),
-            other => Err(Error::invalid_type(unexpected(&other), &"a sequence")),
+            other => Err(invalid_type(&other, "a sequence")),
         }
     }
 }

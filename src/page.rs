@@ -3,7 +3,7 @@
 //! person's edit of a step, and the reply of a page's model function. Read by the crate's
 //! own readers, as a trace is, so that the wasm carries no second way of reading JSON.
 
-use serde_json::{Error, Map, Value};
+use serde_json::{json, Error, Value};
 
 use crate::fields::Fields;
 use crate::llm::Usage;
@@ -25,16 +25,10 @@ pub struct ToolDefinition {
 impl ToolDefinition {
     pub fn read(value: Value) -> Result<Self, Error> {
         let mut f = Fields::object(value)?;
-        let empty_schema = || {
-            let mut schema = Map::new();
-            schema.insert("type".into(), "object".into());
-            schema.insert("properties".into(), Value::Object(Map::new()));
-            Value::Object(schema)
-        };
         Ok(ToolDefinition {
             name: f.get("name")?,
             description: f.or("description", String::new())?,
-            parameters: f.or("parameters", empty_schema())?,
+            parameters: f.or("parameters", json!({"type": "object", "properties": {}}))?,
             examples: f.or("examples", Vec::new())?,
             keywords: f.or("keywords", Vec::new())?,
             role: f.opt("role")?,
@@ -87,7 +81,6 @@ impl FunctionReply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn a_tool_definition_reads_with_its_defaults() {

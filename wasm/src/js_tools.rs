@@ -7,7 +7,6 @@
 //! that it terminates on its own timeout or on that signal, and rejects with a `TimeoutError`.
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
