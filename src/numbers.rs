@@ -115,9 +115,11 @@ pub(crate) fn tenths(n: u64) -> String {
 pub fn shown(x: f64) -> String {
     match serde_json::Number::from_f64(x) {
         Some(n) => {
-            let text = n.to_string();
-            text.strip_suffix(".0")
-                .map_or_else(|| text.clone(), str::to_string)
+            let mut text = n.to_string();
+            if text.ends_with(".0") {
+                text.truncate(text.len() - 2);
+            }
+            text
         }
         None if x.is_nan() => "NaN".to_string(),
         None if x > 0.0 => "inf".to_string(),
