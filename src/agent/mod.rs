@@ -22,7 +22,8 @@ use request::prompt_and_examples;
 pub use request::system_prompt;
 
 use crate::ask::{
-    Avoid, AvoidWhy, ModelRequest, MustAnswer, Steer, SteerWhy, Unsteered, FINAL_ANSWER, MAX_USES,
+    Avoid, AvoidWhy, Left, ModelRequest, MustAnswer, Steer, SteerWhy, Unsteered, FINAL_ANSWER,
+    MAX_USES,
 };
 use crate::config::AgentConfig;
 use crate::history::{self, Layout, Round};

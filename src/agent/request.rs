@@ -88,32 +88,19 @@ impl Agent {
         // feedback says how, and the request asks again, in other words.
         let asked_before = self.trace.steps.last().and_then(|s| s.request.must_answer);
         let again = !on && last.format_error().is_some() && asked_before.is_some();
-        let repeated_succeeded = match last.noted {
-            Noted::Repeated { succeeded, .. } => Some(succeeded),
-            _ => None,
-        };
         let unrelated = matches!(last.noted, Noted::Unrelated);
-        let must_answer = match repeated_succeeded {
-            // A successful call repeated with the same arguments: its result is in hand, and
-            // the 0.5B model went on repeating it (or another tool) until the limit. Only the
-            // answer is left to write.
-            Some(true) => Some(MustAnswer::RepeatedCall),
-            // A failed one: a constraint leaves the failing tool out instead (`avoid`).
-            Some(false) if !on => Some(MustAnswer::RepeatedFailure),
-            // Made to act first, the model computed something for a question without numbers;
-            // the answer is to come from what it knows (a constraint allows only that).
-            _ if unrelated && next.is_none() => Some(match self.found_before() {
-                Some(_) => MustAnswer::FoundBefore,
-                None => MustAnswer::NoToolFits,
-            }),
-            _ if matches!(last.noted, Noted::AppliedAgain) => Some(MustAnswer::AppliedAgain),
-            // The last step the limit allows cannot use another Observation: only the answer
-            // is left (after the first, so that a tool can still run in a one-step run). A
-            // constraint allows nothing else; without one, the request ends by asking for it.
-            _ if index >= config.max_steps && index > 1 => Some(MustAnswer::LastStep),
-            _ if again => asked_before,
-            _ => None,
-        };
+        let must_answer = MustAnswer::from_left(&Left {
+            constrained: on,
+            repeated: match last.noted {
+                Noted::Repeated { succeeded, .. } => Some(succeeded),
+                _ => None,
+            },
+            unrelated: unrelated && next.is_none(),
+            found_before: self.found_before().is_some(),
+            applied_again: matches!(last.noted, Noted::AppliedAgain),
+            last_step: index >= config.max_steps && index > 1,
+            asked_again: asked_before.filter(|_| again),
+        });
         let voice = config.prompt.voice();
         if let Some(why) = must_answer.filter(|_| !on) {
             history::close_with(

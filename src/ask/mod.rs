@@ -6,10 +6,11 @@
 
 mod body;
 mod constrain;
+mod must_answer;
 mod steer;
 mod uses;
 
-use crate::fields::{units, via_value, Fields};
+use crate::fields::{via_value, Fields};
 use crate::llm::{Constrained, Message};
 use crate::tools::ToolFit;
 use serde::Serialize;
@@ -17,37 +18,12 @@ use serde_json::Value;
 
 pub use body::{chat_body, constraint, in_page_body};
 pub use constrain::{actions, react_grammar, react_schema, Thought};
+pub use must_answer::{Left, MustAnswer};
 pub use steer::{Avoid, AvoidWhy, Steer, SteerWhy, Unsteered};
 pub use uses::MAX_USES;
 
 /// The action that ends the loop; always allowed by the constrained modes.
 pub const FINAL_ANSWER: &str = "final_answer";
-
-units! {
-    /// Why a reply may only be the final answer.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum MustAnswer {
-        /// A call that had succeeded was repeated: its result is in hand.
-        RepeatedCall,
-        /// The step limit allows no further Observation.
-        LastStep,
-        /// Without a constraint: a call that had failed was repeated. The tools do not reach the
-        /// answer (a question of general knowledge, an expression the calculator cannot read);
-        /// the 0.5B model sent the same failing call until the repeat limit ended the run.
-        RepeatedFailure,
-        /// A calculation for a question without numbers: no tool is about the question (the
-        /// 0.5B model, made to act first, computed `1 + 1` for "What is the capital of China?").
-        NoToolFits,
-        /// A calculation for a question without numbers after another tool found something: the
-        /// answer is in that result (the 1.5B model found "Let's think step by step", computed
-        /// `1 + 1`, and, told to answer from what it knows, answered 2).
-        FoundBefore,
-        /// A calculation applied the last one's final operation again to its result (`* 2` to
-        /// the result of `… * 2`): that result is the answer. Of ten runs whose calculator ran a
-        /// second time on its own result, none answered right.
-        AppliedAgain,
-    }
-}
 
 /// What the agent core asks the model for.
 // Read back by hand below (a struct literal, so a new field needs its line there).
