@@ -97,3 +97,229 @@ pub(super) fn title(tag: &str) -> Option<(&'static str, &'static str)> {
         _ => return None,
     })
 }
+
+/// Every guard, raised by a run of the agent: its sentence says what that run did, and the
+/// trace reads back as it was written. A new guard fails here until it has its run.
+#[cfg(test)]
+mod tests {
+    use super::guard;
+    use crate::agent::Agent;
+    use crate::ask::ModelRequest;
+    use crate::config::AgentConfig;
+    use crate::drive::run_to_end;
+    use crate::llm::{Constrained, LlmError};
+    use crate::strategy::Strategy;
+    use crate::tools::{default_documents, HostContext, Registry};
+    use crate::trace::{Guard, ModelReply, Trace};
+
+    const CALC: &str = "Thought: t\nAction: calculator\nAction Input: {\"expression\": \"6*7\"}";
+    const FINAL: &str = "Thought: t\nAction: final_answer\nAction Input: 42";
+    const SEARCH: &str = "Thought: t\nAction: search_docs\nAction Input: {\"query\": \"FAISS\"}";
+
+    /// The replies in order, the last one repeated; `model` may change each reply or fail.
+    fn run_with(
+        config: AgentConfig,
+        replies: &[&str],
+        mut model: impl FnMut(&ModelRequest, ModelReply) -> Result<ModelReply, LlmError>,
+    ) -> Trace {
+        let host = HostContext {
+            now_unix_ms: 1_796_021_887_000.0,
+            utc_offset_minutes: 0,
+        };
+        let registry = Registry::with_builtins(default_documents());
+        let mut agent = Agent::new("What is 6 * 7?", registry, config);
+        let mut i = 0;
+        run_to_end(&mut agent, &host, |request| {
+            let text = replies[i.min(replies.len() - 1)].to_string();
+            i += 1;
+            let reply = ModelReply {
+                text,
+                ..ModelReply::default()
+            };
+            model(request, reply)
+        });
+        agent.trace().clone()
+    }
+
+    fn run(config: AgentConfig, replies: &[&str]) -> Trace {
+        run_with(config, replies, |_, reply| Ok(reply))
+    }
+
+    fn with(f: impl FnOnce(&mut AgentConfig)) -> AgentConfig {
+        let mut config = AgentConfig {
+            constrained: Constrained::Off,
+            ..AgentConfig::default()
+        };
+        f(&mut config);
+        config
+    }
+
+    /// Each case: a guard's tag, a run that raises it, and words its sentence says.
+    fn cases() -> Vec<(&'static str, Trace, &'static str)> {
+        let plain = with(|_| {});
+        let grammar = with(|c| c.constrained = Constrained::Grammar);
+        let refused = LlmError::Http {
+            status: 500,
+            url: "http://localhost:8080/v1/chat/completions".into(),
+            body_excerpt: String::new(),
+            server_message: None,
+            models: None,
+        };
+        let stuck = "Thought: t\nAction: calculator";
+        vec![
+            (
+                "format_feedback",
+                run(plain.clone(), &["It is 42.", FINAL]),
+                "(format error 1 in a row)",
+            ),
+            (
+                "dispatch_failed",
+                run(plain.clone(), &["Action: weather\nAction Input: {}", FINAL]),
+                "The action could not be run",
+            ),
+            (
+                "tool_failed",
+                run(
+                    plain.clone(),
+                    &[
+                        "Action: calculator\nAction Input: {\"expression\": \"1/0\"}",
+                        FINAL,
+                    ],
+                ),
+                "The tool failed",
+            ),
+            (
+                "repeated_call",
+                run(plain.clone(), &[CALC, CALC, FINAL]),
+                "calculator was called again with the same arguments (repeat 1)",
+            ),
+            (
+                "self_observation_cut",
+                run(plain.clone(), &[&format!("{CALC}\nObservation: 9"), FINAL]),
+                "The model wrote its own Observation; 15 characters",
+            ),
+            (
+                "observation_truncated",
+                run(with(|c| c.observation_limit = 20), &[SEARCH, FINAL]),
+                "only the first 20 were sent",
+            ),
+            (
+                "history_trimmed",
+                run(
+                    with(|c| c.history_rounds = 2),
+                    &[
+                        CALC,
+                        SEARCH,
+                        "Action: current_time\nAction Input: {}",
+                        FINAL,
+                    ],
+                ),
+                "old rounds were dropped from the prompt",
+            ),
+            (
+                "step_limit",
+                run(with(|c| c.max_steps = 2), &[CALC, SEARCH]),
+                "The step limit (2) was reached",
+            ),
+            (
+                "too_many_format_errors",
+                run(plain.clone(), &["It is 42."]),
+                "3 format errors in a row",
+            ),
+            (
+                "too_many_repeats",
+                run(plain.clone(), &[CALC]),
+                "calculator was repeated 3 times",
+            ),
+            (
+                "second_move",
+                run(plain.clone(), &[stuck, stuck, stuck, CALC, FINAL]),
+                "the feedback was changed to a short form",
+            ),
+            (
+                "constraint_dropped",
+                run_with(
+                    grammar.clone(),
+                    &[CALC, FINAL],
+                    |request, reply| match request.constrained {
+                        Constrained::Off => Ok(reply),
+                        _ => Err(refused.clone()),
+                    },
+                ),
+                "The server refused the grammar constraint",
+            ),
+            (
+                "prompt_cut",
+                // A server whose window holds the first request and not the history after it.
+                {
+                    let mut window = None;
+                    run_with(
+                        plain.clone(),
+                        &[SEARCH, CALC, FINAL],
+                        move |request, mut reply| {
+                            let sent = crate::history::estimate(&request.messages);
+                            let window = *window.get_or_insert(sent);
+                            reply.usage.prompt_tokens = Some(sent.min(window));
+                            Ok(reply)
+                        },
+                    )
+                },
+                "it cut the prompt to fit its context window",
+            ),
+            (
+                "self_check",
+                run(
+                    with(|c| c.strategy = Strategy::Reflect),
+                    &[
+                        CALC,
+                        FINAL,
+                        "Thought: t\nAction: final_answer\nAction Input: OK",
+                    ],
+                ),
+                "The self-check kept the answer.",
+            ),
+        ]
+    }
+
+    /// The numbers a sentence says: the Chinese one keeps every number of the English one.
+    fn numbers(text: &str) -> Vec<&str> {
+        text.split(|c: char| !c.is_ascii_digit())
+            .filter(|n| !n.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn every_guard_is_raised_by_a_run_said_and_read_back() {
+        let cases = cases();
+        let tags: Vec<&str> = cases.iter().map(|(tag, ..)| *tag).collect();
+        assert_eq!(
+            tags,
+            Guard::TAGS,
+            "one run per guard, in the order declared"
+        );
+        for (tag, trace, says) in cases {
+            let raised: Vec<&Guard> = trace.steps.iter().flat_map(|s| &s.guards).collect();
+            let of_tag = |g: &&&Guard| serde_json::to_value(g).unwrap()["type"] == tag;
+            let Some(found) = raised.iter().find(of_tag) else {
+                panic!("the run for {tag} raised only {raised:?}");
+            };
+            assert!(guard(found).en.contains(says), "{tag}: {:?}", guard(found));
+            for said in raised.iter().map(|g| guard(g)) {
+                let chinese = said
+                    .zh
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+                assert!(chinese, "{tag}: {}", said.zh);
+                let kept = numbers(&said.en)
+                    .iter()
+                    .all(|n| numbers(&said.zh).contains(n));
+                assert!(kept, "{tag}: {said:?}");
+            }
+            let written = serde_json::to_string(&trace).unwrap();
+            assert_eq!(Trace::from_json(&written).as_ref(), Ok(&trace), "{tag}");
+            let viewed = crate::view::trace(&trace, "http://127.0.0.1:8000").unwrap();
+            let back = Trace::from_json(&viewed.to_string());
+            assert_eq!(back.as_ref(), Ok(&trace), "{tag}, from its view form");
+        }
+    }
+}
