@@ -57,6 +57,8 @@ addStrings({
     'inpage.oneThread.failed': 'One thread: the service worker that adds the isolation headers could not start ({detail}).',
     'inpage.oneThread.late': 'One thread: the service worker that adds the isolation headers did not start within 5 s.',
     'inpage.threads': '{count} thread(s) of {cores} cores (cross-origin isolated).',
+    'inpage.compat': 'wllama\'s compat build (32-bit memory, Asyncify), from this site: this browser lacks {missing}.',
+    'inpage.compat.forced': 'wllama\'s compat build (32-bit memory, Asyncify), as the link asks (compat=1).',
     'inpage.noTemplate': 'This GGUF carries no chat template; llama.cpp uses its default (ChatML).',
     'inpage.template': 'Chat template: the model\'s own, from the GGUF.',
     'inpage.speed': 'Last reply: {prompt} new prompt tokens at {pps} tokens/s ({cached} reused from the cache), {gen} generated at {gps} tokens/s.',
@@ -66,12 +68,10 @@ addStrings({
     'inpage.why': 'Nothing is downloaded until you agree. The model runs here; your questions are not sent anywhere.',
     'inpage.agree': 'Download and load',
     'inpage.decline': 'Use the demo model',
-    'inpage.unsupported': 'This browser cannot run the in-page engine',
     'inpage.catalog': 'Small models people use (downloaded from Hugging Face once you agree):',
     'inpage.pick': 'Download',
     'inpage.confirmPick': 'Download {name} ({about}) from {host} into this page?',
 
-    'inpage.error.unsupported': 'This browser lacks {missing}, which the in-page engine needs: Chrome or Edge 137 or newer. Choose a server, or the demo model.',
     'inpage.error.no_cache': 'This browser gives the page no private file system (OPFS) to keep the model in.',
     'inpage.error.not_cached': 'That model is no longer in the cache; pick the file again.',
     'inpage.error.not_gguf': '{name} is not a GGUF model file: a GGUF file begins with the bytes "GGUF", this one with "{start}". Pick a .gguf file (llama.cpp\'s format).',
@@ -114,6 +114,8 @@ addStrings({
     'inpage.oneThread.failed': '单线程：添加隔离头的 service worker 无法启动（{detail}）。',
     'inpage.oneThread.late': '单线程：添加隔离头的 service worker 在 5 秒内没有启动。',
     'inpage.threads': '{count} 个线程，共 {cores} 个核心（已跨源隔离）。',
+    'inpage.compat': '使用 wllama 的兼容版本（32 位内存、Asyncify，由本站提供）：这个浏览器缺少 {missing}。',
+    'inpage.compat.forced': '按链接的要求（compat=1）使用 wllama 的兼容版本（32 位内存、Asyncify）。',
     'inpage.noTemplate': '这个 GGUF 没有聊天模板；llama.cpp 使用默认模板（ChatML）。',
     'inpage.template': '聊天模板：模型自带的，来自 GGUF。',
     'inpage.speed': '上一次回复：{prompt} 个新提示词元，每秒 {pps} 个（{cached} 个来自缓存），生成 {gen} 个，每秒 {gps} 个。',
@@ -123,12 +125,10 @@ addStrings({
     'inpage.why': '在你同意之前不会下载任何内容。模型在这里运行；你的问题不会发送到任何地方。',
     'inpage.agree': '下载并加载',
     'inpage.decline': '使用演示模型',
-    'inpage.unsupported': '这个浏览器无法运行页内引擎',
     'inpage.catalog': '常用的小模型（你同意后从 Hugging Face 下载）：',
     'inpage.pick': '下载',
     'inpage.confirmPick': '要从 {host} 把 {name}（{about}）下载到本页吗？',
 
-    'inpage.error.unsupported': '这个浏览器缺少页内引擎需要的 {missing}：需要 Chrome 或 Edge 137 及以上版本。请改用服务器或演示模型。',
     'inpage.error.no_cache': '这个浏览器没有给本页提供用来保存模型的私有文件系统（OPFS）。',
     'inpage.error.not_cached': '这个模型已经不在缓存里了；请重新选择文件。',
     'inpage.error.not_gguf': '{name} 不是 GGUF 模型文件：GGUF 文件以字节 "GGUF" 开头，这个文件以 "{start}" 开头。请选择 .gguf 文件（llama.cpp 的格式）。',
@@ -209,12 +209,6 @@ export function showInPage({ auto = true } = {}) {
     renderCached().then((models) => {
       if (auto && models.length && !engine().loaded && !loading) load({ key: models[0].key });
     });
-    engine().features().then((f) => {
-      if (!f.jspi || !f.memory64) {
-        const missing = [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean).join(', ');
-        problem(t('inpage.unsupported'), t('inpage.error.unsupported', { missing }));
-      }
-    }, () => {});
   }
   renderStatus();
 }
@@ -227,7 +221,7 @@ export function inPageSettings() {
   const info = engine().loaded;
   const name = info?.modelName || info?.name || 'in-page model';
   // The trace's model names the device too, for whoever reads the run later.
-  const where = info?.gpu ? `GPU ${info.gpu}` : `CPU, ${info?.threads ?? 1} thread(s)`;
+  const where = (info?.gpu ? `GPU ${info.gpu}` : `CPU, ${info?.threads ?? 1} thread(s)`) + (info?.compat ? ', compat build' : '');
   return { inPage: true, model: info ? `${name} (in the page, ${where})` : name };
 }
 
@@ -308,6 +302,8 @@ export async function load(source) {
       threads: Number(new URLSearchParams(location.search).get('threads')) || undefined,
       // ?gpu=0: the CPU; ?gpu=1: any GPU adapter, a software one too (for measuring).
       gpu: { 0: false, 1: true }[new URLSearchParams(location.search).get('gpu') ?? ''],
+      // ?compat=1: wllama's compat build, which browsers without JSPI or Memory64 get (for measuring).
+      compat: new URLSearchParams(location.search).get('compat') === '1' || undefined,
       onProgress: (p) => {
         if (p.phase !== phase) {
           phase = p.phase;
@@ -332,7 +328,7 @@ export async function load(source) {
     return true;
   } catch (error) {
     if (error.code === 'cancelled') el.status.textContent = t('inpage.cancelled');
-    else problem(error.code === 'unsupported' ? t('inpage.unsupported') : t('inpage.failed'), failureText(error));
+    else problem(t('inpage.failed'), failureText(error));
     renderStatus();
     return false;
   } finally {
@@ -367,8 +363,14 @@ function renderStatus() {
   el.status.textContent = t('inpage.loaded', {
     name: info.name, size: size(info.size), how: t(info.fromCache ? 'inpage.fromCache' : 'inpage.fresh'),
     seconds: (info.loadMs / 1000).toFixed(1),
-    threads: `${device(info)} ${info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : oneThread()} ${t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')}`,
+    threads: `${device(info)}${build(info)} ${info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : oneThread()} ${t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')}`,
   });
+}
+
+/** The compat build, and why, after a space; nothing for the default build. */
+function build(info) {
+  if (!info.compat) return '';
+  return ` ${info.compat === 'forced' ? t('inpage.compat.forced') : t('inpage.compat', { missing: info.missing.join(', ') })}`;
 }
 
 /** Where the model runs: the GPU, or the CPU and why not the GPU. */

@@ -16,6 +16,11 @@ import { Wllama } from './vendor/wllama/index.js';
 
 const DIR = 'reactloop-models';
 const WASM = new URL('./vendor/wllama/wllama.wasm', import.meta.url).href;
+// wllama's build for browsers without JSPI or Memory64 (Safari, Firefox), from this origin.
+const COMPAT = {
+  worker: new URL('./vendor/wllama/compat/wllama.js', import.meta.url).href,
+  wasm: new URL('./vendor/wllama/compat/wllama.wasm', import.meta.url).href,
+};
 const PROGRESS_EVERY_MS = 100;
 const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46]; // "GGUF"
 
@@ -26,6 +31,7 @@ let loading = null; // {id, controller}
 const generations = new Map(); // id -> AbortController
 /** @type {Promise<unknown>} */
 let queue = Promise.resolve(); // one generation at a time, also after an abort
+let forced = false; // JSPI hidden from wllama by a load that asked for the compat build
 
 // A failure is a code and the values its sentence needs; the page words it (the panel's
 // strings, or the core's for a model call), so nothing here is English for the reader.
@@ -83,14 +89,18 @@ async function pickGpu(any) {
   return { name };
 }
 
-/** The build served needs JSPI and Memory64 (Chrome and Edge 137+); no CDN fallback is used. */
-function checkFeatures() {
+/**
+ * Which build runs: the default one needs JSPI and Memory64 (Chrome and Edge 137+); without
+ * either, wllama takes the compat build (32-bit memory, Asyncify). `force`: the compat build
+ * where it is not needed (`?compat=1`, for measuring): wllama chooses it by JSPI's absence, so
+ * this worker hides JSPI from it for the rest of its life.
+ */
+function pickBuild(force) {
+  if (force) delete (/** @type {any} */ (WebAssembly)).Suspending;
   const f = features();
-  const missing = [!f.jspi && 'JSPI (WebAssembly JavaScript Promise Integration)', !f.memory64 && 'Memory64'].filter(Boolean);
-  if (missing.length) {
-    throw new Failure('unsupported', { missing: missing.join(', ') });
-  }
-  return f;
+  const missing = [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean);
+  forced ||= force;
+  return { ...f, missing, compat: forced ? 'forced' : missing.length ? 'needed' : null };
 }
 
 // ---------------------------------------------------------------- the cache (OPFS)
@@ -251,8 +261,8 @@ async function unload() {
   await old?.exit().catch(() => {});
 }
 
-async function load(id, { source, threads, nCtx, gpu: gpuWanted }, post) {
-  const f = checkFeatures();
+async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post) {
+  const f = pickBuild(compat === true);
   loading?.controller.abort();
   const controller = new AbortController();
   loading = { id, controller };
@@ -274,6 +284,8 @@ async function load(id, { source, threads, nCtx, gpu: gpuWanted }, post) {
     const logger = { debug() {}, log() {}, warn: console.warn, error: console.error };
     const start = async (gpuLayers) => {
       const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
+      // Firefox too (wllama leaves it out by default for its slow WebGPU there): else it has none.
+      wllama.setCompat(COMPAT, 'firefox_safari');
       try {
         // Every layer that fits on the GPU (wllama's default), or none: the CPU build alone.
         await wllama.loadModel([file], { n_ctx: nCtx || 4096, n_threads: nThreads, n_gpu_layers: gpuLayers, n_parallel: 1, jinja: true });
@@ -322,6 +334,9 @@ async function load(id, { source, threads, nCtx, gpu: gpuWanted }, post) {
       isolated: f.threads,
       cores: f.cores,
       multithread: wllama.isMultithread(),
+      // wllama's compat build: null, 'needed' (the browser lacks `missing`) or 'forced'.
+      compat: f.compat,
+      missing: f.missing,
       chatTemplate: Boolean(wllama.getChatTemplate()),
       nCtx: info.n_ctx,
       architecture: info.metadata?.['general.architecture'] ?? null,

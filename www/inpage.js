@@ -78,11 +78,12 @@ export class InPageEngine {
    * Loads a model: `source` is {file} (a File), {url} or {key} (a cached one). Progress comes as
    * onProgress({phase: 'read'|'download'|'load', loaded, total}); `signal` cancels. `gpu`:
    * unset, a hardware GPU when the browser offers one; true, any adapter; false, the CPU.
+   * `compat`: the compat build even where the default one runs (for measuring).
    * @param {{ file: File } | { url: string } | { key: string }} source
-   * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number, gpu?: boolean }} [options]
+   * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number, gpu?: boolean, compat?: boolean }} [options]
    */
-  async load(source, { onProgress, signal, threads, nCtx, gpu } = {}) {
-    const { id, done } = this.call('load', { source, threads, nCtx, gpu }, { onProgress });
+  async load(source, { onProgress, signal, threads, nCtx, gpu, compat } = {}) {
+    const { id, done } = this.call('load', { source, threads, nCtx, gpu, compat }, { onProgress });
     const cancel = () => {
       this.worker?.postMessage({ type: 'cancel', target: id });
     };

@@ -3,24 +3,12 @@
 // one without shader-f16) is refused, and ?gpu=1 takes it anyway.
 import { test, expect } from '../e2e/fixtures.mjs';
 import { chromium } from '../../playwright.config.mjs';
-import { open, loadSmollm } from './page.mjs';
+import { open, loadSmollm, oneStep } from './page.mjs';
 
 test.use({
   serviceWorkers: 'block',
   launchOptions: { ...chromium.launchOptions, args: [...chromium.launchOptions.args, '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'] },
 });
-
-/** One short step of the run, and the trace's model line (it names the device). */
-async function oneStep(page) {
-  await page.locator('#connect-panel details.sub > summary').click();
-  await page.locator('#max-steps').fill('1');
-  await page.locator('#max-tokens').fill('40');
-  await page.getByTestId('question').fill('What is 2 + 2?');
-  await page.getByTestId('run').click();
-  await expect(page.locator('.outcome')).toBeVisible();
-  await expect(page.getByTestId('error')).toHaveCount(0);
-  return page.locator('.trace p.muted', { hasText: 'Model: ' }).first().textContent();
-}
 
 test('a refused GPU leaves the model on the CPU, said in both languages', async ({ page }) => {
   await open(page);

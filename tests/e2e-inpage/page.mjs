@@ -17,3 +17,15 @@ export async function loadSmollm(page) {
   await page.locator('#model-url-load').click();
   await expect(page.getByTestId('inpage-status')).toContainText('is loaded');
 }
+
+/** One short step of the run, and the trace's model line (it names the device and the build). */
+export async function oneStep(page) {
+  await page.locator('#connect-panel details.sub > summary').click();
+  await page.locator('#max-steps').fill('1');
+  await page.locator('#max-tokens').fill('40');
+  await page.getByTestId('question').fill('What is 2 + 2?');
+  await page.getByTestId('run').click();
+  await expect(page.locator('.outcome')).toBeVisible();
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  return page.locator('.trace p.muted', { hasText: 'Model: ' }).first().textContent();
+}

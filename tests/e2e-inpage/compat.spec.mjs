@@ -1,0 +1,29 @@
+// A browser without JSPI or Memory64 (Safari, Firefox today) runs wllama's compat build, which
+// the site serves itself (www/vendor/wllama/compat/): no CDN, offline as the rest. Headless
+// Chromium has both features, so the test takes JSPI from the engine's worker, as those
+// browsers lack it.
+import { test, expect } from '../e2e/fixtures.mjs';
+import { open, loadSmollm, oneStep } from './page.mjs';
+
+test.use({ serviceWorkers: 'block' });
+
+test("a browser without JSPI runs the compat build from this site: said in both languages, named in the trace, and a step runs", async ({ page }) => {
+  await page.route('**/inpage-worker.js', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: `delete WebAssembly.Suspending;\n${await response.text()}` });
+  });
+  await open(page);
+  await loadSmollm(page);
+  const status = page.getByTestId('inpage-status');
+  await expect(status).toContainText("wllama's compat build (32-bit memory, Asyncify), from this site: this browser lacks JSPI.");
+  // The default build cannot start without JSPI: this step ran on the compat build.
+  expect(await oneStep(page)).toMatch(/\(in the page, CPU, \d+ thread\(s\), compat build\)/);
+  await page.locator('#ui-lang').selectOption('zh');
+  await expect(status).toContainText('使用 wllama 的兼容版本（32 位内存、Asyncify，由本站提供）：这个浏览器缺少 JSPI。');
+});
+
+test('?compat=1 asks for the compat build where the default one runs, and says so', async ({ page }) => {
+  await open(page, process.env.PAGE_URL, { compat: '1' });
+  await loadSmollm(page);
+  await expect(page.getByTestId('inpage-status')).toContainText("wllama's compat build (32-bit memory, Asyncify), as the link asks (compat=1).");
+});
