@@ -3,7 +3,8 @@
 // Chromium, next to the same model in llama.cpp's native server on the same machine.
 //
 //   node bench/inpage.mjs [--only speed,tasks] [--models smollm,qwen] [--threads 1,2]
-//                         [--hosts headers,sw,none] [--tasks id,...] [--reps 2] [--no-native]
+//                         [--hosts headers,sw,none] [--builds default,compat] [--tasks id,...]
+//                         [--reps 2] [--no-native]
 //
 //   speed  per model, host and thread count: load time (a fresh browser profile: the file
 //          copied from the local server into OPFS and llama.cpp started; then from the cache),
@@ -14,7 +15,9 @@
 //          started here and stopped after), each as its own llama.cpp reports them (the
 //          reply's timings): the ratio. Hosts: `headers` sends COOP/COEP (scripts/serve),
 //          `sw` sends none and the page isolates itself with its service worker (one reload),
-//          `none` sends none and allows no service worker (one thread).
+//          `none` sends none and allows no service worker (one thread). Builds: wllama's
+//          `default` one (JSPI, Memory64) and the `compat` one Safari and Firefox get (32-bit
+//          memory, Asyncify; `compat: true`, as `?compat=1` asks).
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
@@ -43,6 +46,7 @@ const { values: args } = parseArgs({
     models: { type: 'string' },
     threads: { type: 'string', default: '1,2' },
     hosts: { type: 'string', default: 'headers' },
+    builds: { type: 'string', default: 'default' },
     tasks: { type: 'string' },
     reps: { type: 'string', default: '2' },
     against: { type: 'string', default: '2026-12-01-qwen-defaults-55fad9a' },
@@ -106,13 +110,13 @@ async function openPage(browser, site, threads, host = 'headers') {
   return { context, page };
 }
 
-async function loadInPage(page, url, threads) {
-  return page.evaluate(async ({ src, threads }) => {
+async function loadInPage(page, url, threads, build = 'default') {
+  return page.evaluate(async ({ src, threads, compat }) => {
     const { engine } = await import('./inpage.js');
     const t0 = performance.now();
-    const info = await engine().load({ url: src }, { threads });
+    const info = await engine().load({ url: src }, { threads, compat });
     return { ...info, wallMs: performance.now() - t0 };
-  }, { src: url, threads });
+  }, { src: url, threads, compat: build === 'compat' });
 }
 
 /**
@@ -176,7 +180,7 @@ async function timeToAnswer(page, server = null) {
   }, { server, ANSWER_TOKENS });
 }
 
-async function measureSpeed(models, threadsList, hosts) {
+async function measureSpeed(models, threadsList, hosts, builds) {
   const rows = [];
   const browser = await openBrowser();
   for (const name of models) {
@@ -186,23 +190,24 @@ async function measureSpeed(models, threadsList, hosts) {
     for (const host of hosts) sites[host] = await startStatic({ root: join(ROOT, 'www'), port: 0, isolate: host === 'headers', mounts: { '/models/': dirname(file) } });
     for (const threads of threadsList) {
       let messages = null;
-      for (const host of hosts) {
+      for (const host of hosts) for (const build of builds) {
         // Without isolation the engine has one thread whatever is asked.
         if (host === 'none' && threads > 1) continue;
-        log(`${name}, ${threads} thread(s), ${host} host: in the page`);
+        log(`${name}, ${threads} thread(s), ${host} host, ${build} build: in the page`);
         const { context, page } = await openPage(browser, sites[host], threads, host);
-        const fresh = await loadInPage(page, url, threads);
+        const fresh = await loadInPage(page, url, threads, build);
+        if (Boolean(fresh.compat) !== (build === 'compat')) throw new Error(`asked for the ${build} build, got ${fresh.compat ?? 'the default'}`);
         // From the cache: a reload in the same profile.
         await page.reload();
         await page.waitForSelector('body[data-ready="1"]');
-        const cached = await loadInPage(page, url, threads);
+        const cached = await loadInPage(page, url, threads, build);
         messages ??= await speedMessages(page);
         const inPage = [];
-        for (let r = 0; r < reps; r++) inPage.push(await pageSpeed(page, messages, `p${host}${threads}${r}`));
+        for (let r = 0; r < reps; r++) inPage.push(await pageSpeed(page, messages, `p${host}${build}${threads}${r}`));
         log('the demo question');
         const answer = await timeToAnswer(page);
         await context.close();
-        rows.push({ model: name, host, threads, fresh, cached, inPage, answer, isolated: fresh.isolated, engineThreads: fresh.threads });
+        rows.push({ model: name, host, build, threads, fresh, cached, inPage, answer, isolated: fresh.isolated, engineThreads: fresh.threads });
       }
       if (!args['no-native']) {
         log(`${name}, ${threads} thread(s): native server on :${NATIVE_PORT}`);
@@ -245,7 +250,7 @@ function renderSpeed(rows) {
       const pp = med(r.inPage, 'prompt');
       const pg = med(r.inPage, 'gen');
       return [
-        MODELS[r.model].label, HOSTS[r.host], `${r.engineThreads}${r.engineThreads === r.threads ? '' : ` (asked ${r.threads})`}`,
+        MODELS[r.model].label, `${HOSTS[r.host]}${r.build === 'compat' ? ', compat build' : ''}`, `${r.engineThreads}${r.engineThreads === r.threads ? '' : ` (asked ${r.threads})`}`,
         r.fresh ? `${n(r.fresh.wallMs / 1000)} s (${n(r.fresh.cacheMs / 1000)} + ${n(r.fresh.engineMs / 1000)})` : '–',
         r.cached ? `${n(r.cached.wallMs / 1000)} s` : '–',
         `${n(pp)}${native ? ratio(pp, med(r.native, 'prompt')) : ''}`,
@@ -317,7 +322,7 @@ const out = { date: new Date().toISOString(), loadavgStart: loadavg().map((x) =>
 let markdown = '';
 if (only.includes('speed')) {
   const models = list(args.models).length ? list(args.models) : ['smollm', 'qwen'];
-  out.speed = await measureSpeed(models, list(args.threads).map(Number), list(args.hosts));
+  out.speed = await measureSpeed(models, list(args.threads).map(Number), list(args.hosts), list(args.builds));
   markdown += `### In-page engine speed\n\n${renderSpeed(out.speed)}\n\n`;
 }
 if (only.includes('tasks')) {
