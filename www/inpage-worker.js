@@ -16,7 +16,7 @@ import { Wllama } from './vendor/wllama/index.js';
 
 const DIR = 'reactloop-models';
 const WASM = new URL('./vendor/wllama/wllama.wasm', import.meta.url).href;
-// wllama's build for browsers without JSPI or Memory64 (Safari, Firefox), from this origin.
+// wllama's build for browsers without JSPI or Memory64 (Safari), from this origin.
 const COMPAT = {
   worker: new URL('./vendor/wllama/compat/wllama.js', import.meta.url).href,
   wasm: new URL('./vendor/wllama/compat/wllama.wasm', import.meta.url).href,
@@ -90,17 +90,14 @@ async function pickGpu(any) {
 }
 
 /**
- * Which build runs: the default one needs JSPI and Memory64 (Chrome and Edge 137+); without
- * either, wllama takes the compat build (32-bit memory, Asyncify). `force`: the compat build
- * where it is not needed (`?compat=1`, for measuring): wllama chooses it by JSPI's absence, so
- * this worker hides JSPI from it for the rest of its life.
+ * What the browser offers, after `force` (`?compat=1`, for measuring) asked for the compat
+ * build where the default one runs: wllama chooses it by JSPI's absence, so this worker hides
+ * JSPI from it for the rest of its life.
  */
-function pickBuild(force) {
+function featuresFor(force) {
   if (force) delete (/** @type {any} */ (WebAssembly)).Suspending;
-  const f = features();
-  const missing = [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean);
   forced ||= force;
-  return { ...f, missing, compat: forced ? 'forced' : missing.length ? 'needed' : null };
+  return features();
 }
 
 // ---------------------------------------------------------------- the cache (OPFS)
@@ -262,7 +259,7 @@ async function unload() {
 }
 
 async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post) {
-  const f = pickBuild(compat === true);
+  const f = featuresFor(compat === true);
   loading?.controller.abort();
   const controller = new AbortController();
   loading = { id, controller };
@@ -284,8 +281,9 @@ async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post)
     const logger = { debug() {}, log() {}, warn: console.warn, error: console.error };
     const start = async (gpuLayers) => {
       const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
-      // Firefox too (wllama leaves it out by default for its slow WebGPU there): else it has none.
-      wllama.setCompat(COMPAT, 'firefox_safari');
+      // wllama takes the compat build where the default one cannot run (Safari; not Firefox,
+      // whose default build runs without JSPI on the CPU, as wllama chooses).
+      wllama.setCompat(COMPAT);
       try {
         // Every layer that fits on the GPU (wllama's default), or none: the CPU build alone.
         await wllama.loadModel([file], { n_ctx: nCtx || 4096, n_threads: nThreads, n_gpu_layers: gpuLayers, n_parallel: 1, jinja: true });
@@ -335,8 +333,8 @@ async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post)
       cores: f.cores,
       multithread: wllama.isMultithread(),
       // wllama's compat build: null, 'needed' (the browser lacks `missing`) or 'forced'.
-      compat: f.compat,
-      missing: f.missing,
+      compat: wllama.getWorkerResources().compat ? (forced ? 'forced' : 'needed') : null,
+      missing: [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean),
       chatTemplate: Boolean(wllama.getChatTemplate()),
       nCtx: info.n_ctx,
       architecture: info.metadata?.['general.architecture'] ?? null,

@@ -1,6 +1,6 @@
-// A browser without JSPI or Memory64 (Safari, Firefox today) runs wllama's compat build, which
+// A browser without JSPI or Memory64 (Safari today) runs wllama's compat build, which
 // the site serves itself (www/vendor/wllama/compat/): no CDN, offline as the rest. Headless
-// Chromium has both features, so the test takes JSPI from the engine's worker, as those
+// Chromium has both features, so the test takes JSPI from the engine's worker, as such
 // browsers lack it.
 import { test, expect } from '../e2e/fixtures.mjs';
 import { open, loadSmollm, oneStep } from './page.mjs';
