@@ -145,6 +145,7 @@ mod tests {
         run_with(config, replies, |_, reply| Ok(reply))
     }
 
+    /// The Agent's defaults without a constraint (plain text replies), changed by `f`.
     fn with(f: impl FnOnce(&mut AgentConfig)) -> AgentConfig {
         let mut config = AgentConfig {
             constrained: Constrained::Off,
