@@ -16,7 +16,7 @@
 //          reply's timings): the ratio. Hosts: `headers` sends COOP/COEP (scripts/serve),
 //          `sw` sends none and the page isolates itself with its service worker (one reload),
 //          `none` sends none and allows no service worker (one thread). Builds: wllama's
-//          `default` one (JSPI, Memory64) and the `compat` one Safari and Firefox get (32-bit
+//          `default` one (JSPI, Memory64) and the `compat` one Safari gets (32-bit
 //          memory, Asyncify; `compat: true`, as `?compat=1` asks).
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
