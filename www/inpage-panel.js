@@ -2,7 +2,7 @@
 // the progress (bytes, an estimate, Cancel), keep models in the cache (and forget them), and
 // the state of the engine. The engine itself is www/inpage.js.
 import { $, h } from './dom.js';
-import { t, addStrings, applyI18n } from './i18n.js';
+import { t, addStrings, applyI18n, lang } from './i18n.js';
 import { engine, sameOrigin, size, estimate } from './inpage.js';
 import { oneThreadReason, failureDetail } from './isolation.js';
 
@@ -363,14 +363,16 @@ function renderStatus() {
   el.status.textContent = t('inpage.loaded', {
     name: info.name, size: size(info.size), how: t(info.fromCache ? 'inpage.fromCache' : 'inpage.fresh'),
     seconds: (info.loadMs / 1000).toFixed(1),
-    threads: `${device(info)}${build(info)} ${info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : oneThread()} ${t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')}`,
+    // Chinese sentences end in 。 and follow each other without a space.
+    threads: [device(info), build(info), info.isolated ? t('inpage.threads', { count: info.threads, cores: info.cores }) : oneThread(),
+      t(info.chatTemplate ? 'inpage.template' : 'inpage.noTemplate')].filter(Boolean).join(lang() === 'zh' ? '' : ' '),
   });
 }
 
-/** The compat build, and why, after a space; nothing for the default build. */
+/** The compat build, and why; nothing for the default build. */
 function build(info) {
   if (!info.compat) return '';
-  return ` ${info.compat === 'forced' ? t('inpage.compat.forced') : t('inpage.compat', { missing: info.missing.join(', ') })}`;
+  return info.compat === 'forced' ? t('inpage.compat.forced') : t('inpage.compat', { missing: info.missing.join(', ') });
 }
 
 /** Where the model runs: the GPU, or the CPU and why not the GPU. */
