@@ -59,6 +59,9 @@ addStrings({
     'inpage.threads': '{count} thread(s) of {cores} cores (cross-origin isolated).',
     'inpage.compat': 'wllama\'s compat build (32-bit memory, Asyncify), from this site: this browser lacks {missing}.',
     'inpage.compat.forced': 'wllama\'s compat build (32-bit memory, Asyncify), as the link asks (compat=1).',
+    'inpage.model': '{name} (in the page, {where})',
+    'inpage.model.cpu': 'CPU, {count} thread(s)',
+    'inpage.model.compat': '{where}, compat build',
     'inpage.noTemplate': 'This GGUF carries no chat template; llama.cpp uses its default (ChatML).',
     'inpage.template': 'Chat template: the model\'s own, from the GGUF.',
     'inpage.speed': 'Last reply: {prompt} new prompt tokens at {pps} tokens/s ({cached} reused from the cache), {gen} generated at {gps} tokens/s.',
@@ -116,6 +119,9 @@ addStrings({
     'inpage.threads': '{count} 个线程，共 {cores} 个核心（已跨源隔离）。',
     'inpage.compat': '使用 wllama 的兼容版本（32 位内存、Asyncify，由本站提供）：这个浏览器缺少 {missing}。',
     'inpage.compat.forced': '按链接的要求（compat=1）使用 wllama 的兼容版本（32 位内存、Asyncify）。',
+    'inpage.model': '{name}（页面内，{where}）',
+    'inpage.model.cpu': 'CPU，{count} 个线程',
+    'inpage.model.compat': '{where}，兼容版本',
     'inpage.noTemplate': '这个 GGUF 没有聊天模板；llama.cpp 使用默认模板（ChatML）。',
     'inpage.template': '聊天模板：模型自带的，来自 GGUF。',
     'inpage.speed': '上一次回复：{prompt} 个新提示词元，每秒 {pps} 个（{cached} 个来自缓存），生成 {gen} 个，每秒 {gps} 个。',
@@ -220,9 +226,12 @@ export const inPageLoaded = () => Boolean(engine().loaded);
 export function inPageSettings() {
   const info = engine().loaded;
   const name = info?.modelName || info?.name || 'in-page model';
-  // The trace's model names the device too, for whoever reads the run later.
-  const where = (info?.gpu ? `GPU ${info.gpu}` : `CPU, ${info?.threads ?? 1} thread(s)`) + (info?.compat ? ', compat build' : '');
-  return { inPage: true, model: info ? `${name} (in the page, ${where})` : name };
+  if (!info) return { inPage: true, model: name };
+  // The trace's model names the device too, for whoever reads the run later, in the
+  // language the page is in when the run starts (the trace keeps it as written).
+  const device = info.gpu ? `GPU ${info.gpu}` : t('inpage.model.cpu', { count: info.threads ?? 1 });
+  const where = info.compat ? t('inpage.model.compat', { where: device }) : device;
+  return { inPage: true, model: t('inpage.model', { name, where }) };
 }
 
 /** A reply came in: show its speed (prompt tokens, the ones reused from the prompt cache, generation). */

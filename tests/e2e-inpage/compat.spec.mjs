@@ -22,8 +22,10 @@ test("a browser without JSPI runs the compat build from this site: said in both 
   await expect(status).toContainText('使用 wllama 的兼容版本（32 位内存、Asyncify，由本站提供）：这个浏览器缺少 JSPI。');
 });
 
-test('?compat=1 asks for the compat build where the default one runs, and says so', async ({ page }) => {
+test('?compat=1 asks for the compat build where the default one runs, and says so; a run started in Chinese names its device in Chinese', async ({ page }) => {
   await open(page, process.env.PAGE_URL, { compat: '1' });
   await loadSmollm(page);
   await expect(page.getByTestId('inpage-status')).toContainText("wllama's compat build (32-bit memory, Asyncify), as the link asks (compat=1).");
+  await page.locator('#ui-lang').selectOption('zh');
+  expect(await oneStep(page, '模型：')).toMatch(/（页面内，CPU，\d+ 个线程，兼容版本）/);
 });

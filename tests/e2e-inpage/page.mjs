@@ -18,8 +18,8 @@ export async function loadSmollm(page) {
   await expect(page.getByTestId('inpage-status')).toContainText('is loaded');
 }
 
-/** One short step of the run, and the trace's model line (it names the device and the build). */
-export async function oneStep(page) {
+/** One short step of the run, and the trace's model line (it names the device and the build), found by its prefix in the page's language. */
+export async function oneStep(page, modelLine = 'Model: ') {
   await page.locator('#connect-panel details.sub > summary').click();
   await page.locator('#max-steps').fill('1');
   await page.locator('#max-tokens').fill('40');
@@ -27,5 +27,5 @@ export async function oneStep(page) {
   await page.getByTestId('run').click();
   await expect(page.locator('.outcome')).toBeVisible();
   await expect(page.getByTestId('error')).toHaveCount(0);
-  return page.locator('.trace p.muted', { hasText: 'Model: ' }).first().textContent();
+  return page.locator('.trace p.muted', { hasText: modelLine }).first().textContent();
 }
