@@ -3,14 +3,20 @@
 //! enum's variants in the order declared, with the English sentence or title a reader sees
 //! for it where one needs no other field. A new variant is documented by running
 //! `UPDATE_GOLDEN=1 cargo test --test trace_values` (and reviewing the diff), not by hand: the
-//! test fails on a section that differs from what the core says.
+//! test fails on a section that differs from what the core says. The paths each list names
+//! are checked against an exported trace: a field renamed or moved fails too.
 
+mod common;
+
+use common::{full_trace, ORIGIN};
 use reactloop::ask::{Avoid, AvoidWhy, MustAnswer, Steer, SteerWhy, Unsteered};
 use reactloop::llm::{Constrained, LlmError, ServerKind};
 use reactloop::sentences::{self, titles};
 use reactloop::strategy::{Compress, Strategy};
 use reactloop::tools::{Evidence, Role};
 use reactloop::trace::{Guard, ObservationSource, Outcome};
+use reactloop::view;
+use serde_json::Value;
 
 const DOC: &str = "docs/trace-format.md";
 const BEGIN: &str = "<!-- values: written by `UPDATE_GOLDEN=1 cargo test --test trace_values` -->";
@@ -19,10 +25,10 @@ const END: &str = "<!-- end of values -->";
 /// Where a sentence names the tool it is about.
 const TOOL: &str = "the tool";
 
-/// One field's values: where it is, and each value with what it means (if said without
-/// another field).
+/// One field's values: where it is (its paths in a trace, `[]` for each item of a list),
+/// and each value with what it means (if said without another field).
 struct Field {
-    paths: &'static str,
+    paths: &'static [&'static str],
     values: Vec<(String, Option<String>)>,
 }
 
@@ -58,27 +64,31 @@ fn fields() -> Vec<Field> {
     let tags = |all: &[&str]| all.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     vec![
         Field {
-            paths: "`config.constrained`, `steps[].request.constrained`, `server.constrained`",
+            paths: &[
+                "config.constrained",
+                "steps[].request.constrained",
+                "server.constrained",
+            ],
             values: titled("constrained", &Constrained::ALL.map(|c| c.label())),
         },
         Field {
-            paths: "`config.strategy`",
+            paths: &["config.strategy"],
             values: titled("strategy", &Strategy::ALL.map(|s| s.label())),
         },
         Field {
-            paths: "`config.compress` (how older rounds leave the history)",
+            paths: &["config.compress"],
             values: titled("limits.compress", &Compress::ALL.map(|c| c.label())),
         },
         Field {
-            paths: "`server.kind`",
+            paths: &["server.kind"],
             values: named(ServerKind::ALL.map(|k| k.label())),
         },
         Field {
-            paths: "`tools[].role`, `steps[].request.fits[].role`",
+            paths: &["tools[].role", "steps[].request.fits[].role"],
             values: named(Role::ALL.map(|r| r.label())),
         },
         Field {
-            paths: "`steps[].request.avoid.why`",
+            paths: &["steps[].request.avoid.why"],
             values: meant(AvoidWhy::ALL.map(|why| {
                 let avoid = Avoid {
                     tool: TOOL.to_string(),
@@ -88,11 +98,11 @@ fn fields() -> Vec<Field> {
             })),
         },
         Field {
-            paths: "`steps[].request.must_answer`",
+            paths: &["steps[].request.must_answer"],
             values: meant(MustAnswer::ALL.map(|why| (why.label(), sentences::must_answer(why).en))),
         },
         Field {
-            paths: "`steps[].request.steer.why`",
+            paths: &["steps[].request.steer.why"],
             values: meant(SteerWhy::ALL.map(|why| {
                 let steer = Steer {
                     tool: TOOL.to_string(),
@@ -105,27 +115,27 @@ fn fields() -> Vec<Field> {
             })),
         },
         Field {
-            paths: "`steps[].request.unsteered.why`",
+            paths: &["steps[].request.unsteered.why"],
             values: named(tags(Unsteered::TAGS)),
         },
         Field {
-            paths: "`steps[].request.fits[].evidence[].kind`",
+            paths: &["steps[].request.fits[].evidence[].kind"],
             values: named(tags(Evidence::TAGS)),
         },
         Field {
-            paths: "`steps[].observation.source`",
+            paths: &["steps[].observation.source"],
             values: titled("source", &ObservationSource::ALL.map(|s| s.label())),
         },
         Field {
-            paths: "`steps[].guards[].type`",
+            paths: &["steps[].guards[].type"],
             values: titled("guard", &tags(Guard::TAGS)),
         },
         Field {
-            paths: "`steps[].error.type`, `outcome.error.type` (a model error)",
+            paths: &["steps[].error.type", "outcome.error.type"],
             values: named(tags(LlmError::TAGS)),
         },
         Field {
-            paths: "`outcome.type`",
+            paths: &["outcome.type"],
             values: titled("outcome", &tags(Outcome::TAGS)),
         },
     ]
@@ -135,7 +145,8 @@ fn fields() -> Vec<Field> {
 fn section() -> String {
     let mut out = format!("{BEGIN}\n");
     for field in fields() {
-        out.push_str(&format!("\n{}:\n\n", field.paths));
+        let paths: Vec<String> = field.paths.iter().map(|p| format!("`{p}`")).collect();
+        out.push_str(&format!("\n{}:\n\n", paths.join(", ")));
         for (value, meaning) in field.values {
             match meaning {
                 Some(meaning) => out.push_str(&format!("- `{value}`: {meaning}\n")),
@@ -170,4 +181,52 @@ fn the_trace_format_lists_every_value_the_core_writes() {
         .map(|(w, c)| format!("\n  written: {w}\n  the core: {c}"))
         .unwrap_or_else(|| "\n  (one ends before the other)".to_string());
     panic!("{DOC}'s values differ from the core's; run `UPDATE_GOLDEN=1 cargo test --test trace_values` and review the diff. First difference:{first}");
+}
+
+/// What a trace holds at `path` (`a.b[].c`: every item of the list `b`).
+fn at<'a>(value: &'a Value, path: &str) -> Vec<&'a Value> {
+    let mut here = vec![value];
+    for key in path.split('.') {
+        let (key, list) = key.strip_suffix("[]").map_or((key, false), |k| (k, true));
+        here = (here.into_iter())
+            .filter_map(|v| v.get(key))
+            .flat_map(|v| match (list, v) {
+                (true, Value::Array(items)) => items.iter().collect(),
+                (true, _) => vec![],
+                (false, v) => vec![v],
+            })
+            .collect();
+    }
+    here
+}
+
+/// Each field's paths are where a trace writes it: in a trace with every field set (and its
+/// run ended by a model error, for the outcome's), each path holds a value, one of those
+/// listed.
+#[test]
+fn each_listed_field_is_where_a_trace_writes_it() {
+    let full = full_trace();
+    let mut failed = full.clone();
+    let error = (full.steps.iter())
+        .find_map(|s| s.error.clone())
+        .expect("the full trace's step has a model error");
+    failed.outcome = Some(Outcome::ModelError { error });
+    let traces: Vec<Value> = [full, failed]
+        .iter()
+        .map(|t| view::trace(t, ORIGIN).expect("a trace in view form"))
+        .collect();
+    for field in fields() {
+        let listed: Vec<&str> = field.values.iter().map(|(v, _)| v.as_str()).collect();
+        for path in field.paths {
+            let found: Vec<&Value> = traces.iter().flat_map(|t| at(t, path)).collect();
+            assert!(!found.is_empty(), "no trace writes {path}");
+            for value in found {
+                let name = value.as_str().unwrap_or_default();
+                assert!(
+                    listed.contains(&name),
+                    "{path} is {value}, not one of {listed:?}"
+                );
+            }
+        }
+    }
 }
