@@ -16,8 +16,9 @@
 //          reply's timings): the ratio. Hosts: `headers` sends COOP/COEP (scripts/serve),
 //          `sw` sends none and the page isolates itself with its service worker (one reload),
 //          `none` sends none and allows no service worker (one thread). Builds: wllama's
-//          `default` one (JSPI, Memory64) and the `compat` one Safari gets (32-bit
-//          memory, Asyncify; `compat: true`, as `?compat=1` asks).
+//          `default` one (JSPI, Memory64; `compat: false`, as `?compat=0` asks) and the
+//          `compat` one (32-bit memory, Asyncify; `compat: true`, as `?compat=1` asks), which
+//          the page takes on the CPU by itself.
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
@@ -110,13 +111,14 @@ async function openPage(browser, site, threads, host = 'headers') {
   return { context, page };
 }
 
-async function loadInPage(page, url, threads, build = 'default') {
+/** Loads the model in the page: `build` 'default' or 'compat', or unset for the page's own choice. */
+async function loadInPage(page, url, threads, build) {
   return page.evaluate(async ({ src, threads, compat }) => {
     const { engine } = await import('./inpage.js');
     const t0 = performance.now();
     const info = await engine().load({ url: src }, { threads, compat });
     return { ...info, wallMs: performance.now() - t0 };
-  }, { src: url, threads, compat: build === 'compat' });
+  }, { src: url, threads, compat: { default: false, compat: true }[build] });
 }
 
 /**

@@ -59,6 +59,7 @@ addStrings({
     'inpage.threads': '{count} thread(s) of {cores} cores (cross-origin isolated).',
     'inpage.compat': 'wllama\'s compat build (32-bit memory, Asyncify), from this site: this browser lacks {missing}.',
     'inpage.compat.forced': 'wllama\'s compat build (32-bit memory, Asyncify), as the link asks (compat=1).',
+    'inpage.compat.cpu': 'wllama\'s compat build (32-bit memory, Asyncify): on the CPU it runs faster than the default build (compat=0 in the link asks for that one).',
     'inpage.model': '{name} (in the page, {where})',
     'inpage.model.cpu': 'CPU, {count} thread(s)',
     'inpage.model.compat': '{where}, compat build',
@@ -119,6 +120,7 @@ addStrings({
     'inpage.threads': '{count} 个线程，共 {cores} 个核心（已跨源隔离）。',
     'inpage.compat': '使用 wllama 的兼容版本（32 位内存、Asyncify，由本站提供）：这个浏览器缺少 {missing}。',
     'inpage.compat.forced': '按链接的要求（compat=1）使用 wllama 的兼容版本（32 位内存、Asyncify）。',
+    'inpage.compat.cpu': '使用 wllama 的兼容版本（32 位内存、Asyncify）：在 CPU 上它比默认版本快（链接里加 compat=0 可改用默认版本）。',
     'inpage.model': '{name}（页面内，{where}）',
     'inpage.model.cpu': 'CPU，{count} 个线程',
     'inpage.model.compat': '{where}，兼容版本',
@@ -311,8 +313,9 @@ export async function load(source) {
       threads: Number(new URLSearchParams(location.search).get('threads')) || undefined,
       // ?gpu=0: the CPU; ?gpu=1: any GPU adapter, a software one too (for measuring).
       gpu: { 0: false, 1: true }[new URLSearchParams(location.search).get('gpu') ?? ''],
-      // ?compat=1: wllama's compat build, which browsers without JSPI or Memory64 get (for measuring).
-      compat: new URLSearchParams(location.search).get('compat') === '1' || undefined,
+      // ?compat=1: wllama's compat build, on the GPU too; ?compat=0: its default build, on the
+      // CPU too (for measuring; a browser without JSPI or Memory64 has the compat one only).
+      compat: { 0: false, 1: true }[new URLSearchParams(location.search).get('compat') ?? ''],
       onProgress: (p) => {
         if (p.phase !== phase) {
           phase = p.phase;
@@ -381,7 +384,8 @@ function renderStatus() {
 /** The compat build, and why; nothing for the default build. */
 function build(info) {
   if (!info.compat) return '';
-  return info.compat === 'forced' ? t('inpage.compat.forced') : t('inpage.compat', { missing: info.missing.join(', ') });
+  if (info.compat === 'needed') return t('inpage.compat', { missing: info.missing.join(', ') });
+  return t(`inpage.compat.${info.compat}`);
 }
 
 /** Where the model runs: the GPU, or the CPU and why not the GPU. */

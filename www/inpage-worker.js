@@ -31,7 +31,9 @@ let loading = null; // {id, controller}
 const generations = new Map(); // id -> AbortController
 /** @type {Promise<unknown>} */
 let queue = Promise.resolve(); // one generation at a time, also after an abort
-let forced = false; // JSPI hidden from wllama by a load that asked for the compat build
+// JSPI as this browser has it: wllama takes its compat build where JSPI is missing, so a start
+// that wants that build hides it from wllama, and a start that does not shows it again.
+const SUSPENDING = /** @type {any} */ (WebAssembly).Suspending;
 
 // A failure is a code and the values its sentence needs; the page words it (the panel's
 // strings, or the core's for a model call), so nothing here is English for the reader.
@@ -56,7 +58,7 @@ function features() {
     memory64 = false;
   }
   return {
-    jspi: typeof (/** @type {any} */ (WebAssembly)).Suspending === 'function',
+    jspi: typeof SUSPENDING === 'function',
     memory64,
     threads: Boolean(self.crossOriginIsolated),
     cores: navigator.hardwareConcurrency || 1,
@@ -90,14 +92,21 @@ async function pickGpu(any) {
 }
 
 /**
- * What the browser offers, after `force` (`?compat=1`, for measuring) asked for the compat
- * build where the default one runs: wllama chooses it by JSPI's absence, so this worker hides
- * JSPI from it for the rest of its life.
+ * Whether wllama sees JSPI, so that it takes its compat build (32-bit memory, Asyncify) or
+ * its default one (Memory64, JSPI) where both run; a browser without JSPI keeps without it.
  */
-function featuresFor(force) {
-  if (force) delete (/** @type {any} */ (WebAssembly)).Suspending;
-  forced ||= force;
-  return features();
+function showJspi(show) {
+  if (typeof SUSPENDING !== 'function') return;
+  const wasm = /** @type {any} */ (WebAssembly);
+  if (show) wasm.Suspending = SUSPENDING;
+  else delete wasm.Suspending;
+}
+
+/** Why the loaded engine runs wllama's compat build (see `load`), or null. */
+function compatWhy(wllama, f, compat) {
+  if (!wllama.getWorkerResources().compat) return null;
+  if (!f.jspi || !f.memory64) return 'needed';
+  return compat ? 'forced' : 'cpu';
 }
 
 // ---------------------------------------------------------------- the cache (OPFS)
@@ -259,7 +268,7 @@ async function unload() {
 }
 
 async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post) {
-  const f = featuresFor(compat === true);
+  const f = features();
   loading?.controller.abort();
   const controller = new AbortController();
   loading = { id, controller };
@@ -280,9 +289,14 @@ async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post)
     // Quiet: llama.cpp's own log and wllama's debug lines stay out of the page's console.
     const logger = { debug() {}, log() {}, warn: console.warn, error: console.error };
     const start = async (gpuLayers) => {
-      const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
       // wllama takes the compat build where the default one cannot run (Safari; not Firefox,
-      // whose default build runs without JSPI on the CPU, as wllama chooses).
+      // whose default build runs without JSPI on the CPU, as wllama chooses), and this worker
+      // asks for it on the CPU unless `compat` is false: 32-bit memory needs no bounds checks,
+      // and it ran faster than Memory64 on every figure measured (bench/README.md); both
+      // builds hold at most 4 GB. On the GPU the default build, unless `compat` is true, as
+      // wllama advises for WebGPU.
+      showJspi(!(compat ?? gpuLayers === 0));
+      const wllama = new Wllama({ default: WASM }, { suppressNativeLog: true, allowOffline: true, logger });
       wllama.setCompat(COMPAT);
       try {
         // Every layer that fits on the GPU (wllama's default), or none: the CPU build alone.
@@ -332,8 +346,9 @@ async function load(id, { source, threads, nCtx, gpu: gpuWanted, compat }, post)
       isolated: f.threads,
       cores: f.cores,
       multithread: wllama.isMultithread(),
-      // wllama's compat build: null, 'needed' (the browser lacks `missing`) or 'forced'.
-      compat: wllama.getWorkerResources().compat ? (forced ? 'forced' : 'needed') : null,
+      // wllama's compat build: null, 'needed' (the browser lacks `missing`), 'forced' (asked
+      // for) or 'cpu' (the faster build on the CPU).
+      compat: compatWhy(wllama, f, compat),
       missing: [!f.jspi && 'JSPI', !f.memory64 && 'Memory64'].filter(Boolean),
       chatTemplate: Boolean(wllama.getChatTemplate()),
       nCtx: info.n_ctx,

@@ -78,7 +78,8 @@ export class InPageEngine {
    * Loads a model: `source` is {file} (a File), {url} or {key} (a cached one). Progress comes as
    * onProgress({phase: 'read'|'download'|'load', loaded, total}); `signal` cancels. `gpu`:
    * unset, a hardware GPU when the browser offers one; true, any adapter; false, the CPU.
-   * `compat`: the compat build even where the default one runs (for measuring).
+   * `compat`: unset, wllama's compat build on the CPU (faster there) and its default one on
+   * the GPU; true, the compat build; false, the default one where the browser runs it.
    * @param {{ file: File } | { url: string } | { key: string }} source
    * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number, gpu?: boolean, compat?: boolean }} [options]
    */

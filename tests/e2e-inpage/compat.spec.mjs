@@ -1,7 +1,8 @@
-// A browser without JSPI or Memory64 (Safari today) runs wllama's compat build, which
-// the site serves itself (www/vendor/wllama/compat/): no CDN, offline as the rest. Headless
-// Chromium has both features, so the test takes JSPI from the engine's worker, as such
-// browsers lack it.
+// wllama's compat build (32-bit memory, Asyncify), which the site serves itself
+// (www/vendor/wllama/compat/): no CDN, offline as the rest. A browser without JSPI or
+// Memory64 (Safari today) has only that one; headless Chromium has both features, so the
+// first test takes JSPI from the engine's worker, as such browsers lack it. Where both
+// builds run, the CPU takes the compat one (faster there) unless the link says compat=0.
 import { test, expect } from '../e2e/fixtures.mjs';
 import { open, loadSmollm, oneStep } from './page.mjs';
 
@@ -28,4 +29,18 @@ test('?compat=1 asks for the compat build where the default one runs, and says s
   await expect(page.getByTestId('inpage-status')).toContainText("wllama's compat build (32-bit memory, Asyncify), as the link asks (compat=1).");
   await page.locator('#ui-lang').selectOption('zh');
   expect(await oneStep(page, '模型：')).toMatch(/（页面内，CPU，\d+ 个线程，兼容版本）/);
+});
+
+test('on the CPU the page takes the compat build and says why, in both languages; ?compat=0 keeps the default build', async ({ page }) => {
+  await open(page);
+  await loadSmollm(page);
+  const status = page.getByTestId('inpage-status');
+  await expect(status).toContainText("wllama's compat build (32-bit memory, Asyncify): on the CPU it runs faster than the default build (compat=0 in the link asks for that one).");
+  await page.locator('#ui-lang').selectOption('zh');
+  await expect(status).toContainText('使用 wllama 的兼容版本（32 位内存、Asyncify）：在 CPU 上它比默认版本快（链接里加 compat=0 可改用默认版本）。');
+
+  await open(page, process.env.PAGE_URL, { compat: '0' });
+  await loadSmollm(page);
+  await expect(status).not.toContainText('compat build');
+  expect(await oneStep(page)).toMatch(/\(in the page, CPU, \d+ thread\(s\)\)/);
 });
