@@ -42,12 +42,12 @@ fn meant(pairs: impl IntoIterator<Item = (String, String)>) -> Vec<(String, Opti
         .collect()
 }
 
-/// A sentence about [`TOOL`] that begins with it.
-fn capitalised(text: String) -> String {
+/// `text` with its first letter upper case: a sentence may begin with [`TOOL`].
+fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map_or(text.clone(), |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
+    (chars.next())
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn fields() -> Vec<Field> {
@@ -94,7 +94,7 @@ fn fields() -> Vec<Field> {
                     tool: TOOL.to_string(),
                     why,
                 };
-                (why.label(), capitalised(sentences::avoid(&avoid).en))
+                (why.label(), capitalised(&sentences::avoid(&avoid).en))
             })),
         },
         Field {
@@ -111,7 +111,7 @@ fn fields() -> Vec<Field> {
                     seen: Box::default(),
                     args: None,
                 };
-                (why.label(), capitalised(sentences::steer(&steer).en))
+                (why.label(), capitalised(&sentences::steer(&steer).en))
             })),
         },
         Field {
