@@ -144,6 +144,32 @@ fn each_template_is_found_where_it_was_sent_and_not_elsewhere() {
     assert!(found_in("(The tool returned nothing.)", voice).is_empty());
 }
 
+/// A Chinese text is found as its English one is: a CJK character weighs as two letters, so
+/// each template with a piece of ten letters' worth in English has one in Chinese too (short
+/// words and placeholders alone are never found, `{tool}: {message}`), and each of those is
+/// found in its own text, filled.
+#[test]
+fn a_chinese_text_is_found_where_its_english_one_is() {
+    let mut missing = Vec::new();
+    for template in told::all() {
+        let found = |lang: Lang| {
+            let voice = Voice::from(lang);
+            let args: Vec<(&str, &dyn std::fmt::Display)> = (template.placeholders().into_iter())
+                .map(|name| (name, &"X7" as &dyn std::fmt::Display))
+                .collect();
+            found_in(&voice.say(template, &args), voice).contains(&template.name)
+        };
+        if found(Lang::En) && !found(Lang::Zh) {
+            missing.push(format!("{}: {:?}", template.name, template.zh));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "found in English, not in Chinese:\n{}",
+        missing.join("\n")
+    );
+}
+
 #[test]
 fn an_opening_is_found_at_the_request_that_wrote_it_first_not_in_the_next_one() {
     let config = AgentConfig {

@@ -188,14 +188,19 @@ impl Voice<'_> {
 
 /// The templates `text` holds, as `voice` writes them: their fixed pieces in order, something
 /// in the place of each placeholder between two of them, and one piece long enough to tell the
-/// template apart ([`MIN_PIECE`] characters). A template of placeholders and short words only
-/// is never found.
+/// template apart ([`MIN_PIECE`]); or, for a template without placeholders however short (an
+/// opening such as `答案是`), a whole line of `text`. A template of placeholders and short words
+/// only is never found.
 pub fn found_in(text: &str, voice: Voice<'_>) -> Vec<&'static str> {
     super::all()
         .filter(|t| {
             let own = (voice.custom).and_then(|c| c.get(t.name));
             let pieces = fixed_pieces(own.unwrap_or(t.text(voice.lang)));
-            pieces.iter().any(|p| p.chars().count() >= MIN_PIECE) && holds(text, &pieces)
+            let line = |piece: &String| text.lines().any(|l| l.trim() == piece.trim());
+            match pieces.as_slice() {
+                [whole] if !whole.trim().is_empty() && line(whole) => true,
+                _ => pieces.iter().any(|p| p.len() >= MIN_PIECE) && holds(text, &pieces),
+            }
         })
         .map(|t| t.name)
         .collect()
@@ -234,7 +239,10 @@ fn holds(text: &str, pieces: &[String]) -> bool {
     })
 }
 
-/// The shortest piece of a template's fixed text that [`found_in`] looks for.
+/// The shortest piece of a template's fixed text that [`found_in`] looks for, in bytes of
+/// UTF-8: ten letters, or four Chinese characters (three bytes each). A Chinese character
+/// says about as much as a few letters (`除数为零`, 4 characters, is "division by zero"); counted
+/// as one, most of the Chinese texts were too short to be found where the English ones are.
 pub const MIN_PIECE: usize = 10;
 
 /// The text between a template's placeholders, its escaped braces as single ones.
