@@ -82,7 +82,7 @@ function showSent() {
   const steps = (traceOnShow()?.steps ?? []).flatMap((s, i) => (s.view?.texts?.includes(x.name) ? [i + 1] : []));
   const placeholders = x.placeholders.map((p) => `{${p}}`).join(', ') || t('prompt.noPlaceholders');
   el.textSent.textContent = steps.length
-    ? t('prompt.textSent', { placeholders, steps: steps.join(', ') })
+    ? t('prompt.textSent', { placeholders, steps: steps.join(uiLang() === 'zh' ? '、' : ', ') })
     : t('prompt.textNotSent', { placeholders });
 }
 
