@@ -95,7 +95,11 @@ export class LiveRun {
   stop() {
     if (!this.agent) return;
     this.agent.abort();
-    if (!this.busy) this.view.showEnd(this.agent.trace());
+    if (!this.busy) {
+      // No transition in flight to bring the run's last `next` event: it ended now.
+      this.pending = this.agent.pending();
+      this.view.showEnd(this.agent.trace());
+    }
     this.changed();
   }
 

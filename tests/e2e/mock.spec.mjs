@@ -402,6 +402,18 @@ test('pause stops after the transition in progress', async ({ page }) => {
   await expect(finalAnswer(page)).toBeVisible();
 });
 
+test('stop ends a paused run: the page no longer says paused, and nothing continues it', async ({ page }) => {
+  await openPage(page, { demo: '1' });
+  await page.getByTestId('question').fill('What is RAG?');
+  await page.getByTestId('step').click();
+  await expect(page.locator('#status')).toContainText('Paused');
+  await page.locator('#stop').click();
+  await expect(page.locator('.outcome')).toContainText('Stopped by the user.');
+  await expect(page.locator('#status')).toHaveText('');
+  await expect(page.locator('#continue')).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.locator('#debugger')).toBeHidden();
+});
+
 test('stop aborts a streaming reply and keeps its text, also after export and import', async ({ page }) => {
   await openPage(page);
   await useServer(page, mockUrl('slow-stream', runId('slow')));
