@@ -2,7 +2,7 @@
 // The in-page engine's figures (issue 13): llama.cpp in wasm (@wllama/wllama) in headless
 // Chromium, next to the same model in llama.cpp's native server on the same machine.
 //
-//   node bench/inpage.mjs [--only speed,tasks] [--models smollm,qwen] [--threads 1,2]
+//   node bench/inpage.mjs [--only speed,readahead,tasks] [--models smollm,qwen] [--threads 1,2]
 //                         [--hosts headers,sw,none] [--builds default,compat] [--tasks id,...]
 //                         [--reps 2] [--no-native]
 //
@@ -19,6 +19,11 @@
 //          `default` one (JSPI, Memory64; `compat: false`, as `?compat=0` asks) and the
 //          `compat` one (32-bit memory, Asyncify; `compat: true`, as `?compat=1` asks), which
 //          the page takes on the CPU by itself.
+//   readahead  per model and thread count (the `headers` host, the page's own build): the
+//          first step of the demo question with one token to write (the Agent's in-page
+//          request, grammar included), its prompt cold (another prompt in the cache) and after
+//          `engine().prefill(agent.opening())`, which the page does while the question is
+//          written: what reading ahead takes, and the first step's wait before and after.
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
@@ -264,6 +269,79 @@ function renderSpeed(rows) {
   );
 }
 
+// ---------------------------------------------------------------- reading the opening ahead
+
+/**
+ * The first step of `question` in the page, one token written, on an engine just loaded from
+ * the cache (llama.cpp's server keeps earlier prompts' states and restores the closest: a
+ * fresh engine is the only cold one): the wall time of its model call and llama.cpp's
+ * timings; with `readAhead`, after the engine read the run's opening.
+ */
+async function firstStep(page, url, threads, question, readAhead) {
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await loadInPage(page, url, threads);
+  return page.evaluate(async ({ question, readAhead }) => {
+    const { engine } = await import('./inpage.js');
+    const { Agent } = await import('./pkg/reactloop.js');
+    const agent = new Agent({ inPage: true, model: 'in-page', temperature: 0, seed: 42, maxTokens: 1 });
+    let first = null;
+    // Set before opening(): the run's constraint (and so its system prompt) is the in-page one.
+    agent.useModel(async (body, options) => {
+      const t0 = performance.now();
+      const reply = await engine().model(body, options);
+      first ??= { ms: performance.now() - t0, timings: engine().last.timings };
+      agent.abort();
+      return reply;
+    });
+    const read = readAhead ? await engine().prefill(agent.opening()) : null;
+    await agent.run(question, null).catch(() => null);
+    return { read, first };
+  }, { question, readAhead });
+}
+
+async function measureReadAhead(models, threadsList) {
+  const rows = [];
+  const browser = await openBrowser();
+  for (const name of models) {
+    const file = modelPath(name);
+    const url = `/models/${file.split('/').pop()}`;
+    const site = await startStatic({ root: join(ROOT, 'www'), port: 0, isolate: true, mounts: { '/models/': dirname(file) } });
+    for (const threads of threadsList) {
+      log(`${name}, ${threads} thread(s): the first step, cold and read ahead`);
+      const { context, page } = await openPage(browser, site, threads);
+      const info = await loadInPage(page, url, threads); // into the cache
+      const question = await page.evaluate(async () => (await import('./pkg/reactloop.js')).demoQuestions('en')[0]);
+      const cold = [];
+      const warm = [];
+      for (let r = 0; r < reps; r++) {
+        cold.push(await firstStep(page, url, threads, question, false));
+        warm.push(await firstStep(page, url, threads, question, true));
+      }
+      await context.close();
+      rows.push({ model: name, threads, engineThreads: info.threads, build: info.compat ? 'compat' : 'default', question, cold, warm });
+    }
+    await site.close();
+  }
+  await browser.close();
+  return rows;
+}
+
+function renderReadAhead(rows) {
+  const n = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+  const med = (runs, pick) => median(runs.map(pick));
+  return table(
+    ['model', 'threads', 'read ahead: tokens, time', 'first step cold: prompt tokens, time', 'first step after it: new tokens (cached), time'],
+    rows.map((r) => [
+      MODELS[r.model].label, `${r.engineThreads}${r.build === 'compat' ? ', compat build' : ''}`,
+      `${med(r.warm, (w) => w.read?.prompt_n)}, ${n(med(r.warm, (w) => w.read?.prompt_ms) / 1000)} s`,
+      `${med(r.cold, (c) => c.first.timings.prompt_n)}, ${n(med(r.cold, (c) => c.first.ms) / 1000)} s`,
+      `${med(r.warm, (w) => w.first.timings.prompt_n)} (${med(r.warm, (w) => w.first.timings.cache_n)}), ${n(med(r.warm, (w) => w.first.ms) / 1000)} s`,
+    ]),
+    'lrrrr',
+  );
+}
+
 // ---------------------------------------------------------------- task success in the page
 
 async function measureTasks(name, ids) {
@@ -326,6 +404,11 @@ if (only.includes('speed')) {
   const models = list(args.models).length ? list(args.models) : ['smollm', 'qwen'];
   out.speed = await measureSpeed(models, list(args.threads).map(Number), list(args.hosts), list(args.builds));
   markdown += `### In-page engine speed\n\n${renderSpeed(out.speed)}\n\n`;
+}
+if (only.includes('readahead')) {
+  const models = list(args.models).length ? list(args.models) : ['smollm', 'qwen'];
+  out.readAhead = await measureReadAhead(models, list(args.threads).map(Number));
+  markdown += `### Reading the opening ahead (the demo question's first step, one token written; medians of ${reps})\n\n${renderReadAhead(out.readAhead)}\n\n`;
 }
 if (only.includes('tasks')) {
   const name = list(args.models)[0] ?? 'qwen';

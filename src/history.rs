@@ -73,6 +73,9 @@ pub fn trim_start(start: usize, total: usize, window: usize) -> Option<usize> {
     (total - start.min(total) > window).then(|| total - (window / 2).max(1))
 }
 
+/// What the question follows in the first user message of every layout.
+const QUESTION: &str = "Question:";
+
 /// The messages for the next request.
 pub fn messages(
     system: &str,
@@ -81,7 +84,7 @@ pub fn messages(
     omitted: usize,
     layout: &Layout,
 ) -> Vec<Message> {
-    let mut opening = format!("Question: {}", question.trim());
+    let mut opening = format!("{QUESTION} {}", question.trim());
     if omitted > 0 {
         opening.push_str(&told::steps_omitted(omitted, layout.voice));
         if let Some(pinned) = &layout.pinned {
@@ -122,6 +125,13 @@ pub fn messages(
         }
     }
     out
+}
+
+/// What every run with this system prompt starts with, up to where the question goes, in
+/// every layout: a model engine can read it into its prompt cache before the question is
+/// asked, and the first request then evaluates little more than the question.
+pub fn opening(system: &str) -> Vec<Message> {
+    vec![msg(Role::System, system), msg(Role::User, QUESTION)]
 }
 
 /// Ends a request with `text` from the user: added to the last message when that is the
@@ -214,6 +224,23 @@ mod tests {
                 want,
                 "{start} {total} {window}"
             );
+        }
+    }
+
+    #[test]
+    fn every_layout_starts_with_the_opening() {
+        let rounds: Vec<Round> = (0..2).map(round).collect();
+        for style in MessageStyle::ALL {
+            let opening = opening("S");
+            for n in 0..=rounds.len() {
+                let sent = messages("S", "Q", &rounds[..n], 0, &layout(style));
+                assert_eq!(sent[0], opening[0], "{style:?}");
+                assert_eq!(sent[1].role, opening[1].role, "{style:?}");
+                assert!(
+                    sent[1].content.starts_with(&opening[1].content),
+                    "{style:?}"
+                );
+            }
         }
     }
 

@@ -1,12 +1,12 @@
 //! The loop variants of the ReAct paper's comparison, driven with scripted replies: what each
 //! asks the model (prompt, constraint) and how it reads the replies, in English and Chinese.
 
-use reactloop::agent::Agent;
+use reactloop::agent::{opening, Agent};
 use reactloop::ask::{chat_body, ModelRequest};
 use reactloop::config::AgentConfig;
-use reactloop::drive::run_to_end;
+use reactloop::drive::{drive, run_to_end};
 use reactloop::lang::Lang;
-use reactloop::llm::{ClientConfig, Constrained, LlmError};
+use reactloop::llm::{ClientConfig, Constrained, LlmError, Message, ServerKind};
 use reactloop::prompt::PromptConfig;
 use reactloop::settings::{configure, Purpose};
 use reactloop::strategy::Strategy;
@@ -578,4 +578,45 @@ fn compress_summary_asks_for_a_summary_before_rounds_leave_the_window() {
     let (_, trace, _) = run(cfg, "What is 6 * 7?", &[&a, &b, &c, done]);
     assert!(trace.steps.iter().all(|s| !s.request.summarizes));
     assert_eq!(trace.steps.len(), 4);
+}
+
+/// The messages of a run's first request on a server of this kind.
+fn first_request(mut agent: Agent, server: ServerKind) -> Vec<Message> {
+    let mut first = None;
+    drive(&mut agent, &HOST, server, |request| {
+        first.get_or_insert_with(|| request.messages.clone());
+        Ok::<_, LlmError>(reactloop::trace::ModelReply {
+            text: "Thought: done\nAction: final_answer\nAction Input: 42".into(),
+            ..Default::default()
+        })
+    });
+    first.expect("a request")
+}
+
+#[test]
+fn every_run_starts_with_the_opening_an_engine_can_read_ahead() {
+    let servers = [None, Some(ServerKind::InPage), Some(ServerKind::Ollama)];
+    for ((strategy, lang), (constrained, server)) in (Strategy::ALL.into_iter())
+        .flat_map(|s| Lang::ALL.map(|l| (s, l)))
+        .flat_map(|sl| {
+            Constrained::ALL
+                .into_iter()
+                .flat_map(move |c| servers.map(|v| (sl, (c, v))))
+        })
+    {
+        let config = config(strategy, constrained, lang);
+        let registry = Registry::with_builtins(default_documents());
+        let want = opening(registry.clone(), config.clone(), server);
+        let agent = Agent::new("What is 6 * 7?", registry, config);
+        let sent = first_request(agent, server.unwrap_or(ServerKind::Unknown));
+        let case = format!("{strategy:?} {lang:?} {constrained:?} {server:?}");
+        assert_eq!(sent[0], want[0], "{case}: the system message");
+        assert_eq!(sent[1].role, want[1].role, "{case}");
+        assert!(
+            sent[1].content.starts_with(&want[1].content),
+            "{case}: {:?} does not start with {:?}",
+            sent[1].content,
+            want[1].content
+        );
+    }
 }

@@ -9,7 +9,7 @@ import { initConnect, connectSettings, restoreConnect, setEndpoint, endpointAgre
 import { initTools, toolSettings, restoreTools, registerJsTools, rerenderTools } from './tools.js';
 import { initPrompt, promptSettings, showPreview, chosenLang, restorePrompt, followLang, rerenderPrompt, isPromptLang, isStrategy } from './prompt.js';
 import { traceToMarkdown, readParams, permalink, settingsParams, linkSettings, MAX_LINK } from './share.js';
-import { initCompare, rerenderCompare, openFork, openComparison, compareLinkParams, openCompareLink } from './compare.js';
+import { initCompare, rerenderCompare, openFork, openComparison, compareLinkParams, openCompareLink, comparing } from './compare.js';
 import { initScoreboard, rerenderScoreboard } from './scoreboard.js';
 import { readComparison } from './comparison.js';
 import { resumed } from './isolation.js';
@@ -44,7 +44,11 @@ const view = new TraceView($('#trace'), {
 });
 // The live run: its agent, what it waits for (`pending`: the latest 'next' event) and `busy`.
 const live = new LiveRun(view, {
-  changed: () => refresh(),
+  // On every transition: the in-page engine reads the next run's opening once the run is over.
+  changed: () => {
+    refresh();
+    readAheadSoon();
+  },
   problem: (error) => (error ? showProblem(error) : ui.problem.replaceChildren()),
   event: (event) => { if (event.type === 'step') inPagePanel()?.showSpeed(); },
 });
@@ -97,6 +101,7 @@ function buildAgent(overrides = {}) {
 let previewTimer;
 /** Any panel changed: refresh the system prompt preview (debounced while typing). */
 function settingsChanged() {
+  readAheadSoon();
   clearTimeout(previewTimer);
   previewTimer = setTimeout(() => {
     try {
@@ -107,6 +112,20 @@ function settingsChanged() {
       showPreview(errorText(error));
     }
   }, 150);
+}
+
+const READ_AHEAD_DELAY_MS = 1000; // settings at rest (typing in the prompt editor is not)
+let readAheadTimer;
+/** The in-page engine reads the next run's opening into its prompt cache once things rest. */
+function readAheadSoon() {
+  clearTimeout(readAheadTimer);
+  readAheadTimer = setTimeout(() => inPagePanel()?.readAhead(), READ_AHEAD_DELAY_MS);
+}
+
+/** The next run's opening for the in-page engine, or null while a run (or Compare's) is on. */
+function nextOpening() {
+  if (live.busy || live.waiting || comparing() || !connectSettings().inPage) return null;
+  return buildAgent().opening();
 }
 
 // ---------------------------------------------------------------- running
@@ -411,7 +430,7 @@ const params = readParams();
 if (params.lang && !isLang(params.lang)) linkNotices.push({ key: 'link.unknownLang', value: params.lang });
 setLang(initialLang(params.lang));
 ui.uiLang.value = lang();
-initConnect({ keep: () => ({ question: ui.question.value }) });
+initConnect({ keep: () => ({ question: ui.question.value }), opening: nextOpening });
 initTools(settingsChanged);
 initPrompt(settingsChanged, () => (live.agent ? live.agent.trace() : loaded));
 initScoreboard();

@@ -59,6 +59,9 @@ export function initCompare(dependencies) {
   renderConfigs();
 }
 
+/** Whether a column's run is on (running or paused): the in-page engine holds its prompt cache. */
+export const comparing = () => columns.some((c) => c.live?.busy || c.live?.waiting);
+
 /** The exercise for a permalink: the question list and the columns, or nothing without a list. */
 export function compareLinkParams() {
   const list = el.questions.value.split('\n').map((l) => l.trim()).filter(Boolean).join('\n');

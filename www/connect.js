@@ -40,6 +40,7 @@ let asking = null;
 let panel = null; // www/inpage-panel.js once imported (the in-page engine was chosen)
 let importing = null; // the promise of it
 let keep = () => ({}); // what the page keeps over its isolating reload
+let opening = () => null; // the next run's opening for the in-page engine to read ahead
 
 /**
  * The in-page panel's module, imported and set up the first time the engine is chosen. On a
@@ -48,7 +49,7 @@ let keep = () => ({}); // what the page keeps over its isolating reload
  */
 export function loadInPagePanel() {
   importing ??= isolate(keep()).then((reloading) => (reloading ? new Promise(() => {}) : import('./inpage-panel.js'))).then((module) => {
-    module.initInPage({ decline: () => usePreset('demo') });
+    module.initInPage({ decline: () => usePreset('demo'), opening });
     panel = module;
     return module;
   });
@@ -58,9 +59,13 @@ export function loadInPagePanel() {
 /** The in-page panel's module, or null before the engine was ever chosen (no model is loaded then). */
 export const inPagePanel = () => panel;
 
-/** @param {{ keep?: () => object }} [options] `keep`: what to restore after an isolating reload */
+/**
+ * @param {{ keep?: () => object, opening?: () => (object[] | null) }} [options] `keep`: what to
+ * restore after an isolating reload; `opening`: the next run's opening (www/inpage-panel.js)
+ */
 export function initConnect(options = {}) {
   keep = options.keep ?? keep;
+  opening = options.opening ?? opening;
   localStorage.removeItem(OLD_KEY_STORE);
   el.preset.addEventListener('change', () => {
     touched = true;

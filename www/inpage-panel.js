@@ -66,6 +66,8 @@ addStrings({
     'inpage.noTemplate': 'This GGUF carries no chat template; llama.cpp uses its default (ChatML).',
     'inpage.template': 'Chat template: the model\'s own, from the GGUF.',
     'inpage.speed': 'Last reply: {prompt} new prompt tokens at {pps} tokens/s ({cached} reused from the cache), {gen} generated at {gps} tokens/s.',
+    'inpage.prefill.busy': 'Reading the system prompt into the prompt cache ahead of the question…',
+    'inpage.prefill.done': 'System prompt read ahead into the prompt cache: {prompt} tokens at {pps} tokens/s ({seconds} s). The next run\'s first step starts after it.',
     'inpage.failed': 'The model could not be loaded',
     'inpage.cancelled': 'Loading was cancelled.',
     'inpage.confirm': 'This link wants to load a model from {host} into this page. Download it?',
@@ -127,6 +129,8 @@ addStrings({
     'inpage.noTemplate': '这个 GGUF 没有聊天模板；llama.cpp 使用默认模板（ChatML）。',
     'inpage.template': '聊天模板：模型自带的，来自 GGUF。',
     'inpage.speed': '上一次回复：{prompt} 个新提示词元，每秒 {pps} 个（{cached} 个来自缓存），生成 {gen} 个，每秒 {gps} 个。',
+    'inpage.prefill.busy': '正在提问之前把系统提示词预先读入提示缓存…',
+    'inpage.prefill.done': '系统提示词已预先读入提示缓存：{prompt} 个词元，每秒 {pps} 个（{seconds} 秒）。下一次运行的第一步从它之后开始。',
     'inpage.failed': '无法加载模型',
     'inpage.cancelled': '已取消加载。',
     'inpage.confirm': '这个链接想从 {host} 把一个模型加载到本页。要下载吗？',
@@ -161,10 +165,15 @@ const el = {
 let loading = null; // the AbortController of the load in progress
 let shownOnce = false;
 let onDecline = () => {};
+let opening = () => null; // the next run's opening (`agent.opening()`), or null while a run is on
+let speedLine = null; // what the speed line says, [key, params], to say again in another language
 
-/** @param {{ decline?: () => void }} [options] */
-export function initInPage({ decline } = {}) {
+/**
+ * @param {{ decline?: () => void, opening?: () => ({ role: string, content: string }[] | null) }} [options]
+ */
+export function initInPage({ decline, opening: nextOpening } = {}) {
   onDecline = decline ?? onDecline;
+  opening = nextOpening ?? opening;
   applyI18n(el.fields); // the page drew the panel's static text before these strings were here
   const takeFile = () => {
     const [file] = el.file.files;
@@ -240,10 +249,44 @@ export function inPageSettings() {
 export function showSpeed() {
   const timings = engine().last?.timings;
   if (!timings) return;
-  const fixed = (n) => (Number.isFinite(n) ? n.toFixed(1) : '?');
-  el.speed.textContent = t('inpage.speed', {
+  say('inpage.speed', {
     prompt: timings.prompt_n ?? '?', pps: fixed(timings.prompt_per_second), cached: timings.cache_n ?? 0,
     gen: timings.predicted_n ?? '?', gps: fixed(timings.predicted_per_second),
+  });
+}
+
+const fixed = (n) => (Number.isFinite(n) ? n.toFixed(1) : '?');
+
+function say(key, params = {}) {
+  speedLine = [key, params];
+  el.speed.textContent = t(key, params);
+}
+
+/**
+ * With a model loaded and no run on, the engine reads the next run's opening into its prompt
+ * cache (`engine().prefill`), so the first step does not start by evaluating the whole system
+ * prompt: after a load, and when the settings change or a run ends. The speed line says so.
+ */
+export async function readAhead() {
+  let messages = null;
+  try {
+    messages = engine().loaded ? opening() : null;
+  } catch {
+    return; // settings that do not build an Agent: Run will say why
+  }
+  const pending = messages && engine().prefill(messages);
+  if (!pending) return;
+  say('inpage.prefill.busy');
+  const timings = await pending;
+  // A reply's speed shown meanwhile stays (a run started and took the engine over).
+  if (speedLine?.[0] !== 'inpage.prefill.busy') return;
+  if (!timings) {
+    speedLine = null;
+    el.speed.textContent = '';
+    return;
+  }
+  say('inpage.prefill.done', {
+    prompt: timings.prompt_n ?? '?', pps: fixed(timings.prompt_per_second), seconds: fixed((timings.prompt_ms ?? NaN) / 1000),
   });
 }
 
@@ -337,6 +380,7 @@ export async function load(source) {
     });
     renderStatus();
     renderCached();
+    readAhead();
     return true;
   } catch (error) {
     if (error.code === 'cancelled') el.status.textContent = t('inpage.cancelled');
@@ -427,6 +471,6 @@ export function rerenderInPage() {
   if (!el.fields.hidden) {
     renderStatus();
     renderCached();
-    showSpeed();
+    if (speedLine) say(...speedLine);
   }
 }

@@ -18,6 +18,9 @@ export class InPageEngine {
     this.next = 1;
     this.calls = new Map(); // id -> {resolve, reject, onProgress, onDelta}
     this.loaded = null; // what the worker said about the model it loaded
+    // The system prompt the engine's prompt cache starts with (the last request's), or null.
+    this.cachedSystem = null;
+    this.prefilling = null; // {system, stop, done} while a prefill is in flight
   }
 
   start() {
@@ -84,6 +87,7 @@ export class InPageEngine {
    * @param {{ onProgress?: (progress: { phase: string, loaded: number, total: number }) => void, signal?: AbortSignal, threads?: number, nCtx?: number, gpu?: boolean, compat?: boolean }} [options]
    */
   async load(source, { onProgress, signal, threads, nCtx, gpu, compat } = {}) {
+    this.cachedSystem = null;
     const { id, done } = this.call('load', { source, threads, nCtx, gpu, compat }, { onProgress });
     const cancel = () => {
       this.worker?.postMessage({ type: 'cancel', target: id });
@@ -108,6 +112,10 @@ export class InPageEngine {
    */
   model = (body, { signal, onDelta } = {}) => {
     if (!this.loaded) return Promise.reject(failure('not_loaded'));
+    const system = body.messages?.[0]?.content ?? null;
+    // A prefill of the same system prompt does this request's first part; another is in the way.
+    if (this.prefilling && this.prefilling.system !== system) this.prefilling.stop();
+    this.cachedSystem = null;
     const emit = (text) => {
       if (signal?.aborted) return;
       try {
@@ -127,6 +135,7 @@ export class InPageEngine {
     });
     return Promise.race([done, stopped]).then((reply) => {
       this.last = reply; // timings of the last reply, for the status line and the bench
+      if (body.cache_prompt !== false) this.cachedSystem = system;
       // The stream's last chunk has llama.cpp's timings: prompt tokens evaluated now (prompt_n)
       // and reused from the prompt cache (cache_n), tokens generated (predicted_n).
       const timings = reply.timings ?? {};
@@ -141,11 +150,44 @@ export class InPageEngine {
     });
   };
 
+  /**
+   * Reads the opening of the next run (`agent.opening()`: the system prompt and the start of
+   * the first user message) into llama.cpp's prompt cache while nobody waits, so the run's
+   * first step evaluates little more than its question. Returns null when there is nothing to
+   * do (no model, or the cache already starts with this system prompt), else a promise of
+   * llama.cpp's timings, or of null when a newer prefill or a request of another system prompt
+   * stopped it. A request of the same system prompt waits for it and starts where it ends.
+   * @param {{ role: string, content: string }[]} messages
+   * @returns {Promise<Record<string, number> | null> | null}
+   */
+  prefill(messages) {
+    const system = messages?.[0]?.content;
+    if (!this.loaded || system == null || system === this.cachedSystem) return null;
+    if (this.prefilling?.system === system) return this.prefilling.done;
+    this.prefilling?.stop();
+    this.cachedSystem = null;
+    // One token: llama.cpp evaluates the whole prompt before it writes anything.
+    const { id, done } = this.call('complete', { body: { messages, max_tokens: 1, temperature: 0 } });
+    const mine = {
+      system,
+      stop: () => this.worker?.postMessage({ type: 'abort', target: id }),
+      done: done.then((reply) => {
+        this.cachedSystem = system;
+        return reply.timings ?? {};
+      }, () => null).finally(() => {
+        if (this.prefilling === mine) this.prefilling = null;
+      }),
+    };
+    this.prefilling = mine;
+    return mine.done;
+  }
+
   /** Stops the worker and frees its memory; the cache stays. */
   terminate() {
     this.worker?.terminate();
     this.worker = null;
     this.loaded = null;
+    this.cachedSystem = null;
     for (const call of this.calls.values()) call.reject(failure('aborted'));
     this.calls.clear();
   }

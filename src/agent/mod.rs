@@ -19,7 +19,7 @@ use compression::Compression;
 use course::{Answered, Course};
 use reply::{json_thought_cut, parse_grammar_reply, reply_text_at};
 use request::prompt_and_examples;
-pub use request::system_prompt;
+pub use request::{opening, system_prompt};
 
 use crate::ask::{
     Avoid, AvoidWhy, Left, ModelRequest, MustAnswer, Steer, SteerWhy, Unsteered, FINAL_ANSWER,

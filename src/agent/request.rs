@@ -3,6 +3,7 @@
 //! answer opens with), from what the last step left.
 
 use super::*;
+use crate::llm::Message;
 use crate::tools::{current_time, days};
 
 impl Agent {
@@ -452,6 +453,24 @@ pub fn system_prompt(
         ..config.prompt.clone()
     };
     prompt::system_prompt(&registry.specs(), &prompt)
+}
+
+/// What every run of these settings starts with, up to where its question goes
+/// ([`history::opening`]), on a `server` of this kind (`None`: not known before the run): a
+/// model engine can read it into its prompt cache before a question is asked. Built by
+/// starting a run, so it is the run's own system prompt (the tools a strategy keeps, the
+/// examples a constraint leaves out).
+pub fn opening(
+    registry: Registry,
+    config: AgentConfig,
+    server: Option<ServerKind>,
+) -> Vec<Message> {
+    let mut run = Agent::new("", registry, config);
+    if let Some(kind) = server.filter(|_| run.wants_server()) {
+        // Cannot fail: the run wants its server.
+        let _ = run.feed_server(kind);
+    }
+    history::opening(&run.trace.system_prompt)
 }
 
 /// The system prompt and what its examples call and answer, which copying is not working.

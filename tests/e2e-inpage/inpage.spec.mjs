@@ -222,6 +222,8 @@ test('<react-loop model-src> says the size, downloads nothing before the click, 
   await offer.click();
   await expect(loop.locator('.mode')).toHaveText('Live');
   await expect(loop.locator('.note')).toContainText('Live in this page');
+  // The engine reads the element's system prompt while the reader looks at the question.
+  await expect.poll(() => page.evaluate(async () => (await import('/inpage.js')).engine().cachedSystem)).toContain('Tools:');
   await loop.locator('input[name="question"]').fill('What time is it?');
   await loop.locator('button[type="submit"]').click();
   await expect(loop.locator('pre.live').first()).toContainText('Thought:');

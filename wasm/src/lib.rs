@@ -241,6 +241,22 @@ impl JsAgent {
         reactloop::agent::system_prompt(config, &self.inner.registry.borrow(), config.constrained)
     }
 
+    /// What every run of these settings starts with, up to where its question goes: the
+    /// system message and the start of the first user message. The in-page engine reads them
+    /// into its prompt cache while nobody waits, so a run's first step evaluates little more
+    /// than its question.
+    #[wasm_bindgen(unchecked_return_type = "Message[]")]
+    pub fn opening(&self) -> Result<JsValue, JsValue> {
+        let inner = &self.inner;
+        // What the run will find, as `Next::DetectServer` does without asking (a server's kind
+        // is known only once it answered).
+        let page_model = inner.js_model.borrow().is_some();
+        let server = (inner.model.known_server()).or(page_model.then_some(ServerKind::InPage));
+        let registry = inner.registry.borrow().clone();
+        let opening = agent::opening(registry, inner.config.clone(), server);
+        to_js(&opening).map_err(|e| js_error(e, None, None))
+    }
+
     /// Starts a new run (dropping any previous one) and returns what it needs first, as the
     /// `next` event says it.
     #[wasm_bindgen(unchecked_return_type = "Pending")]

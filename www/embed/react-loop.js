@@ -409,6 +409,16 @@ class ReactLoop extends HTMLElement {
     });
     this.#setMode('live');
     if (this.hasAttribute('autoplay') && this.#ui.input.value) this.#runLive();
+    else if (this.#inPage) this.#readAhead();
+  }
+
+  /** The model in the page reads the system prompt while the reader looks at the question. */
+  #readAhead() {
+    try {
+      this.#inPage.prefill(this.#buildAgent().opening());
+    } catch {
+      // tools the core refused: Run says why
+    }
   }
 
   // ------------------------------------------------------------ live runs
