@@ -167,6 +167,7 @@ let shownOnce = false;
 let onDecline = () => {};
 let opening = () => null; // the next run's opening (`agent.opening()`), or null while a run is on
 let speedLine = null; // what the speed line says, [key, params], to say again in another language
+let readAheads = 0; // read-aheads started: only the latest says how it ended
 
 /**
  * @param {{ decline?: () => void, opening?: () => ({ role: string, content: string }[] | null) }} [options]
@@ -276,10 +277,12 @@ export async function readAhead() {
   }
   const pending = messages && engine().prefill(messages);
   if (!pending) return;
+  const mine = ++readAheads;
   say('inpage.prefill.busy');
   const timings = await pending;
-  // A reply's speed shown meanwhile stays (a run started and took the engine over).
-  if (speedLine?.[0] !== 'inpage.prefill.busy') return;
+  // A newer read-ahead speaks for itself; a reply's speed shown meanwhile stays (a run took
+  // the engine over).
+  if (mine !== readAheads || speedLine?.[0] !== 'inpage.prefill.busy') return;
   if (!timings) {
     speedLine = null;
     el.speed.textContent = '';

@@ -88,6 +88,8 @@ export class InPageEngine {
    */
   async load(source, { onProgress, signal, threads, nCtx, gpu, compat } = {}) {
     this.cachedSystem = null;
+    this.prefilling?.stop();
+    this.prefilling = null;
     const { id, done } = this.call('load', { source, threads, nCtx, gpu, compat }, { onProgress });
     const cancel = () => {
       this.worker?.postMessage({ type: 'cancel', target: id });
@@ -171,7 +173,9 @@ export class InPageEngine {
     const mine = {
       system,
       stop: () => this.worker?.postMessage({ type: 'abort', target: id }),
+      // What a newer prefill or a load took over from says nothing of the cache.
       done: done.then((reply) => {
+        if (this.prefilling !== mine) return null;
         this.cachedSystem = system;
         return reply.timings ?? {};
       }, () => null).finally(() => {
