@@ -765,6 +765,7 @@ fn base_trace() -> Trace {
     reply.usage = Usage {
         prompt_tokens: Some(321),
         completion_tokens: Some(45),
+        cached_tokens: Some(300),
     };
     reply.elapsed_ms = Some(812.25);
     reply.edited = true;

@@ -147,6 +147,7 @@ export class InPageEngine {
         usage: {
           prompt_tokens: reply.usage?.prompt_tokens ?? prompt,
           completion_tokens: reply.usage?.completion_tokens ?? timings.predicted_n ?? null,
+          cached_tokens: timings.cache_n ?? null,
         },
       };
     });

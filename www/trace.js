@@ -245,7 +245,9 @@ function meta(step, { t }) {
   if (step.reply?.elapsed_ms != null) parts.push(formatMs(step.reply.elapsed_ms, t));
   const usage = step.reply?.usage;
   if (usage?.prompt_tokens != null || usage?.completion_tokens != null) {
-    parts.push(t('card.tokens', { prompt: usage.prompt_tokens ?? '?', completion: usage.completion_tokens ?? '?' }));
+    const counts = { prompt: usage.prompt_tokens ?? '?', completion: usage.completion_tokens ?? '?', cached: usage.cached_tokens };
+    // How much of the prompt the server took from its cache, where it says: an append-only history at work.
+    parts.push(usage.cached_tokens != null ? t('card.tokensCached', counts) : t('card.tokens', counts));
   }
   if (step.observation?.elapsed_ms != null) parts.push(t('card.toolTime', { ms: Math.round(step.observation.elapsed_ms) }));
   return parts.join(' · ');

@@ -65,6 +65,11 @@ fn message(value: serde_json::Value) -> Result<Message, serde_json::Error> {
 pub struct Usage {
     pub prompt_tokens: Option<u32>,
     pub completion_tokens: Option<u32>,
+    /// Of the prompt tokens, how many the server took from its prompt cache instead of
+    /// evaluating them (OpenAI's `prompt_tokens_details.cached_tokens`, llama.cpp's
+    /// `timings.cache_n`): what an append-only history and a read-ahead save.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cached_tokens: Option<u32>,
 }
 
 via_value! {
@@ -76,6 +81,7 @@ fn usage(value: serde_json::Value) -> Result<Usage, serde_json::Error> {
     Ok(Usage {
         prompt_tokens: f.opt("prompt_tokens")?,
         completion_tokens: f.opt("completion_tokens")?,
+        cached_tokens: f.opt("cached_tokens")?,
     })
 }
 
@@ -357,20 +363,23 @@ fn parse_json(body: &str) -> Result<Value, LlmError> {
     })
 }
 
-/// The `usage` object of a reply or stream chunk; `None` when absent or empty.
+/// The `usage` object of a reply or stream chunk, with the tokens taken from the prompt cache
+/// where the server says (OpenAI, vLLM: in `usage`; llama.cpp: in its own `timings`); `None`
+/// when absent or empty.
 fn usage_in(value: &Value) -> Option<Usage> {
     let usage = value.get("usage")?;
-    let count = |key: &str| {
-        usage
-            .get(key)
+    let count = |path: &str| {
+        (value.pointer(path))
             .and_then(Value::as_u64)
             .and_then(|n| u32::try_from(n).ok())
     };
     let found = Usage {
-        prompt_tokens: count("prompt_tokens"),
-        completion_tokens: count("completion_tokens"),
+        prompt_tokens: count("/usage/prompt_tokens"),
+        completion_tokens: count("/usage/completion_tokens"),
+        cached_tokens: count("/usage/prompt_tokens_details/cached_tokens")
+            .or_else(|| count("/timings/cache_n")),
     };
-    (found != Usage::default()).then_some(found)
+    (usage.is_object() && found != Usage::default()).then_some(found)
 }
 
 /// `(is_https, host)` of an `http(s)://` URL, the host lowercased without port, user info or

@@ -224,6 +224,17 @@ fn non_streamed_replies() {
             Usage {
                 prompt_tokens: prompt,
                 completion_tokens: completion,
+                cached_tokens: None,
+            },
+        ))
+    };
+    let cached = |text: &str, prompt, cached| {
+        Ok((
+            text.to_string(),
+            Usage {
+                prompt_tokens: Some(prompt),
+                completion_tokens: Some(2),
+                cached_tokens: Some(cached),
             },
         ))
     };
@@ -236,6 +247,15 @@ fn non_streamed_replies() {
         (
             "\u{feff} {\"choices\":[{\"text\":\"legacy\"}]} ",
             ok("legacy", None, None),
+        ),
+        // The prompt cache's share: OpenAI's (and vLLM's) field, llama.cpp's timings.
+        (
+            r#"{"choices":[{"message":{"content":"a"}}],"usage":{"prompt_tokens":300,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":256}}}"#,
+            cached("a", 300, 256),
+        ),
+        (
+            r#"{"choices":[{"message":{"content":"b"}}],"usage":{"prompt_tokens":281,"completion_tokens":2},"timings":{"cache_n":262,"prompt_n":19}}"#,
+            cached("b", 281, 262),
         ),
         (
             r#"{"choices":[{"message":{"content":"x"}}],"usage":{"prompt_tokens":-1,"completion_tokens":99999999999}}"#,

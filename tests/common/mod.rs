@@ -392,6 +392,7 @@ pub fn full_step() -> Step {
             usage: Usage {
                 prompt_tokens: Some(120),
                 completion_tokens: Some(30),
+                cached_tokens: Some(96),
             },
             elapsed_ms: Some(812.0),
             edited: true,

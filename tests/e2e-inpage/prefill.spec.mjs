@@ -1,6 +1,7 @@
 // The in-page engine reads the next run's opening (the system prompt and what the question
 // follows) into llama.cpp's prompt cache while nobody waits, so a run's first step evaluates
 // little more than its question.
+import { readFile } from 'node:fs/promises';
 import { test, expect } from '../e2e/fixtures.mjs';
 import { open, loadSmollm } from './page.mjs';
 
@@ -35,6 +36,11 @@ test('after a load the system prompt is read ahead, and the first step evaluates
   expect(cached).toBeGreaterThanOrEqual(read - 10);
   expect(fresh).toBeLessThan(40);
   expect(await cachedSystem(page)).toBe(system);
+  // The step card says it too, and the trace keeps it.
+  await expect(page.getByTestId('step-card').first().locator('.meta')).toContainText(`(${cached} from the prompt cache)`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const trace = JSON.parse(await readFile(await download.path(), 'utf8'));
+  expect(trace.steps[0].reply.usage.cached_tokens).toBe(cached);
 });
 
 test('a new prompt language is read ahead again once no run is on, and the line follows the interface language', async ({ page }) => {

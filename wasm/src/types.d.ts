@@ -165,7 +165,7 @@ export type Evidence =
   | { kind: 'awaits'; word: string; by: string }
   | { kind: 'unfilled'; word: string; param: string }
   | { kind: 'qualifier'; word: string };
-export interface Usage { prompt_tokens: number | null; completion_tokens: number | null }
+export interface Usage { prompt_tokens: number | null; completion_tokens: number | null; cached_tokens?: number | null }
 export interface ModelReply { text: string; usage: Usage; elapsed_ms: number | null; edited: boolean }
 export interface ToolCall {
   tool: string;

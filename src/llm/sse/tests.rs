@@ -14,7 +14,7 @@ const STREAM: &str = concat!(
     "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" ok 😀\\nAction: x\"},",
     "\"finish_reason\":null}],\"usage\":null}\n\n",
     "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":5,",
-    "\"total_tokens\":17}}\n\n",
+    "\"total_tokens\":17},\"timings\":{\"cache_n\":8,\"prompt_n\":4}}\n\n",
     "data: [DONE]\n\n",
 );
 
@@ -25,6 +25,7 @@ fn expected() -> Vec<StreamEvent> {
         StreamEvent::Usage(Usage {
             prompt_tokens: Some(12),
             completion_tokens: Some(5),
+            cached_tokens: Some(8),
         }),
         Done,
     ]
@@ -192,6 +193,7 @@ fn a_json_body_instead_of_a_stream() {
             StreamEvent::Usage(Usage {
                 prompt_tokens: Some(3),
                 completion_tokens: Some(1),
+                cached_tokens: None,
             }),
             Done,
         ],
