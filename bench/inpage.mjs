@@ -2,7 +2,7 @@
 // The in-page engine's figures (issue 13): llama.cpp in wasm (@wllama/wllama) in headless
 // Chromium, next to the same model in llama.cpp's native server on the same machine.
 //
-//   node bench/inpage.mjs [--only speed,readahead,tasks] [--models smollm,qwen] [--threads 1,2]
+//   node bench/inpage.mjs [--only speed,readahead,steps,tasks] [--models smollm,qwen] [--threads 1,2]
 //                         [--hosts headers,sw,none] [--builds default,compat] [--tasks id,...]
 //                         [--reps 2] [--no-native]
 //
@@ -24,6 +24,10 @@
 //          request, grammar included), its prompt cold (another prompt in the cache) and after
 //          `engine().prefill(agent.opening())`, which the page does while the question is
 //          written: what reading ahead takes, and the first step's wait before and after.
+//   steps  per model (the first of --threads): the demo question at temperature 0 in the page
+//          and on the native server, and per step how much of the prompt came from the
+//          prompt cache against what the last request and its reply left there (the tokens
+//          evaluated again although they were sent before).
 //   tasks  bench/tasks/tasks.json (or --tasks) through the page's Agent with the Agent
 //          defaults (auto → the in-page engine → the grammar), bench/lib/tasks.mjs's settings
 //          and fixed clock; per task next to the native run in bench/results/<--against>.
@@ -342,6 +346,56 @@ function renderReadAhead(rows) {
   );
 }
 
+// ---------------------------------------------------------------- what each step reuses
+
+/** The demo question's steps, in the page or (`server`) on the native server: their usage. */
+async function stepUsage(page, server = null) {
+  return page.evaluate(async ({ server, ANSWER_TOKENS }) => {
+    const { Agent, demoQuestions } = await import('./pkg/reactloop.js');
+    const { engine } = await import('./inpage.js');
+    const settings = { temperature: 0, seed: 42, maxTokens: ANSWER_TOKENS };
+    const agent = new Agent(server ? { ...settings, baseUrl: server.url, model: server.alias } : { ...settings, inPage: true, model: 'in-page' });
+    if (!server) agent.useModel(engine().model);
+    const trace = await agent.run(demoQuestions('en')[0], null);
+    return trace.steps.map((s) => s.reply?.usage ?? {});
+  }, { server, ANSWER_TOKENS });
+}
+
+async function measureSteps(models, threads) {
+  const rows = [];
+  const browser = await openBrowser();
+  for (const name of models) {
+    const file = modelPath(name);
+    const site = await startStatic({ root: join(ROOT, 'www'), port: 0, isolate: true, mounts: { '/models/': dirname(file) } });
+    log(`${name}, ${threads} thread(s): the demo question's steps, in the page and native`);
+    const { context, page } = await openPage(browser, site, threads);
+    await loadInPage(page, `/models/${file.split('/').pop()}`, threads);
+    rows.push({ model: name, where: 'page', steps: await stepUsage(page) });
+    const server = nativeServer(name, threads);
+    try {
+      rows.push({ model: name, where: 'native', steps: await stepUsage(page, { url: server.url, alias: server.alias }) });
+    } finally {
+      server.stop();
+      await context.close();
+      await site.close();
+    }
+  }
+  await browser.close();
+  return rows;
+}
+
+/** Per step: prompt tokens, from the cache, and evaluated again (in the last request or its reply, not reused). */
+function renderSteps(rows) {
+  return table(
+    ['model', 'where', 'step: prompt tokens / from the cache / sent before but evaluated again'],
+    rows.map((r) => [MODELS[r.model].label, r.where === 'page' ? 'the page' : 'native server', r.steps.map((u, i) => {
+      const before = i ? (r.steps[i - 1].prompt_tokens ?? 0) + (r.steps[i - 1].completion_tokens ?? 0) : 0;
+      return `${i + 1}: ${u.prompt_tokens ?? '?'} / ${u.cached_tokens ?? '?'} / ${u.cached_tokens == null ? '?' : Math.max(0, before - u.cached_tokens)}`;
+    }).join('; ')]),
+    'lll',
+  );
+}
+
 // ---------------------------------------------------------------- task success in the page
 
 async function measureTasks(name, ids) {
@@ -409,6 +463,11 @@ if (only.includes('readahead')) {
   const models = list(args.models).length ? list(args.models) : ['smollm', 'qwen'];
   out.readAhead = await measureReadAhead(models, list(args.threads).map(Number));
   markdown += `### Reading the opening ahead (the demo question's first step, one token written; medians of ${reps})\n\n${renderReadAhead(out.readAhead)}\n\n`;
+}
+if (only.includes('steps')) {
+  const models = list(args.models).length ? list(args.models) : ['smollm', 'qwen'];
+  out.steps = await measureSteps(models, Number(list(args.threads)[0] ?? 1));
+  markdown += `### What each step of the demo question reuses from the prompt cache\n\n${renderSteps(out.steps)}\n\n`;
 }
 if (only.includes('tasks')) {
   const name = list(args.models)[0] ?? 'qwen';

@@ -11,7 +11,9 @@ use super::{chat_body, ClientConfig, Constraint, Message};
 /// The body the in-page engine is asked with: [`chat_body`], streamed (the page shows the
 /// tokens as they come; the stream is a callback, not SSE, so there is nothing to buffer), and
 /// with the prompt cache on. The history is append-only between trims
-/// ([`crate::history`]), so each step evaluates only the tokens added since the last one.
+/// ([`crate::history`]), so each step evaluates the tokens added since the last one, and the
+/// last reply again where the grammar made the model spell a word in other tokens than the
+/// tokenizer does (`T`,`h`,`ough`,`t` for `Thought`): the cache matches tokens, not text.
 pub fn in_page_body(
     cfg: &ClientConfig,
     messages: &[Message],

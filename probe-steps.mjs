@@ -1,0 +1,23 @@
+import { dirname } from 'node:path';
+import { chromium } from '@playwright/test';
+import { startStatic } from './scripts/static-server.mjs';
+import { modelPath } from './bench/lib/llm.mjs';
+const [name = 'smollm', q = '0'] = process.argv.slice(2);
+const file = modelPath(name);
+const site = await startStatic({ root: './www', port: 0, isolate: true, mounts: { '/models/': dirname(file) } });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const context = await browser.newContext({ serviceWorkers: 'block', timezoneId: 'UTC' });
+const page = await context.newPage();
+await page.goto(`${site.url}?lang=en`);
+await page.waitForSelector('body[data-ready="1"]', { state: 'attached' });
+const r = await page.evaluate(async ({ src, q }) => {
+  const { engine } = await import('./inpage.js');
+  const { Agent, demoQuestions } = await import('./pkg/reactloop.js');
+  await engine().load({ url: src }, { threads: 2 });
+  const agent = new Agent({ temperature: 0, seed: 42, maxTokens: 128, inPage: true, model: 'in-page' });
+  agent.useModel(engine().model);
+  const trace = await agent.run(demoQuestions('en')[Number(q)], null);
+  return trace.steps.map((s) => ({ u: s.reply?.usage, ms: Math.round(s.reply?.elapsed_ms ?? 0), text: s.reply?.text?.slice(0, 60) }));
+}, { src: `/models/${file.split('/').pop()}`, q });
+for (const s of r) console.log(JSON.stringify(s));
+await browser.close(); await site.close();
