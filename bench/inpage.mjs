@@ -187,7 +187,10 @@ async function timeToAnswer(page, server = null) {
     if (!server) agent.useModel(engine().model);
     const t0 = performance.now();
     const trace = await agent.run(demoQuestions('en')[0], null);
-    return { ms: performance.now() - t0, outcome: trace.outcome?.type, answer: trace.outcome?.answer ?? null, steps: trace.steps.length };
+    return {
+      ms: performance.now() - t0, outcome: trace.outcome?.type, answer: trace.outcome?.answer ?? null, steps: trace.steps.length,
+      usage: trace.steps.map((s) => s.reply?.usage ?? {}),
+    };
   }, { server, ANSWER_TOKENS });
 }
 
@@ -348,19 +351,6 @@ function renderReadAhead(rows) {
 
 // ---------------------------------------------------------------- what each step reuses
 
-/** The demo question's steps, in the page or (`server`) on the native server: their usage. */
-async function stepUsage(page, server = null) {
-  return page.evaluate(async ({ server, ANSWER_TOKENS }) => {
-    const { Agent, demoQuestions } = await import('./pkg/reactloop.js');
-    const { engine } = await import('./inpage.js');
-    const settings = { temperature: 0, seed: 42, maxTokens: ANSWER_TOKENS };
-    const agent = new Agent(server ? { ...settings, baseUrl: server.url, model: server.alias } : { ...settings, inPage: true, model: 'in-page' });
-    if (!server) agent.useModel(engine().model);
-    const trace = await agent.run(demoQuestions('en')[0], null);
-    return trace.steps.map((s) => s.reply?.usage ?? {});
-  }, { server, ANSWER_TOKENS });
-}
-
 async function measureSteps(models, threads) {
   const rows = [];
   const browser = await openBrowser();
@@ -370,10 +360,10 @@ async function measureSteps(models, threads) {
     log(`${name}, ${threads} thread(s): the demo question's steps, in the page and native`);
     const { context, page } = await openPage(browser, site, threads);
     await loadInPage(page, `/models/${file.split('/').pop()}`, threads);
-    rows.push({ model: name, where: 'page', steps: await stepUsage(page) });
+    rows.push({ model: name, where: 'page', steps: (await timeToAnswer(page)).usage });
     const server = nativeServer(name, threads);
     try {
-      rows.push({ model: name, where: 'native', steps: await stepUsage(page, { url: server.url, alias: server.alias }) });
+      rows.push({ model: name, where: 'native', steps: (await timeToAnswer(page, { url: server.url, alias: server.alias })).usage });
     } finally {
       server.stop();
       await context.close();

@@ -3,7 +3,7 @@
 // little more than its question.
 import { readFile } from 'node:fs/promises';
 import { test, expect } from '../e2e/fixtures.mjs';
-import { open, loadSmollm } from './page.mjs';
+import { open, loadSmollm, oneStep } from './page.mjs';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -24,12 +24,7 @@ test('after a load the system prompt is read ahead, and the first step evaluates
   // What was read is the system prompt of the run the settings make.
   const system = await cachedSystem(page);
   expect(system).toContain('Tools:');
-  await page.locator('#connect-panel details.sub > summary').click();
-  await page.locator('#max-steps').fill('1');
-  await page.locator('#max-tokens').fill('20');
-  await page.getByTestId('question').fill('What is 2 + 2?');
-  await page.getByTestId('run').click();
-  await expect(page.locator('.outcome')).toBeVisible();
+  await oneStep(page);
   await expect(speed(page)).toContainText('Last reply: ');
   const [fresh, , cached] = await numbers(page);
   // The cache held everything up to the question; the step read the question and the template's few tokens.
