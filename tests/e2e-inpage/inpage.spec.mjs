@@ -106,7 +106,8 @@ test('Compare runs the in-page model in a column beside the demo model', async (
   await expect(inPage).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await expect(inPage.getByTestId('compare-summary')).toContainText('1 step');
   const card = inPage.getByTestId('step-card').first();
-  await expect(card).toContainText(/\d+ → \d+ tokens/, { timeout: 5000 }); // the engine's own counts
+  // The engine's own counts, with its prompt cache's share.
+  await expect(card).toContainText(/\d+ \(\d+ from the prompt cache\) → \d+ tokens/, { timeout: 5000 });
   await expect(card).toContainText('Thought', { timeout: 5000 });
   await expect(inPage.getByTestId('error')).toHaveCount(0);
 });
