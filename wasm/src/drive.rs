@@ -89,14 +89,17 @@ pub(super) async fn step_once(
     step::transition(&page).await
 }
 
+/// What a run finds without asking: the demo, the in-page engine, or a page's own model
+/// function, which answers instead of the server; `None` for a server, known once it answered.
+pub(super) fn known_server(inner: &Inner) -> Option<ServerKind> {
+    (inner.model.known_server())
+        .or_else(|| (inner.js_model.borrow().is_some()).then_some(ServerKind::InPage))
+}
+
 /// `Next::DetectServer`: the in-page engine and the demo are known; a server is asked.
 pub(super) async fn detect_server(inner: &Rc<Inner>) -> Result<ServerKind, JsValue> {
-    if let Some(kind) = inner.model.known_server() {
+    if let Some(kind) = known_server(inner) {
         return Ok(kind);
-    }
-    // A page's own model function answers instead of the server.
-    if inner.js_model.borrow().is_some() {
-        return Ok(ServerKind::InPage);
     }
     let Model::Server(cfg) = &inner.model else {
         return Ok(ServerKind::Unknown);

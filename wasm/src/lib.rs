@@ -248,12 +248,8 @@ impl JsAgent {
     #[wasm_bindgen(unchecked_return_type = "Message[]")]
     pub fn opening(&self) -> Result<JsValue, JsValue> {
         let inner = &self.inner;
-        // What the run will find, as `Next::DetectServer` does without asking (a server's kind
-        // is known only once it answered).
-        let page_model = inner.js_model.borrow().is_some();
-        let server = (inner.model.known_server()).or(page_model.then_some(ServerKind::InPage));
         let registry = inner.registry.borrow().clone();
-        let opening = agent::opening(registry, inner.config.clone(), server);
+        let opening = agent::opening(registry, inner.config.clone(), drive::known_server(inner));
         to_js(&opening).map_err(|e| js_error(e, None, None))
     }
 
